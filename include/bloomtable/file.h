@@ -1,0 +1,116 @@
+// File interfaces used by the table builder and reader, with POSIX and
+// in-memory implementations and wrappers for benchmarks.
+//
+// A RandomAccessFile serves positional reads and is safe to use from many
+// threads at once. A WritableFile is single-threaded; its legal call order is
+// (Append | Flush | Sync)* Close. Errors carry the file name and, for
+// operating-system failures, the errno text and its canonical code
+// (absl::ErrnoToStatus: a missing file is NotFound).
+
+#ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_FILE_H_
+#define BLOOMTABLE_INCLUDE_BLOOMTABLE_FILE_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace bloomtable {
+
+class RandomAccessFile {
+ public:
+  RandomAccessFile() = default;
+  RandomAccessFile(const RandomAccessFile&) = delete;
+  RandomAccessFile& operator=(const RandomAccessFile&) = delete;
+  virtual ~RandomAccessFile();
+
+  // Reads up to `n` bytes starting at `offset`. On success `*result` holds
+  // the bytes read, fewer than `n` only at the end of the file. `*result` may
+  // point into `scratch` (which must hold `n` bytes) or into memory the file
+  // owns, valid while the file lives. Safe for concurrent use.
+  virtual absl::Status Read(uint64_t offset, size_t n, std::string_view* result,
+                            char* scratch) const = 0;
+
+  // The file's name, for error messages.
+  virtual const std::string& name() const = 0;
+};
+
+class WritableFile {
+ public:
+  WritableFile() = default;
+  WritableFile(const WritableFile&) = delete;
+  WritableFile& operator=(const WritableFile&) = delete;
+  virtual ~WritableFile();
+
+  virtual absl::Status Append(std::string_view data) = 0;
+  virtual absl::Status Flush() = 0;
+  // Makes everything appended so far durable (fsync for POSIX files).
+  virtual absl::Status Sync() = 0;
+  virtual absl::Status Close() = 0;
+  virtual const std::string& name() const = 0;
+};
+
+// POSIX files. `OpenRandomAccessFile` uses pread; `NewWritableFile` creates
+// or truncates `path`.
+absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
+    const std::string& path);
+absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(
+    const std::string& path);
+// The size of the file at `path` (NotFound if missing, FailedPrecondition if
+// it is a directory).
+absl::StatusOr<uint64_t> GetFileSize(const std::string& path);
+// Reads a whole file into memory.
+absl::StatusOr<std::string> ReadFileToString(const std::string& path);
+
+// An in-memory random-access file over `contents`. Reads return views into
+// the file's own copy.
+std::unique_ptr<RandomAccessFile> NewMemoryRandomAccessFile(
+    std::string contents, std::string name = "<memory>");
+
+// An in-memory writable file: what is appended is kept in `contents()`.
+class StringWritableFile final : public WritableFile {
+ public:
+  explicit StringWritableFile(std::string name = "<memory>");
+  ~StringWritableFile() override;
+
+  absl::Status Append(std::string_view data) override;
+  absl::Status Flush() override;
+  absl::Status Sync() override;
+  absl::Status Close() override;
+  const std::string& name() const override { return name_; }
+
+  const std::string& contents() const { return contents_; }
+
+ private:
+  std::string name_;
+  std::string contents_;
+  bool closed_ = false;
+};
+
+// Read counters shared between a counting file and whoever reports them.
+// Safe to read and update from any thread.
+struct FileReadCounters {
+  std::atomic<uint64_t> reads{0};
+  std::atomic<uint64_t> bytes{0};
+};
+
+// Wraps `base`, counting every Read and the bytes it returned into
+// `counters`.
+std::unique_ptr<RandomAccessFile> NewCountingRandomAccessFile(
+    std::unique_ptr<RandomAccessFile> base,
+    std::shared_ptr<FileReadCounters> counters);
+
+// Wraps `base`, adding a fixed delay (the reading thread sleeps) to
+// every Read, to model a storage device.
+std::unique_ptr<RandomAccessFile> NewDelayedRandomAccessFile(
+    std::unique_ptr<RandomAccessFile> base, std::chrono::microseconds latency);
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_FILE_H_

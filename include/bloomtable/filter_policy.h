@@ -1,0 +1,77 @@
+// A FilterPolicy builds a compact summary of a set of keys (a filter) and
+// answers "may this key be in the set?" from it. An answer of false means the
+// key is definitely absent; true means it may be present. Filters are stored
+// in table files, so a policy's bytes are a format: a policy's Name() names
+// exactly one encoding, forever.
+//
+// Policies are immutable and thread-safe: every method may be called from
+// many threads at once. A FilterReader is likewise immutable after creation.
+//
+// Two layouts use policies (see FORMAT.md):
+//   - per-block: LevelDB's filter block, one filter per 2 KiB of data-block
+//     offsets, each over the keys of a few data blocks;
+//   - whole-table: one filter over every key of the table.
+// A policy that can only build whole-table filters says so with
+// SupportsPerBlock() == false.
+
+#ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_FILTER_POLICY_H_
+#define BLOOMTABLE_INCLUDE_BLOOMTABLE_FILTER_POLICY_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace bloomtable {
+
+// A parsed filter that answers queries without re-reading its header. It
+// refers to the filter bytes it was made from, which must outlive it.
+class FilterReader {
+ public:
+  virtual ~FilterReader();
+  // False only if `key` is certainly not among the keys the filter was built
+  // from. Never false for a key that was added, whatever the filter bytes.
+  virtual bool KeyMayMatch(std::string_view key) const = 0;
+};
+
+class FilterPolicy {
+ public:
+  FilterPolicy() = default;
+  FilterPolicy(const FilterPolicy&) = delete;
+  FilterPolicy& operator=(const FilterPolicy&) = delete;
+  virtual ~FilterPolicy();
+
+  // The name stored in the table's metaindex ("filter.<Name()>" or
+  // "fullfilter.<Name()>"). Changing the encoding requires a new name.
+  virtual std::string_view Name() const = 0;
+
+  // Appends to `*dst` a filter over `keys[0, n)`. Keys may repeat.
+  virtual void CreateFilter(const std::string_view* keys, size_t n,
+                            std::string* dst) const = 0;
+
+  // `filter` holds bytes produced by CreateFilter of this policy, or
+  // arbitrary (damaged) bytes. Returns false only if `key` was certainly not
+  // added. Damaged or unrecognised bytes must answer true.
+  virtual bool KeyMayMatch(std::string_view key,
+                           std::string_view filter) const = 0;
+
+  // Parses `filter` once for repeated queries. `filter` must outlive the
+  // reader. The default answers through KeyMayMatch.
+  virtual std::unique_ptr<FilterReader> NewReader(std::string_view filter) const;
+
+  // Whether filters of this policy may be used in LevelDB's per-block layout
+  // (many small filters). Whole-table-only policies return false.
+  virtual bool SupportsPerBlock() const { return true; }
+};
+
+// LevelDB's Bloom filter, named "leveldb.BuiltinBloomFilter2", whose filters
+// are byte-identical to LevelDB 1.23's NewBloomFilterPolicy(bits_per_key) for
+// every key set and every bits_per_key (including 0 and negative values,
+// which LevelDB clamps to one probe over at least 64 bits).
+// See FORMAT.md for the encoding and its known weaknesses.
+std::shared_ptr<const FilterPolicy> NewLevelDBBloomFilterPolicy(
+    int bits_per_key);
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_FILTER_POLICY_H_

@@ -1,0 +1,78 @@
+// Options for writing and reading table files.
+
+#ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_OPTIONS_H_
+#define BLOOMTABLE_INCLUDE_BLOOMTABLE_OPTIONS_H_
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "bloomtable/comparator.h"
+#include "bloomtable/filter_policy.h"
+
+namespace bloomtable {
+
+// Block compression, as stored in each block trailer.
+enum class CompressionType : unsigned char {
+  kNone = 0,
+  kSnappy = 1,
+};
+
+// What the table's keys are.
+enum class KeyFormat {
+  // Keys are stored and filtered as given (leveldb::TableBuilder used
+  // directly).
+  kPlain,
+  // Keys are LevelDB internal keys: a user key followed by a fixed64
+  // (sequence << 8) | type tag, as in a LevelDB database's .ldb files. The
+  // filter holds user keys; Get takes a user key and returns the newest
+  // entry; a deletion reads as NotFound. Iterators yield internal keys.
+  kLevelDBInternal,
+};
+
+// Where a table keeps its filter.
+enum class FilterLayout {
+  // LevelDB's filter block: one filter per 2 KiB of data-block offsets
+  // (metaindex key "filter.<name>").
+  kPerBlock,
+  // One filter over all keys, consulted before the index search (metaindex
+  // key "fullfilter.<name>").
+  kWholeTable,
+};
+
+struct Options {
+  // Orders the keys. Must outlive every builder and table using it.
+  const Comparator* comparator = BytewiseComparator();
+
+  KeyFormat key_format = KeyFormat::kPlain;
+
+  // Writing: approximate uncompressed size of a data block.
+  size_t block_size = 4096;
+
+  // Writing: entries between restart points in data blocks.
+  int block_restart_interval = 16;
+
+  // Writing: compression of data, index and metaindex blocks.
+  CompressionType compression = CompressionType::kSnappy;
+
+  // Writing: the filter to build (none by default, as in LevelDB). Reading:
+  // a policy the table may name.
+  std::shared_ptr<const FilterPolicy> filter_policy;
+
+  // Writing: where the filter goes.
+  FilterLayout filter_layout = FilterLayout::kPerBlock;
+
+  // Reading: more policies a table may name, besides filter_policy. A table
+  // whose filter names none of them is read without a filter.
+  std::vector<std::shared_ptr<const FilterPolicy>> extra_filter_policies;
+};
+
+struct ReadOptions {
+  // Verify the checksum of every data block read. The index, metaindex and
+  // filter blocks are always verified when the table is opened.
+  bool verify_checksums = true;
+};
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_OPTIONS_H_

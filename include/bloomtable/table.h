@@ -1,0 +1,91 @@
+// Table is an open, immutable table file (FORMAT.md).
+//
+// Open reads the footer, the index, the metaindex and the filter block once,
+// verifies their checksums and keeps them in memory. A point lookup then costs
+// an in-memory filter check and index search and at most one data-block read;
+// when the filter says the key is absent, no data block is read.
+//
+// Thread-safety: a Table is immutable after Open. Get, NewIterator,
+// ApproximateOffsetOf and GetStats may be called from many threads at once
+// without external locking.
+
+#ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
+#define BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bloomtable/file.h"
+#include "bloomtable/iterator.h"
+#include "bloomtable/options.h"
+
+namespace bloomtable {
+
+// A snapshot of a table's counters since Open.
+struct TableStats {
+  uint64_t filter_checks = 0;     // point lookups that asked the filter
+  uint64_t filter_negatives = 0;  // filter said "absent": data reads avoided
+  uint64_t data_block_reads = 0;  // data blocks read from the file
+  uint64_t bytes_read = 0;        // bytes read from the file, trailers included
+  uint64_t checksum_failures = 0; // blocks whose checksum did not match
+};
+
+// What Open learned about the table's filter.
+struct TableFilterInfo {
+  // The filter's metaindex key ("filter.<name>" or "fullfilter.<name>"), or
+  // empty if the table has none.
+  std::string metaindex_key;
+  // True if a filter is in use for lookups: the table names a policy that the
+  // options supply, and its block was read and verified.
+  bool in_use = false;
+  // If a filter block exists but is not in use, why (unknown policy, bad
+  // checksum, ...).
+  std::string unused_reason;
+};
+
+class Table {
+ public:
+  // Opens the table stored in the first `file_size` bytes of `file`. Errors:
+  // DataLoss for damaged bytes (bad magic, checksum, malformed index or
+  // metaindex); InvalidArgument for a file of another format (a RocksDB
+  // block-based table); the file's own errors. A damaged or unknown filter
+  // does not fail Open: the table is read without a filter.
+  static absl::StatusOr<std::unique_ptr<Table>> Open(
+      const Options& options, std::unique_ptr<RandomAccessFile> file,
+      uint64_t file_size);
+
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+  ~Table();
+
+  // Looks up `key` (a user key when options.key_format is kLevelDBInternal).
+  // NotFound if absent; DataLoss if a block on the way is damaged.
+  absl::StatusOr<std::string> Get(const ReadOptions& read_options,
+                                  std::string_view key) const;
+  // As above, writing the value into `*value` (reusing its buffer).
+  absl::Status Get(const ReadOptions& read_options, std::string_view key,
+                   std::string* value) const;
+
+  // A new iterator over all entries (internal keys for kLevelDBInternal).
+  std::unique_ptr<Iterator> NewIterator(const ReadOptions& read_options) const;
+
+  // The approximate file offset at which data for `key` begins (the file's
+  // data size if key is past the last entry).
+  uint64_t ApproximateOffsetOf(std::string_view key) const;
+
+  TableStats GetStats() const;
+  const TableFilterInfo& filter_info() const;
+
+ private:
+  struct Rep;
+  explicit Table(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_

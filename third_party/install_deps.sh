@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that bloomtable's build, tests and benchmarks need,
+# only those that are missing. Runs `apt-get update` at most once. Re-runnable.
+#
+#   third_party/install_deps.sh          # everything (library, tests, peers, tools)
+#   BLOOMTABLE_NO_PEERS=1 third_party/install_deps.sh   # without LevelDB/RocksDB
+set -euo pipefail
+
+packages=(
+  # build tools
+  cmake ninja-build g++ clang pkg-config ccache clang-format
+  # library dependencies
+  libabsl-dev libsnappy-dev libxxhash-dev libisal-dev nlohmann-json3-dev
+  # tests and micro benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # sanitizer and libFuzzer runtimes for clang 14
+  libclang-rt-14-dev
+  # plots of db_bench results
+  gnuplot-nox
+)
+if [[ -z "${BLOOMTABLE_NO_PEERS:-}" ]]; then
+  # peer engines: tests and benchmarks only, never linked by the library
+  packages+=(libleveldb-dev librocksdb-dev rocksdb-tools)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "install_deps: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,21 @@
+// 64-bit key hashing for the project's own filters: XXH3 (libxxhash), seeded
+// explicitly. Stable across processes, builds and machines, so its values may
+// be stored in files (unlike absl::Hash, which is seeded per process).
+
+#ifndef BLOOMTABLE_UTIL_XXHASH64_H_
+#define BLOOMTABLE_UTIL_XXHASH64_H_
+
+#include <cstdint>
+#include <string_view>
+
+#include "xxhash.h"
+
+namespace bloomtable {
+
+inline uint64_t XXH3Hash64(std::string_view data, uint64_t seed) {
+  return XXH3_64bits_withSeed(data.data(), data.size(), seed);
+}
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_UTIL_XXHASH64_H_
