@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "bloomtable/cache.h"
 #include "bloomtable/comparator.h"
 #include "bloomtable/filter_policy.h"
 
@@ -65,12 +66,21 @@ struct Options {
   // Reading: more policies a table may name, besides filter_policy. A table
   // whose filter names none of them is read without a filter.
   std::vector<std::shared_ptr<const FilterPolicy>> extra_filter_policies;
+
+  // Reading: a cache of uncompressed data blocks, shared by every table
+  // opened with it (NewLRUCache). nullptr: every data-block read goes to the
+  // file.
+  std::shared_ptr<Cache> block_cache;
 };
 
 struct ReadOptions {
   // Verify the checksum of every data block read. The index, metaindex and
   // filter blocks are always verified when the table is opened.
   bool verify_checksums = true;
+
+  // Put the data blocks this read brings in from the file into the block
+  // cache (if any). Bulk scans turn it off so as not to evict hot blocks.
+  bool fill_cache = true;
 };
 
 }  // namespace bloomtable
