@@ -1,0 +1,40 @@
+// Writing a file so that a crash leaves either the old state or the whole new
+// file at its path, never a part of it.
+
+#ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_DURABLE_FILE_H_
+#define BLOOMTABLE_INCLUDE_BLOOMTABLE_DURABLE_FILE_H_
+
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "bloomtable/file.h"
+
+namespace bloomtable {
+
+// Calls `write` with a new temporary file beside `path` (same directory, a
+// name that starts with `path` and ends in ".tmp"), then syncs and closes it,
+// renames it to `path` (replacing what was there) and syncs the directory, so
+// that the rename itself is durable.
+//
+// If `write` or any step fails, the temporary file is removed, `path` is left
+// as it was, and the first error is returned. A process killed midway leaves
+// at most the temporary file behind, never a partial file at `path`.
+//
+// Typical use, writing a table:
+//
+//   absl::Status status = WriteFileDurably(path, [&](WritableFile* file) {
+//     TableBuilder builder(options, file);
+//     for (...) {
+//       absl::Status s = builder.Add(key, value);
+//       if (!s.ok()) { builder.Abandon(); return s; }
+//     }
+//     return builder.Finish();
+//   });
+absl::Status WriteFileDurably(
+    const std::string& path,
+    const std::function<absl::Status(WritableFile* file)>& write);
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_DURABLE_FILE_H_
