@@ -72,6 +72,41 @@ class FilterPolicy {
 std::shared_ptr<const FilterPolicy> NewLevelDBBloomFilterPolicy(
     int bits_per_key);
 
+// The cache-local Bloom filter, named "bloomtable.CacheLocalBloom": all
+// probes of a key fall in one 64-byte line (one cache miss per absent key),
+// keys are hashed with 64-bit XXH3, so keys that differ only in their last
+// bytes are no worse than random ones. bits_per_key may be fractional (9.5 is
+// valid); values outside [1, 64] are clamped to it. A filter holds
+// ceil(n * bits_per_key / 512) lines plus a 6-byte trailer; at 10 bits per
+// key about 0.96% of absent keys match. Works per block and whole-table.
+// See docs/FILTERS.md for the encoding.
+std::shared_ptr<const FilterPolicy> NewCacheLocalBloomFilterPolicy(
+    double bits_per_key);
+
+// A standard Ribbon filter (Dillinger and Walzer, 2021), named
+// "bloomtable.Ribbon": a linear system over GF(2) with 128-bit coefficient
+// rows, solved when the filter is built, that stores r bits per slot for
+// slightly more slots than keys. At the same false-positive rate it uses
+// about 30% less space than a Bloom filter (about 1.04 x log2(1/rate) bits
+// per key for a million keys); building costs more.
+//
+// bits_per_key (fractional; clamped to [1, 32]) is the memory budget: the
+// filter mixes r and r + 1 result bits per slot to spend it. At 7 bits per
+// key about 1% of absent keys match.
+//
+// Whole-table only: SupportsPerBlock() is false, since it needs a few hundred
+// keys to beat a Bloom filter. Filters over fewer than 256 keys, and the rare
+// key sets for which no solution is found after 8 seeds, are stored as a
+// cache-local Bloom filter of the same budget, which this policy's reader
+// recognises by its format byte. See docs/FILTERS.md.
+std::shared_ptr<const FilterPolicy> NewRibbonFilterPolicy(double bits_per_key);
+
+// The same Ribbon filter (same name and encoding), sized by a target
+// false-positive rate instead of a budget: r = ceil(log2(1 / fp_rate)) result
+// bits per slot (clamped to [1, 32]), so the rate is at most fp_rate.
+std::shared_ptr<const FilterPolicy> NewRibbonFilterPolicyForRate(
+    double fp_rate);
+
 }  // namespace bloomtable
 
 #endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_FILTER_POLICY_H_

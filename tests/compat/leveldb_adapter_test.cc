@@ -2,8 +2,6 @@
 // and used by LevelDB's own tables, and LevelDB's Bloom and ours
 // interchangeable under one name.
 
-#include "bloomtable/leveldb_filter_adapter.h"
-
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +11,7 @@
 #include <string>
 
 #include "bloomtable/filter_policy.h"
+#include "bloomtable/leveldb_filter_adapter.h"
 #include "gtest/gtest.h"
 #include "leveldb/cache.h"
 #include "leveldb/db.h"
@@ -121,8 +120,8 @@ TEST_F(LevelDBAdapterTest, AdapterKeepsThePolicyName) {
 }
 
 TEST_F(LevelDBAdapterTest, NullPolicyIsRefused) {
-  EXPECT_TRUE(absl::IsInvalidArgument(
-      NewLevelDBFilterPolicyAdapter(nullptr).status()));
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(NewLevelDBFilterPolicyAdapter(nullptr).status()));
 }
 
 TEST_F(LevelDBAdapterTest, OurBloomReadsADatabaseWrittenWithLevelDBsBloom) {
@@ -165,14 +164,16 @@ TEST_F(LevelDBAdapterTest, WithoutAFilterEveryAbsentLookupReadsABlock) {
     Fill(db.get(), kKeys);
   }
   auto db = OpenDB(nullptr);
-  EXPECT_GE(CheckAndCountAbsentReads(db.get(), kKeys), uint64_t{kKeys});
+  // Every odd key but the last (past the table's last key, so the index
+  // alone answers) reads a data block.
+  EXPECT_GE(CheckAndCountAbsentReads(db.get(), kKeys), uint64_t{kKeys - 1});
 }
 
 // Puts, overwrites, deletes, compactions and reopens, checked against a
 // std::map after each step, with `policy` as the database's filter.
 void RunModelWorkload(LevelDBAdapterTest* test, const std::string& dir,
-                      const leveldb::FilterPolicy* policy,
-                      leveldb::Env* env, leveldb::Cache* cache) {
+                      const leveldb::FilterPolicy* policy, leveldb::Env* env,
+                      leveldb::Cache* cache) {
   std::map<std::string, std::string> model;
   std::mt19937 rng(1234);
   auto open = [&]() {
@@ -210,7 +211,8 @@ void RunModelWorkload(LevelDBAdapterTest* test, const std::string& dir,
         model.erase(key);
       } else {
         const std::string value = "r" + std::to_string(round) + "." +
-                                  std::to_string(rng()) + std::string(rng() % 200, 'x');
+                                  std::to_string(rng()) +
+                                  std::string(rng() % 200, 'x');
         ASSERT_TRUE(db->Put(leveldb::WriteOptions(), key, value).ok());
         model[key] = value;
       }

@@ -1,0 +1,91 @@
+// LevelDB's per-block filter layout (FORMAT.md, "Filter block"): one filter
+// for every 2 KiB (1 << kFilterBaseLg bytes) of data-block start offsets.
+//
+//   [filter 0] ... [filter F-1]
+//   fixed32 offset_of_filter[0 .. F-1]
+//   fixed32 offset_of_the_offset_array
+//   uint8   base_lg (11)
+//
+// The builder's call order is StartBlock(0) (AddKey* StartBlock(offset))*
+// Finish: it is told where each data block starts (0 at the start, and the
+// file offset after each data block written, the last included) and given the
+// keys of each block. Output is byte-identical to LevelDB's filter block for
+// the same calls and policy, trailing empty filters included.
+//
+// The reader never answers "absent" from damaged bytes: any inconsistency
+// answers "maybe". Builders are single-threaded; readers are immutable and
+// thread-safe.
+
+#ifndef BLOOMTABLE_FILTER_FILTER_BLOCK_H_
+#define BLOOMTABLE_FILTER_FILTER_BLOCK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bloomtable/filter_policy.h"
+
+namespace bloomtable {
+
+// Data blocks starting in the same 2 KiB of file offsets share one filter:
+// small enough that a filter covers one or two 4 KiB blocks, large enough
+// that the offset array stays small. Part of the format.
+inline constexpr int kFilterBaseLg = 11;
+inline constexpr uint64_t kFilterBase = uint64_t{1} << kFilterBaseLg;
+
+class FilterBlockBuilder {
+ public:
+  // `policy` must outlive the builder.
+  explicit FilterBlockBuilder(const FilterPolicy* policy);
+  FilterBlockBuilder(const FilterBlockBuilder&) = delete;
+  FilterBlockBuilder& operator=(const FilterBlockBuilder&) = delete;
+
+  // A data block starts at `block_offset`: emits filters until there is one
+  // for every 2 KiB before it. REQUIRES: offsets never decrease.
+  void StartBlock(uint64_t block_offset);
+  void AddKey(std::string_view key);
+  // Returns the whole filter block, valid while the builder lives.
+  // REQUIRES: called once, last.
+  std::string_view Finish();
+
+ private:
+  // Emits a filter over the keys collected since the last one.
+  void GenerateFilter();
+
+  const FilterPolicy* const policy_;
+  std::string keys_;                         // collected keys, concatenated
+  std::vector<size_t> key_starts_;           // where each key begins in keys_
+  std::vector<std::string_view> key_views_;  // scratch for CreateFilter
+  std::string result_;                       // filters emitted so far
+  std::vector<uint32_t> filter_offsets_;
+};
+
+class FilterBlockReader {
+ public:
+  // `policy` and `contents` must outlive the reader. Contents that do not
+  // parse leave the reader unusable: every query answers "maybe".
+  FilterBlockReader(const FilterPolicy* policy, std::string_view contents);
+
+  // False only if `key` is certainly not in the data block starting at
+  // `block_offset`.
+  bool KeyMayMatch(uint64_t block_offset, std::string_view key) const;
+
+  // Whether the block's structure parsed (base_lg in [1, 30], offset array
+  // inside the block).
+  bool usable() const { return offsets_ != nullptr; }
+  size_t num_filters() const { return num_filters_; }
+
+ private:
+  const FilterPolicy* const policy_;
+  const char* data_ = nullptr;     // start of the block
+  const char* offsets_ = nullptr;  // start of the offset array
+  size_t array_offset_ = 0;        // offsets_ - data_
+  size_t num_filters_ = 0;
+  int base_lg_ = 0;
+};
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_FILTER_FILTER_BLOCK_H_

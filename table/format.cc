@@ -1,0 +1,155 @@
+#include "table/format.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/str_format.h"
+#include "snappy.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace bloomtable {
+
+void BlockHandle::EncodeTo(std::string* dst) const {
+  PutVarint64(dst, offset_);
+  PutVarint64(dst, size_);
+}
+
+absl::Status BlockHandle::DecodeFrom(std::string_view* input) {
+  if (GetVarint64(input, &offset_) && GetVarint64(input, &size_)) {
+    return absl::OkStatus();
+  }
+  return absl::DataLossError("bad block handle");
+}
+
+bool BlockHandle::FitsWithin(uint64_t limit) const {
+  // Written as subtractions so that huge offsets or sizes cannot overflow.
+  return limit >= kBlockTrailerSize && offset_ <= limit - kBlockTrailerSize &&
+         size_ <= limit - kBlockTrailerSize - offset_;
+}
+
+void Footer::EncodeTo(std::string* dst) const {
+  const size_t start = dst->size();
+  metaindex_handle_.EncodeTo(dst);
+  index_handle_.EncodeTo(dst);
+  dst->resize(start + 2 * BlockHandle::kMaxEncodedLength);  // zero padding
+  PutFixed64(dst, kTableMagicNumber);
+}
+
+absl::Status Footer::DecodeFrom(std::string_view input) {
+  if (input.size() != kEncodedLength) {
+    return absl::DataLossError(absl::StrFormat(
+        "footer has %u bytes, expected %u", input.size(), kEncodedLength));
+  }
+  const uint64_t magic = DecodeFixed64(input.data() + kEncodedLength - 8);
+  if (magic == kRocksDBBlockBasedTableMagicNumber) {
+    return absl::InvalidArgumentError(
+        "a RocksDB block-based table, not supported (only LevelDB's table "
+        "format is read)");
+  }
+  if (magic != kTableMagicNumber) {
+    return absl::DataLossError(
+        absl::StrFormat("not a table: bad magic number 0x%016x", magic));
+  }
+  std::string_view handles = input.substr(0, kEncodedLength - 8);
+  absl::Status status = metaindex_handle_.DecodeFrom(&handles);
+  if (status.ok()) status = index_handle_.DecodeFrom(&handles);
+  if (!status.ok()) {
+    return absl::DataLossError("footer: bad metaindex or index block handle");
+  }
+  return absl::OkStatus();
+}
+
+size_t MaxUncompressedBlockSize(size_t block_size) {
+  constexpr size_t kFloor = size_t{64} << 20;  // 64 MiB
+  constexpr size_t kBlockSizeMultiple = 32;
+  if (block_size > SIZE_MAX / kBlockSizeMultiple) return SIZE_MAX;
+  return std::max(kFloor, block_size * kBlockSizeMultiple);
+}
+
+namespace {
+
+absl::Status BlockError(const BlockHandle& handle, std::string_view what) {
+  return absl::DataLossError(absl::StrFormat(
+      "block at offset %u (size %u): %s", handle.offset(), handle.size(),
+      absl::string_view(what.data(), what.size())));
+}
+
+}  // namespace
+
+absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
+                                        const BlockHandle& handle,
+                                        const ReadBlockOptions& options,
+                                        BlockReadReport* report) {
+  BlockReadReport ignored_report;
+  if (report == nullptr) report = &ignored_report;
+  if (!handle.FitsWithin(options.readable_limit)) {
+    return BlockError(handle, absl::StrFormat("extends past the readable end "
+                                              "of the file (%u)",
+                                              options.readable_limit));
+  }
+  // The check above bounds this by the file size.
+  const size_t n = static_cast<size_t>(handle.size());
+  const size_t read_size = n + kBlockTrailerSize;
+  std::unique_ptr<char[]> buffer(new char[read_size]);
+  std::string_view bytes;
+  absl::Status status =
+      file.Read(handle.offset(), read_size, &bytes, buffer.get());
+  report->bytes_read = bytes.size();
+  if (!status.ok()) return status;
+  if (bytes.size() != read_size) {
+    return BlockError(handle, absl::StrFormat("truncated: read %u of %u bytes",
+                                              bytes.size(), read_size));
+  }
+
+  const char* data = bytes.data();
+  if (options.verify_checksum) {
+    const uint32_t stored = crc32c::Unmask(DecodeFixed32(data + n + 1));
+    const uint32_t actual = crc32c::Value(data, n + 1);  // contents + type
+    if (stored != actual) {
+      report->checksum_mismatch = true;
+      return BlockError(handle, "checksum mismatch");
+    }
+  }
+
+  BlockContents contents;
+  switch (static_cast<unsigned char>(data[n])) {
+    case kNoCompressionType:
+      if (data != buffer.get()) {
+        // The file handed out its own memory: copy, so the block owns its
+        // bytes whoever holds it (a cache may keep it past the file).
+        std::memcpy(buffer.get(), data, n);
+      }
+      contents.data = std::string_view(buffer.get(), n);
+      contents.owned = std::move(buffer);
+      return contents;
+    case kSnappyCompressionType: {
+      size_t uncompressed_size = 0;
+      if (!snappy::GetUncompressedLength(data, n, &uncompressed_size)) {
+        return BlockError(handle, "damaged Snappy block (bad length header)");
+      }
+      if (uncompressed_size > options.max_uncompressed_size) {
+        return BlockError(
+            handle,
+            absl::StrFormat("Snappy block claims %u uncompressed "
+                            "bytes, above the limit of %u",
+                            uncompressed_size, options.max_uncompressed_size));
+      }
+      // new char[0] is valid and distinct, so an empty block still owns a
+      // buffer.
+      std::unique_ptr<char[]> uncompressed(new char[uncompressed_size]);
+      if (!snappy::RawUncompress(data, n, uncompressed.get())) {
+        return BlockError(handle, "damaged Snappy block");
+      }
+      contents.data = std::string_view(uncompressed.get(), uncompressed_size);
+      contents.owned = std::move(uncompressed);
+      return contents;
+    }
+    default:
+      return BlockError(handle,
+                        absl::StrFormat("unknown compression type %d",
+                                        static_cast<unsigned char>(data[n])));
+  }
+}
+
+}  // namespace bloomtable

@@ -1,0 +1,137 @@
+// The fixed parts of a table file (FORMAT.md): block handles, the footer,
+// and reading one block with its trailer checked.
+//
+//   block on disk:  [contents: size bytes][type: 1 byte][masked crc32c: 4]
+//   block handle:   varint64 offset, varint64 size (size excludes the trailer)
+//   footer (48 B):  metaindex handle, index handle, zero padding to 40 bytes,
+//                   fixed64 magic 0xdb4775248b80fb57
+//
+// These are plain values and free functions with no shared state: safe to
+// use from any thread. The tool and the fuzzers walk files with them.
+
+#ifndef BLOOMTABLE_TABLE_FORMAT_H_
+#define BLOOMTABLE_TABLE_FORMAT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bloomtable/file.h"
+
+namespace bloomtable {
+
+// The 1-byte type and 4-byte masked CRC32C that follow every block.
+inline constexpr size_t kBlockTrailerSize = 5;
+
+// Block compression types as stored in the trailer.
+inline constexpr unsigned char kNoCompressionType = 0;
+inline constexpr unsigned char kSnappyCompressionType = 1;
+
+// The position and size (trailer excluded) of a block in the file.
+class BlockHandle {
+ public:
+  // Two varint64s take at most 20 bytes.
+  static constexpr size_t kMaxEncodedLength = 20;
+
+  BlockHandle() = default;
+  BlockHandle(uint64_t offset, uint64_t size) : offset_(offset), size_(size) {}
+
+  uint64_t offset() const { return offset_; }
+  uint64_t size() const { return size_; }
+  void set_offset(uint64_t offset) { offset_ = offset; }
+  void set_size(uint64_t size) { size_ = size; }
+
+  void EncodeTo(std::string* dst) const;
+  // Decodes a handle from the front of `*input` and advances past it.
+  // DataLoss if the varints are malformed or truncated.
+  absl::Status DecodeFrom(std::string_view* input);
+
+  // True if the block and its trailer lie within [0, limit), without
+  // overflow.
+  bool FitsWithin(uint64_t limit) const;
+
+ private:
+  uint64_t offset_ = 0;
+  uint64_t size_ = 0;
+};
+
+// LevelDB's table magic number (the low 8 bytes of a SHA-1 of a phrase, as
+// chosen by LevelDB), stored as the file's last fixed64.
+inline constexpr uint64_t kTableMagicNumber = 0xdb4775248b80fb57ull;
+// RocksDB's block-based table magic: recognised only to give a clear error.
+inline constexpr uint64_t kRocksDBBlockBasedTableMagicNumber =
+    0x88e241b785f4cff7ull;
+
+// The last 48 bytes of a table: where the metaindex and index blocks are.
+class Footer {
+ public:
+  // Two handles padded to 40 bytes, then the 8-byte magic.
+  static constexpr size_t kEncodedLength =
+      2 * BlockHandle::kMaxEncodedLength + 8;
+
+  Footer() = default;
+  Footer(const BlockHandle& metaindex, const BlockHandle& index)
+      : metaindex_handle_(metaindex), index_handle_(index) {}
+
+  const BlockHandle& metaindex_handle() const { return metaindex_handle_; }
+  const BlockHandle& index_handle() const { return index_handle_; }
+
+  // Appends exactly kEncodedLength bytes.
+  void EncodeTo(std::string* dst) const;
+  // `input` must be the file's last kEncodedLength bytes. DataLoss for a bad
+  // magic or malformed handles; InvalidArgument for RocksDB's block-based
+  // magic (a RocksDB table, which this library does not read).
+  absl::Status DecodeFrom(std::string_view input);
+
+ private:
+  BlockHandle metaindex_handle_;
+  BlockHandle index_handle_;
+};
+
+// A block's uncompressed contents and the buffer that holds them.
+// Move-only; `data` stays valid while `owned` lives (moving keeps it valid).
+struct BlockContents {
+  std::string_view data;
+  std::unique_ptr<char[]> owned;
+};
+
+// Upper bound on a Snappy block's claimed uncompressed size: the larger of
+// 64 MiB and 32 x block_size. Real blocks are about block_size (a single
+// large value can make one bigger, so the cap is generous); anything above
+// it is treated as damage rather than trusted for an allocation.
+size_t MaxUncompressedBlockSize(size_t block_size);
+
+struct ReadBlockOptions {
+  // Check the trailer's CRC32C.
+  bool verify_checksum = true;
+  // Blocks must end (trailer included) at or before this file offset:
+  // the start of the footer.
+  uint64_t readable_limit = 0;
+  // See MaxUncompressedBlockSize().
+  size_t max_uncompressed_size = 64 << 20;
+};
+
+// What a ReadBlock call did, for the table's counters. Filled in whether or
+// not the read succeeded.
+struct BlockReadReport {
+  uint64_t bytes_read = 0;         // bytes returned by the file
+  bool checksum_mismatch = false;  // the trailer's CRC did not match
+};
+
+// Reads the block at `handle` and its trailer, checks the trailer and
+// decompresses. Nothing is allocated before `handle` is checked against
+// options.readable_limit. Errors: DataLoss "truncated" on a short read,
+// "checksum mismatch", "unknown compression type N", or a damaged Snappy
+// block; the file's own errors. `report` may be null.
+absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
+                                        const BlockHandle& handle,
+                                        const ReadBlockOptions& options,
+                                        BlockReadReport* report);
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_TABLE_FORMAT_H_

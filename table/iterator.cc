@@ -1,0 +1,7 @@
+#include "bloomtable/iterator.h"
+
+namespace bloomtable {
+
+Iterator::~Iterator() = default;
+
+}  // namespace bloomtable

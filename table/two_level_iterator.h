@@ -1,0 +1,42 @@
+// The table iterator: walks the index block and, for each index entry, the
+// data block its value (a BlockHandle) points to.
+//
+// Data blocks come from a DataBlockReader, the one place where a table reads
+// a data block (a block cache slots in there). The iterator holds the
+// current data block by shared_ptr, so the block lives as long as it is
+// being iterated. It stops at the first error (a damaged data block, a bad
+// handle): it becomes !Valid() and status() says why, until the next Seek*.
+// One thread at a time; the index block, comparator and reader must outlive
+// it.
+
+#ifndef BLOOMTABLE_TABLE_TWO_LEVEL_ITERATOR_H_
+#define BLOOMTABLE_TABLE_TWO_LEVEL_ITERATOR_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "bloomtable/comparator.h"
+#include "bloomtable/iterator.h"
+#include "bloomtable/options.h"
+#include "table/block.h"
+#include "table/format.h"
+
+namespace bloomtable {
+
+// Reads data blocks for iterators and lookups. Implementations are
+// thread-safe.
+class DataBlockReader {
+ public:
+  virtual ~DataBlockReader();
+  virtual absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
+      const ReadOptions& read_options, const BlockHandle& handle) const = 0;
+};
+
+std::unique_ptr<Iterator> NewTwoLevelIterator(const Comparator* comparator,
+                                              const Block* index_block,
+                                              const DataBlockReader* reader,
+                                              const ReadOptions& read_options);
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_TABLE_TWO_LEVEL_ITERATOR_H_
