@@ -4,6 +4,8 @@
 
 #include "bloomtable/table.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -115,10 +117,93 @@ struct Table::Rep final : public DataBlockReader {
         MaxUncompressedBlockSize(opts.block_size);
   }
 
-  // The one place where data blocks are read (a block cache slots in here).
+  // The in-memory part of a lookup: the whole-table filter, the index search
+  // and the per-block filter. OK with `*handle` set when the data block there
+  // must be read; NotFound when the key is certainly absent; DataLoss for a
+  // damaged index entry.
+  absl::Status FindDataBlock(std::string_view key, std::string_view seek_key,
+                             BlockHandle* handle) const {
+    const TableFilter* table_filter = filter.get();
+    if (table_filter != nullptr &&
+        table_filter->layout() == FilterLayout::kWholeTable) {
+      TableCounters::Add(counters.filter_checks, 1);
+      if (!table_filter->WholeTableMayMatch(key)) {
+        TableCounters::Add(counters.filter_negatives, 1);
+        return KeyNotFound();
+      }
+    }
+
+    BlockIter index_iter(comparator, index_block.get());
+    index_iter.Seek(seek_key);
+    if (!index_iter.Valid()) {
+      return index_iter.status().ok() ? KeyNotFound() : index_iter.status();
+    }
+    std::string_view encoded_handle = index_iter.value();
+    absl::Status status = handle->DecodeFrom(&encoded_handle);
+    if (!status.ok()) return status;
+
+    if (table_filter != nullptr &&
+        table_filter->layout() == FilterLayout::kPerBlock) {
+      TableCounters::Add(counters.filter_checks, 1);
+      if (!table_filter->BlockMayMatch(handle->offset(), key)) {
+        TableCounters::Add(counters.filter_negatives, 1);
+        return KeyNotFound();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Looks `key` up in `block`, the data block at `handle`.
+  absl::Status GetFromBlock(const Block& block, const BlockHandle& handle,
+                            std::string_view key, std::string_view seek_key,
+                            std::string* value) const {
+    BlockIter data_iter(comparator, &block);
+    data_iter.Seek(seek_key);
+    if (!data_iter.Valid()) {
+      return data_iter.status().ok() ? KeyNotFound() : data_iter.status();
+    }
+    if (options.key_format == KeyFormat::kLevelDBInternal) {
+      ParsedInternalKey parsed;
+      if (!ParseInternalKey(data_iter.key(), &parsed)) {
+        return absl::DataLossError(absl::StrFormat(
+            "%s: malformed internal key in data block at offset %u",
+            file->name(), handle.offset()));
+      }
+      if (options.comparator->Compare(parsed.user_key, key) != 0 ||
+          parsed.type == ValueType::kDeletion) {
+        return KeyNotFound();
+      }
+    } else if (comparator->Compare(data_iter.key(), key) != 0) {
+      return KeyNotFound();
+    }
+    const std::string_view found = data_iter.value();
+    value->assign(found.data(), found.size());
+    return absl::OkStatus();
+  }
+
+  ~Rep() override {
+    if (options.block_cache == nullptr) return;
+    options.block_cache->EraseId(cache_id);
+    if (cache_charge > 0) {
+      options.block_cache->AdjustPinnedCharge(-static_cast<int64_t>(cache_charge));
+    }
+  }
+
+  // The one place where data blocks are read: from the block cache if it
+  // holds the block, else from the file (then cached if fill_cache).
   absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
       const ReadOptions& read_options,
       const BlockHandle& handle) const override {
+    Cache* cache = options.block_cache.get();
+    if (cache != nullptr) {
+      std::shared_ptr<const void> cached =
+          cache->Lookup(cache_id, handle.offset());
+      if (cached != nullptr) {
+        TableCounters::Add(counters.block_cache_hits, 1);
+        return std::static_pointer_cast<const Block>(std::move(cached));
+      }
+      TableCounters::Add(counters.block_cache_misses, 1);
+    }
     ReadBlockOptions block_options = block_read_options;
     block_options.verify_checksum = read_options.verify_checksums;
     BlockReadReport report;
@@ -130,8 +215,20 @@ struct Table::Rep final : public DataBlockReader {
     absl::StatusOr<std::shared_ptr<const Block>> block =
         Block::Parse(*std::move(contents));
     if (!block.ok()) return WithContext(block.status(), file->name());
+    if (cache != nullptr && read_options.fill_cache) {
+      cache->Insert(cache_id, handle.offset(), *block,
+                    (*block)->contents().size() + kCacheEntryOverhead);
+    }
     return block;
   }
+
+  void AddPinnedBytes(int64_t delta) const override {
+    pinned_bytes.fetch_add(delta, std::memory_order_relaxed);
+  }
+
+  // Bookkeeping charged per cached block beyond its bytes: the Block object,
+  // the shared_ptr control block and the cache's list and map nodes.
+  static constexpr size_t kCacheEntryOverhead = 128;
 
   const Options options;
   const InternalKeyComparator internal_comparator;
@@ -148,6 +245,13 @@ struct Table::Rep final : public DataBlockReader {
   TableFilterInfo filter_info;
   // Updated by const lookups from many threads: atomics, hence mutable.
   mutable TableCounters counters;
+  // Bytes of data blocks that live iterators hold.
+  mutable std::atomic<int64_t> pinned_bytes{0};
+  // This table's key prefix in options.block_cache.
+  uint64_t cache_id = 0;
+  // Bytes of index and filter charged to the cache
+  // (Options::cache_index_and_filter_blocks).
+  size_t cache_charge = 0;
 };
 
 absl::StatusOr<std::unique_ptr<Table>> Table::Open(
@@ -192,6 +296,14 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
                         &rep->counters, &rep->filter, &rep->filter_info);
   if (!status.ok()) return WithContext(status, name);
 
+  if (Cache* cache = options.block_cache.get()) {
+    rep->cache_id = cache->NewId();
+    if (options.cache_index_and_filter_blocks) {
+      rep->cache_charge = rep->index_block->contents().size() +
+                          (rep->filter ? rep->filter->size() : 0);
+      cache->AdjustPinnedCharge(static_cast<int64_t>(rep->cache_charge));
+    }
+  }
   return std::unique_ptr<Table>(new Table(std::move(rep)));
 }
 
@@ -210,61 +322,71 @@ absl::StatusOr<std::string> Table::Get(const ReadOptions& read_options,
 absl::Status Table::Get(const ReadOptions& read_options, std::string_view key,
                         std::string* value) const {
   const Rep& r = *rep_;
-  TableCounters& counters = r.counters;
-  const TableFilter* filter = r.filter.get();
-  if (filter != nullptr && filter->layout() == FilterLayout::kWholeTable) {
-    TableCounters::Add(counters.filter_checks, 1);
-    if (!filter->WholeTableMayMatch(key)) {
-      TableCounters::Add(counters.filter_negatives, 1);
-      return KeyNotFound();
-    }
-  }
-
   const SeekKey target(r.options.key_format, key);
-  BlockIter index_iter(r.comparator, r.index_block.get());
-  index_iter.Seek(target.view());
-  if (!index_iter.Valid()) {
-    return index_iter.status().ok() ? KeyNotFound() : index_iter.status();
-  }
-  std::string_view encoded_handle = index_iter.value();
   BlockHandle handle;
-  absl::Status status = handle.DecodeFrom(&encoded_handle);
+  absl::Status status = r.FindDataBlock(key, target.view(), &handle);
   if (!status.ok()) return status;
-
-  if (filter != nullptr && filter->layout() == FilterLayout::kPerBlock) {
-    TableCounters::Add(counters.filter_checks, 1);
-    if (!filter->BlockMayMatch(handle.offset(), key)) {
-      TableCounters::Add(counters.filter_negatives, 1);
-      return KeyNotFound();
-    }
-  }
-
   absl::StatusOr<std::shared_ptr<const Block>> block =
       r.ReadDataBlock(read_options, handle);
   if (!block.ok()) return block.status();
-  BlockIter data_iter(r.comparator, block->get());
-  data_iter.Seek(target.view());
-  if (!data_iter.Valid()) {
-    return data_iter.status().ok() ? KeyNotFound() : data_iter.status();
+  return r.GetFromBlock(**block, handle, key, target.view(), value);
+}
+
+std::vector<absl::StatusOr<std::string>> Table::MultiGet(
+    const ReadOptions& read_options,
+    const std::vector<std::string_view>& keys) const {
+  const Rep& r = *rep_;
+  std::vector<absl::StatusOr<std::string>> results(keys.size());
+
+  // First every key's filter and index search, in memory.
+  struct Pending {
+    uint64_t offset;
+    size_t key_index;
+  };
+  std::vector<Pending> pending;
+  std::vector<BlockHandle> handles(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const SeekKey target(r.options.key_format, keys[i]);
+    absl::Status status = r.FindDataBlock(keys[i], target.view(), &handles[i]);
+    if (status.ok()) {
+      pending.push_back({handles[i].offset(), i});
+    } else {
+      results[i] = std::move(status);
+    }
   }
 
-  if (r.options.key_format == KeyFormat::kLevelDBInternal) {
-    ParsedInternalKey parsed;
-    if (!ParseInternalKey(data_iter.key(), &parsed)) {
-      return absl::DataLossError(absl::StrFormat(
-          "%s: malformed internal key in data block at offset %u",
-          r.file->name(), handle.offset()));
+  // Then each needed data block once, in file order.
+  std::stable_sort(pending.begin(), pending.end(),
+                   [](const Pending& a, const Pending& b) {
+                     return a.offset < b.offset;
+                   });
+  for (size_t begin = 0; begin < pending.size();) {
+    size_t end = begin + 1;
+    while (end < pending.size() && pending[end].offset == pending[begin].offset) {
+      ++end;
     }
-    if (r.options.comparator->Compare(parsed.user_key, key) != 0 ||
-        parsed.type == ValueType::kDeletion) {
-      return KeyNotFound();
+    const BlockHandle& handle = handles[pending[begin].key_index];
+    absl::StatusOr<std::shared_ptr<const Block>> block =
+        r.ReadDataBlock(read_options, handle);
+    for (size_t p = begin; p < end; ++p) {
+      const size_t i = pending[p].key_index;
+      if (!block.ok()) {
+        results[i] = block.status();
+        continue;
+      }
+      const SeekKey target(r.options.key_format, keys[i]);
+      std::string value;
+      absl::Status status =
+          r.GetFromBlock(**block, handle, keys[i], target.view(), &value);
+      if (status.ok()) {
+        results[i] = std::move(value);
+      } else {
+        results[i] = std::move(status);
+      }
     }
-  } else if (r.comparator->Compare(data_iter.key(), key) != 0) {
-    return KeyNotFound();
+    begin = end;
   }
-  const std::string_view found = data_iter.value();
-  value->assign(found.data(), found.size());
-  return absl::OkStatus();
+  return results;
 }
 
 std::unique_ptr<Iterator> Table::NewIterator(
@@ -289,6 +411,14 @@ uint64_t Table::ApproximateOffsetOf(std::string_view key) const {
 }
 
 TableStats Table::GetStats() const { return rep_->counters.Snapshot(); }
+
+size_t Table::ApproximateMemoryUsage() const {
+  const Rep& r = *rep_;
+  const int64_t pinned = r.pinned_bytes.load(std::memory_order_relaxed);
+  return sizeof(Rep) + r.index_block->contents().size() +
+         (r.filter ? r.filter->size() : 0) +
+         static_cast<size_t>(pinned > 0 ? pinned : 0);
+}
 
 const TableFilterInfo& Table::filter_info() const { return rep_->filter_info; }
 

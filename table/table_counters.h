@@ -19,6 +19,8 @@ struct TableCounters {
   std::atomic<uint64_t> data_block_reads{0};
   std::atomic<uint64_t> bytes_read{0};
   std::atomic<uint64_t> checksum_failures{0};
+  std::atomic<uint64_t> block_cache_hits{0};
+  std::atomic<uint64_t> block_cache_misses{0};
 
   static void Add(std::atomic<uint64_t>& counter, uint64_t n) {
     counter.fetch_add(n, std::memory_order_relaxed);
@@ -38,6 +40,9 @@ struct TableCounters {
     stats.data_block_reads = data_block_reads.load(std::memory_order_relaxed);
     stats.bytes_read = bytes_read.load(std::memory_order_relaxed);
     stats.checksum_failures = checksum_failures.load(std::memory_order_relaxed);
+    stats.block_cache_hits = block_cache_hits.load(std::memory_order_relaxed);
+    stats.block_cache_misses =
+        block_cache_misses.load(std::memory_order_relaxed);
     return stats;
   }
 };

@@ -50,6 +50,9 @@ class TableFilter {
 
   FilterLayout layout() const { return layout_; }
 
+  // Bytes of the filter block held in memory.
+  size_t size() const { return contents_.data.size(); }
+
   // REQUIRES: layout() == kWholeTable. False only if `key` is certainly not
   // in the table.
   bool WholeTableMayMatch(std::string_view key) const {

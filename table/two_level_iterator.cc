@@ -19,6 +19,8 @@ class TwoLevelIterator final : public Iterator {
         read_options_(read_options),
         index_iter_(comparator, index_block) {}
 
+  ~TwoLevelIterator() override { ClearDataBlock(); }
+
   bool Valid() const override {
     return data_iter_.has_value() && data_iter_->Valid();
   }
@@ -68,7 +70,21 @@ class TwoLevelIterator final : public Iterator {
  private:
   void ClearDataBlock() {
     data_iter_.reset();
-    data_block_.reset();
+    SetDataBlock(nullptr);
+  }
+
+  // Holds `block` as the current data block (releasing the previous one),
+  // keeping the reader's count of pinned bytes.
+  void SetDataBlock(std::shared_ptr<const Block> block) {
+    if (data_block_) {
+      reader_->AddPinnedBytes(
+          -static_cast<int64_t>(data_block_->contents().size()));
+    }
+    data_block_ = std::move(block);
+    if (data_block_) {
+      reader_->AddPinnedBytes(
+          static_cast<int64_t>(data_block_->contents().size()));
+    }
   }
 
   // Stops iteration with `status`.
@@ -93,7 +109,7 @@ class TwoLevelIterator final : public Iterator {
         reader_->ReadDataBlock(read_options_, handle);
     if (!block.ok()) return Fail(block.status());
     data_iter_.reset();  // before the block it points into
-    data_block_ = *std::move(block);
+    SetDataBlock(*std::move(block));
     data_block_offset_ = handle.offset();
     data_iter_.emplace(comparator_, data_block_.get());
   }

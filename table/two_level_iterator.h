@@ -30,6 +30,10 @@ class DataBlockReader {
   virtual ~DataBlockReader();
   virtual absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
       const ReadOptions& read_options, const BlockHandle& handle) const = 0;
+
+  // Told when an iterator starts (delta > 0) or stops (delta < 0) holding a
+  // data block of that many bytes, for memory accounting.
+  virtual void AddPinnedBytes(int64_t delta) const = 0;
 };
 
 std::unique_ptr<Iterator> NewTwoLevelIterator(const Comparator* comparator,

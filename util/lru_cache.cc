@@ -53,24 +53,26 @@ class LRUShard {
     return found->second->value;
   }
 
-  // Returns the number of entries evicted.
+  // Returns the number of entries evicted. `reserved` bytes of the shard's
+  // capacity are taken by pinned memory outside it.
   uint64_t Insert(const CacheKey& key, std::shared_ptr<const void> value,
-                  size_t charge, bool* inserted) {
+                  size_t charge, size_t reserved, bool* inserted) {
     std::lock_guard<std::mutex> lock(mutex_);
+    const size_t capacity = reserved < capacity_ ? capacity_ - reserved : 0;
     auto found = index_.find(key);
     if (found != index_.end()) {
       usage_ -= found->second->charge;
       lru_.erase(found->second);
       index_.erase(found);
     }
-    *inserted = charge <= capacity_;
+    *inserted = charge <= capacity;
     if (*inserted) {
       lru_.push_front(Entry{key, std::move(value), charge});
       index_.emplace(key, lru_.begin());
       usage_ += charge;
     }
     uint64_t evicted = 0;
-    while (usage_ > capacity_ && !lru_.empty()) {
+    while (usage_ > capacity && !lru_.empty()) {
       Entry& oldest = lru_.back();
       usage_ -= oldest.charge;
       index_.erase(oldest.key);
@@ -137,8 +139,11 @@ class ShardedLRUCache final : public Cache {
               size_t charge) override {
     const CacheKey key{id, offset};
     bool inserted = false;
-    const uint64_t evicted =
-        ShardFor(key).Insert(key, std::move(value), charge, &inserted);
+    const int64_t pinned = pinned_.load(std::memory_order_relaxed);
+    const size_t reserved =
+        pinned > 0 ? static_cast<size_t>(pinned) / shards_.size() : 0;
+    const uint64_t evicted = ShardFor(key).Insert(key, std::move(value), charge,
+                                                  reserved, &inserted);
     if (inserted) inserts_.fetch_add(1, std::memory_order_relaxed);
     if (evicted > 0) evictions_.fetch_add(evicted, std::memory_order_relaxed);
   }
@@ -147,10 +152,15 @@ class ShardedLRUCache final : public Cache {
     for (LRUShard& shard : shards_) shard.EraseId(id);
   }
 
+  void AdjustPinnedCharge(int64_t delta) override {
+    pinned_.fetch_add(delta, std::memory_order_relaxed);
+  }
+
   size_t capacity() const override { return capacity_; }
 
   size_t usage() const override {
-    size_t total = 0;
+    const int64_t pinned = pinned_.load(std::memory_order_relaxed);
+    size_t total = pinned > 0 ? static_cast<size_t>(pinned) : 0;
     for (const LRUShard& shard : shards_) total += shard.usage();
     return total;
   }
@@ -177,6 +187,7 @@ class ShardedLRUCache final : public Cache {
   const int shard_bits_;
   std::vector<LRUShard> shards_;
   std::atomic<uint64_t> next_id_{1};
+  std::atomic<int64_t> pinned_{0};
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> misses_{0};
   std::atomic<uint64_t> inserts_{0};

@@ -28,7 +28,7 @@ struct CacheStats {
   uint64_t misses = 0;
   uint64_t inserts = 0;
   uint64_t evictions = 0;
-  uint64_t usage = 0;     // bytes charged to the entries held now
+  uint64_t usage = 0;     // bytes charged: entries held now, plus pinned
   uint64_t capacity = 0;  // bytes
 };
 
@@ -53,6 +53,12 @@ class Cache {
 
   // Drops every entry of `id` (a table being closed).
   virtual void EraseId(uint64_t id) = 0;
+
+  // Adds `delta` bytes (negative to release) of memory held outside the
+  // cache to its usage, e.g. index and filter blocks that tables keep pinned
+  // (Options::cache_index_and_filter_blocks). Cached entries are evicted to
+  // keep the total within capacity.
+  virtual void AdjustPinnedCharge(int64_t delta) = 0;
 
   virtual size_t capacity() const = 0;
   virtual size_t usage() const = 0;

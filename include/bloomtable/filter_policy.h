@@ -76,9 +76,10 @@ std::shared_ptr<const FilterPolicy> NewLevelDBBloomFilterPolicy(
 // probes of a key fall in one 64-byte line (one cache miss per absent key),
 // keys are hashed with 64-bit XXH3, so keys that differ only in their last
 // bytes are no worse than random ones. bits_per_key may be fractional (9.5 is
-// valid); values outside [1, 64] are clamped to it. A filter holds
-// ceil(n * bits_per_key / 512) lines plus a 6-byte trailer; at 10 bits per
-// key about 0.96% of absent keys match. Works per block and whole-table.
+// valid); values outside [1, 64] are clamped to it. A filter over n keys
+// holds at least n * bits_per_key bits, in lines of 64 bytes (shorter ones
+// in filters of at most 8 lines), plus a 6-byte trailer; at 10 bits per key
+// about 0.96% of absent keys match. Works per block and whole-table.
 // See docs/FILTERS.md for the encoding.
 std::shared_ptr<const FilterPolicy> NewCacheLocalBloomFilterPolicy(
     double bits_per_key);
@@ -97,8 +98,9 @@ std::shared_ptr<const FilterPolicy> NewCacheLocalBloomFilterPolicy(
 // Whole-table only: SupportsPerBlock() is false, since it needs a few hundred
 // keys to beat a Bloom filter. Filters over fewer than 256 keys, and the rare
 // key sets for which no solution is found after 8 seeds, are stored as a
-// cache-local Bloom filter of the same budget, which this policy's reader
-// recognises by its format byte. See docs/FILTERS.md.
+// cache-local Bloom filter (of the same budget, or sized for the rate), which
+// this policy's reader recognises by its format byte: never "no filter".
+// Duplicate keys are allowed. See docs/FILTERS.md.
 std::shared_ptr<const FilterPolicy> NewRibbonFilterPolicy(double bits_per_key);
 
 // The same Ribbon filter (same name and encoding), sized by a target

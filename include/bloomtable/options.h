@@ -71,6 +71,12 @@ struct Options {
   // opened with it (NewLRUCache). nullptr: every data-block read goes to the
   // file.
   std::shared_ptr<Cache> block_cache;
+
+  // Reading: charge each open table's index and filter blocks to
+  // block_cache's capacity too, so that one memory budget covers them (as
+  // RocksDB's cache_index_and_filter_blocks). They stay pinned in memory for
+  // the table's life; data blocks are evicted to make room. Off by default.
+  bool cache_index_and_filter_blocks = false;
 };
 
 struct ReadOptions {

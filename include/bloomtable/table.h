@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -32,6 +33,8 @@ struct TableStats {
   uint64_t data_block_reads = 0;  // data blocks read from the file
   uint64_t bytes_read = 0;        // bytes read from the file, trailers included
   uint64_t checksum_failures = 0; // blocks whose checksum did not match
+  uint64_t block_cache_hits = 0;   // data blocks found in the block cache
+  uint64_t block_cache_misses = 0; // data blocks looked for and not found
 };
 
 // What Open learned about the table's filter.
@@ -76,6 +79,18 @@ class Table {
   // The approximate file offset at which data for `key` begins (the file's
   // data size if key is past the last entry).
   uint64_t ApproximateOffsetOf(std::string_view key) const;
+
+  // Looks up many keys at once: one result per key, in the order of `keys`
+  // (a value, NotFound, or an error). Every key's filter is asked first;
+  // then each data block needed is read once, in file order.
+  std::vector<absl::StatusOr<std::string>> MultiGet(
+      const ReadOptions& read_options,
+      const std::vector<std::string_view>& keys) const;
+
+  // Bytes this table holds in memory: the index and filter blocks, and the
+  // data blocks that live iterators hold. Blocks in a shared block cache are
+  // counted by the cache (Cache::usage).
+  size_t ApproximateMemoryUsage() const;
 
   TableStats GetStats() const;
   const TableFilterInfo& filter_info() const;

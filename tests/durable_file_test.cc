@@ -1,0 +1,163 @@
+#include "bloomtable/durable_file.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bloomtable/file.h"
+#include "bloomtable/options.h"
+#include "bloomtable/table.h"
+#include "bloomtable/table_builder.h"
+#include "gtest/gtest.h"
+
+namespace bloomtable {
+namespace {
+
+class DurableFileTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/bloomtable_durable_test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::string command = "rm -rf '" + dir_ + "'";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+  }
+
+  std::vector<std::string> DirectoryEntries() const {
+    std::vector<std::string> names;
+    DIR* dir = opendir(dir_.c_str());
+    if (dir == nullptr) return names;
+    while (dirent* entry = readdir(dir)) {
+      const std::string name = entry->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    closedir(dir);
+    return names;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(DurableFileTest, WritesTheFileAndLeavesNoTemporary) {
+  const std::string path = dir_ + "/out";
+  ASSERT_TRUE(WriteFileDurably(path, [](WritableFile* file) {
+                return file->Append("contents");
+              }).ok());
+  auto contents = ReadFileToString(path);
+  ASSERT_TRUE(contents.ok());
+  EXPECT_EQ(*contents, "contents");
+  EXPECT_EQ(DirectoryEntries(), std::vector<std::string>{"out"});
+}
+
+TEST_F(DurableFileTest, FailedWriteLeavesNothingAtThePath) {
+  const std::string path = dir_ + "/out";
+  absl::Status status = WriteFileDurably(path, [](WritableFile* file) {
+    (void)file->Append("partial");
+    return absl::DataLossError("input went bad");
+  });
+  EXPECT_TRUE(absl::IsDataLoss(status));
+  EXPECT_TRUE(DirectoryEntries().empty());
+}
+
+TEST_F(DurableFileTest, FailedWriteKeepsTheOldFile) {
+  const std::string path = dir_ + "/out";
+  ASSERT_TRUE(WriteFileDurably(path, [](WritableFile* file) {
+                return file->Append("old");
+              }).ok());
+  EXPECT_FALSE(WriteFileDurably(path, [](WritableFile*) {
+                 return absl::InternalError("no");
+               }).ok());
+  auto contents = ReadFileToString(path);
+  ASSERT_TRUE(contents.ok());
+  EXPECT_EQ(*contents, "old");
+}
+
+TEST_F(DurableFileTest, MissingDirectoryIsAnError) {
+  absl::Status status = WriteFileDurably(
+      dir_ + "/missing/out", [](WritableFile*) { return absl::OkStatus(); });
+  EXPECT_TRUE(absl::IsNotFound(status)) << status;
+}
+
+constexpr int kEntries = 200000;
+
+std::string KeyOf(int i) {
+  char key[32];
+  std::snprintf(key, sizeof(key), "key%012d", i);
+  return key;
+}
+
+// Opens the table at `path` and checks that it holds every entry.
+void ExpectCompleteTable(const std::string& path) {
+  auto size = GetFileSize(path);
+  ASSERT_TRUE(size.ok());
+  auto file = OpenRandomAccessFile(path);
+  ASSERT_TRUE(file.ok());
+  auto table = Table::Open(Options(), std::move(*file), *size);
+  ASSERT_TRUE(table.ok()) << table.status();
+  auto it = (*table)->NewIterator(ReadOptions());
+  int count = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    ASSERT_EQ(it->key(), KeyOf(count));
+    ++count;
+  }
+  ASSERT_TRUE(it->status().ok()) << it->status();
+  EXPECT_EQ(count, kEntries);
+}
+
+TEST_F(DurableFileTest, KilledWriterLeavesNothingOrACompleteTable) {
+  const std::string path = dir_ + "/table";
+  std::mt19937 rng(42);
+  int complete = 0, absent = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    ::unlink(path.c_str());
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      absl::Status status = WriteFileDurably(path, [](WritableFile* file) {
+        TableBuilder builder(Options(), file);
+        for (int i = 0; i < kEntries; ++i) {
+          absl::Status s = builder.Add(KeyOf(i), "value-" + KeyOf(i));
+          if (!s.ok()) {
+            builder.Abandon();
+            return s;
+          }
+        }
+        return builder.Finish();
+      });
+      _exit(status.ok() ? 0 : 1);
+    }
+    // Kill it at a random point: early, midway, or after it has finished.
+    std::this_thread::sleep_for(std::chrono::microseconds(rng() % 400000));
+    kill(child, SIGKILL);
+    int wait_status = 0;
+    ASSERT_EQ(waitpid(child, &wait_status, 0), child);
+    if (access(path.c_str(), F_OK) == 0) {
+      ExpectCompleteTable(path);
+      ++complete;
+    } else {
+      ++absent;
+    }
+    // Whatever else is there is the temporary file.
+    for (const std::string& name : DirectoryEntries()) {
+      if (name == "table") continue;
+      EXPECT_EQ(name.rfind(".tmp"), name.size() - 4) << name;
+      ::unlink((dir_ + "/" + name).c_str());
+    }
+  }
+  std::printf("killed writers: %d complete tables, %d absent\n", complete,
+              absent);
+}
+
+}  // namespace
+}  // namespace bloomtable
