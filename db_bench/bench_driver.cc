@@ -1,0 +1,313 @@
+// RunPlan: builds each configuration's engine, runs the benchmarks on it and
+// prints as it goes, LevelDB's db_bench style.
+
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "db_bench/bench_plan.h"
+#include "db_bench/directory.h"
+#include "db_bench/key_generator.h"
+#include "db_bench/value_generator.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+// Values depend on this constant only, not on --seed, so that a store filled
+// once can be read by runs with other seeds (--use_existing_db).
+constexpr uint64_t kValueSeed = 301;
+
+// Written into each configuration's directory after a fill, and checked by
+// --use_existing_db.
+constexpr char kMetaFileName[] = "db_bench_meta.json";
+
+nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
+  const PlanFlags& flags = plan.flags;
+  return {
+      {"engine", config.engine},
+      {"filter", config.filter},
+      {"bloom_bits", config.bloom_bits},
+      {"filter_layout", config.filter_layout},
+      {"num", plan.num},
+      {"key_size", flags.key_size},
+      {"value_size", flags.value_size},
+      {"compression_ratio", flags.compression_ratio},
+      {"block_size", flags.block_size},
+      {"compression_type", flags.compression_type},
+      {"tables", config.engine == "leveldb" ? 1 : flags.tables},
+  };
+}
+
+absl::Status WriteMeta(const std::string& dir, const nlohmann::json& identity) {
+  const std::string path = dir + "/" + kMetaFileName;
+  std::ofstream out(path);
+  out << identity.dump(2) << "\n";
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
+  return absl::OkStatus();
+}
+
+absl::Status CheckMeta(const std::string& dir, const nlohmann::json& identity) {
+  const std::string path = dir + "/" + kMetaFileName;
+  std::ifstream in(path);
+  if (!in) {
+    return absl::NotFoundError(
+        absl::StrCat(path,
+                     " is missing: fill this store first (run without "
+                     "--use_existing_db)"));
+  }
+  const nlohmann::json stored = nlohmann::json::parse(in, nullptr, false);
+  if (stored.is_discarded()) {
+    return absl::DataLossError(absl::StrCat(path, " is not JSON"));
+  }
+  for (const auto& [key, value] : identity.items()) {
+    if (!stored.contains(key) || stored[key] != value) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          dir, " was filled with ", key, "=",
+          stored.contains(key) ? stored[key].dump() : "?", ", not ",
+          value.dump(), ": fill it again (run without --use_existing_db)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::unique_ptr<Engine> MakeEngine(const std::string& name,
+                                   const EngineOptions& options) {
+  if (name == "bloomtable" || name == "bloomtable_single") {
+    return NewBloomtableEngine(options);
+  }
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  if (name == "leveldb") return NewLevelDBEngine(options);
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  if (name == "rocksdb") return NewRocksDBEngine(options);
+#endif
+  return nullptr;
+}
+
+// "2 * AMD EPYC ..." from /proc/cpuinfo, as LevelDB's db_bench prints it.
+std::string CpuDescription() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  std::string model;
+  int cpus = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      ++cpus;
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos) model = line.substr(colon + 2);
+    }
+  }
+  if (cpus == 0) {
+    return absl::StrCat(std::thread::hardware_concurrency(), " CPUs");
+  }
+  return absl::StrCat(cpus, " * ", model);
+}
+
+void PrintHeader(const BenchPlan& plan, const std::string& dir,
+                 bool temporary) {
+  const PlanFlags& flags = plan.flags;
+  const double raw_mb = (flags.key_size + flags.value_size) *
+                        static_cast<double>(plan.num) / 1048576.0;
+  const double file_mb =
+      (flags.key_size + flags.value_size * flags.compression_ratio) *
+      static_cast<double>(plan.num) / 1048576.0;
+  std::printf("db_bench (bloomtable) %s\n", BLOOMTABLE_VERSION);
+  std::printf("CPU:        %s\n", CpuDescription().c_str());
+  std::printf(
+      "Keys:       %d bytes each (decimal numbers; tables hold the "
+      "even ones)\n",
+      flags.key_size);
+  std::printf(
+      "Values:     %d bytes each (%d bytes after compression)\n",
+      flags.value_size,
+      static_cast<int>(flags.value_size * flags.compression_ratio + 0.5));
+  std::printf("Entries:    %llu\n", static_cast<unsigned long long>(plan.num));
+  std::printf("Reads:      %llu per thread, %d thread%s\n",
+              static_cast<unsigned long long>(plan.reads), flags.threads,
+              flags.threads == 1 ? "" : "s");
+  std::printf("RawSize:    %.1f MB (estimated)\n", raw_mb);
+  std::printf("FileSize:   %.1f MB (estimated)\n", file_mb);
+  std::printf(
+      "Tables:     block %d bytes, %s; block cache %lld bytes; "
+      "%d table%s per lookup; io latency %lld us\n",
+      flags.block_size, flags.compression_type.c_str(),
+      static_cast<long long>(flags.cache_size), flags.tables,
+      flags.tables == 1 ? "" : "s",
+      static_cast<long long>(flags.io_latency_us));
+  std::printf("Engines:    %s\n", absl::StrJoin(plan.engines, ", ").c_str());
+  std::printf("Directory:  %s%s\n", dir.c_str(),
+              temporary ? " (temporary, removed at exit)" : "");
+#ifndef NDEBUG
+  std::printf(
+      "WARNING: assertions are enabled; benchmarks unnecessarily "
+      "slow (build with CMAKE_BUILD_TYPE=Release)\n");
+#endif
+  std::printf("------------------------------------------------\n");
+  std::fflush(stdout);
+}
+
+// Runs the plan's benchmarks on one configuration.
+void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
+               const KeyGenerator& keys, const ValueGenerator& values,
+               ConfigReport* report) {
+  Engine* engine = nullptr;
+  EngineOptions options = config_plan.engine_options;
+  options.dir = report->dir;
+  std::unique_ptr<Engine> owned = MakeEngine(config_plan.engine, options);
+  engine = owned.get();
+  if (engine == nullptr) {
+    report->error = "engine not built";
+    return;
+  }
+  const std::string shape =
+      report->tables == 1
+          ? "one sorted run"
+          : absl::StrCat(report->tables, " overlapping tables, newest first");
+  std::printf("--- %s %s%s, %s: %s\n", config_plan.engine.c_str(),
+              report->FilterLabel().c_str(),
+              config_plan.filter_layout.empty()
+                  ? ""
+                  : absl::StrCat(" (", config_plan.filter_layout, ")").c_str(),
+              shape.c_str(), report->dir.c_str());
+  std::fflush(stdout);
+
+  const nlohmann::json identity = DataIdentity(plan, config_plan);
+  bool have_data = false;
+  if (plan.flags.use_existing_db) {
+    absl::Status status = CheckMeta(report->dir, identity);
+    if (status.ok()) status = engine->OpenExisting();
+    if (!status.ok()) {
+      report->error = status.ToString();
+      std::printf("skipped: %s\n", report->error.c_str());
+      return;
+    }
+    have_data = true;
+    report->keys_written = plan.num;
+  }
+
+  RunOptions run_options;
+  run_options.keys = &keys;
+  run_options.values = &values;
+  run_options.reads = plan.reads;
+  run_options.threads = plan.flags.threads;
+  run_options.seed = plan.flags.seed;
+  run_options.histogram = plan.flags.histogram;
+  run_options.label = report->Label();
+
+  for (BenchmarkKind kind : plan.benchmarks) {
+    if (IsFill(kind)) {
+      if (plan.flags.use_existing_db) {
+        std::printf("%-12s : skipped (--use_existing_db)\n",
+                    BenchmarkName(kind));
+        continue;
+      }
+      engine->SetReadLatency(false);
+      absl::StatusOr<BenchmarkResult> result =
+          RunFill(kind, run_options, engine);
+      absl::Status status = result.status();
+      if (status.ok()) status = WriteMeta(report->dir, identity);
+      if (!status.ok()) {
+        report->error =
+            absl::StrCat(BenchmarkName(kind), ": ", status.ToString());
+        std::printf("%-12s : FAILED %s\n", BenchmarkName(kind),
+                    status.ToString().c_str());
+        return;
+      }
+      have_data = true;
+      report->keys_written = plan.num;
+      report->storage.reset();
+      std::printf("%s\n", BenchmarkLine(*result).c_str());
+      report->results.push_back(*std::move(result));
+    } else if (kind == BenchmarkKind::kStats) {
+      BenchmarkResult result;
+      result.kind = kind;
+      result.stats_text = have_data ? engine->StatsText() : "(no data)";
+      std::printf("stats        :\n%s\n", result.stats_text.c_str());
+      report->results.push_back(std::move(result));
+    } else {
+      engine->SetReadLatency(true);
+      absl::StatusOr<BenchmarkResult> result =
+          RunRead(kind, run_options, engine);
+      engine->SetReadLatency(false);
+      if (!result.ok()) {
+        report->error =
+            absl::StrCat(BenchmarkName(kind), ": ", result.status().ToString());
+        return;
+      }
+      std::printf("%s\n", BenchmarkLine(*result).c_str());
+      if (!result->histogram_text.empty()) {
+        std::printf("Microseconds per op:\n%s\n",
+                    result->histogram_text.c_str());
+      }
+      report->results.push_back(*std::move(result));
+    }
+    std::fflush(stdout);
+    if (have_data && !report->storage) {
+      absl::StatusOr<StorageSummary> storage = engine->Storage();
+      if (storage.ok()) {
+        report->storage = *storage;
+        std::printf("%-12s : %s, %.1f MB in %llu files%s\n", "storage",
+                    storage->shape.c_str(), storage->table_bytes / 1048576.0,
+                    static_cast<unsigned long long>(storage->table_files),
+                    report->FilterBitsPerKey() && config_plan.filter != "none"
+                        ? absl::StrFormat(", filter %.2f bits/key",
+                                          *report->FilterBitsPerKey())
+                              .c_str()
+                        : "");
+      } else {
+        std::printf("%-12s : unknown (%s)\n", "storage",
+                    storage.status().ToString().c_str());
+      }
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
+                     std::vector<std::string>* notes) {
+  *notes = plan.notes;
+  std::string dir = plan.flags.db;
+  const bool temporary = dir.empty();
+  if (temporary) {
+    absl::StatusOr<std::string> temp = MakeTempDirectory("db_bench-");
+    if (!temp.ok()) return temp.status();
+    dir = *temp;
+  } else {
+    absl::Status status = CreateDirectories(dir);
+    if (!status.ok()) return status;
+  }
+  PrintHeader(plan, dir, temporary);
+
+  const KeyGenerator keys(plan.flags.key_size, plan.num);
+  const ValueGenerator values(plan.flags.value_size,
+                              plan.flags.compression_ratio, kValueSeed);
+  for (const ConfigPlan& config_plan : plan.configs) {
+    ConfigReport report;
+    report.engine = config_plan.engine;
+    report.filter = config_plan.filter;
+    report.bloom_bits = config_plan.bloom_bits;
+    report.filter_layout = config_plan.filter_layout;
+    report.tables = config_plan.engine == "leveldb" ||
+                            config_plan.engine == "bloomtable_single"
+                        ? 1
+                        : plan.flags.tables;
+    report.dir = dir + "/" + config_plan.dir_name;
+    RunConfig(plan, config_plan, keys, values, &report);
+    if (temporary) {
+      // Free the disk before the next engine writes its copy.
+      RemoveDirectory(report.dir).IgnoreError();
+    }
+    configs->push_back(std::move(report));
+  }
+  if (temporary) RemoveDirectory(dir).IgnoreError();
+  return absl::OkStatus();
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

@@ -1,0 +1,123 @@
+// The benchmarks db_bench knows, and the runner that times one of them
+// against one engine.
+//
+//   fillseq       write every entry in key order (then flush/compact)
+//   fillrandom    write every entry once, in a random order (a permutation,
+//                 so reads know which keys exist; LevelDB's draws with
+//                 replacement)
+//   readrandom    Get present keys, uniformly at random
+//   readmissing   Get absent keys: a present key plus 8 random letters
+//   readnearmiss  Get absent keys one past a present key in the last digit
+//   readhot       Get present keys from the first 1% of the key space
+//   readseq       iterate in key order from the first entry
+//   seekrandom    Seek to present keys at random, one iterator per thread
+//   stats         print the engine's own statistics
+//
+// Keys for every read benchmark are generated before the clock starts, from
+// --seed, the benchmark and the thread number: every engine gets the same
+// keys in the same order. The loop is timed as a whole (micros/op = loop
+// time / ops); one operation in kSampleEvery is also timed alone for the
+// percentiles (every one with --histogram).
+
+#ifndef BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
+#define BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "db_bench/engine.h"
+#include "db_bench/key_generator.h"
+#include "db_bench/value_generator.h"
+
+namespace bloomtable {
+namespace db_bench {
+
+enum class BenchmarkKind {
+  kFillSeq,
+  kFillRandom,
+  kReadRandom,
+  kReadMissing,
+  kReadNearMiss,
+  kReadHot,
+  kReadSeq,
+  kSeekRandom,
+  kStats,
+};
+
+// The --benchmarks name, e.g. "readmissing"; a static string.
+const char* BenchmarkName(BenchmarkKind kind);
+bool IsFill(BenchmarkKind kind);
+bool IsRead(BenchmarkKind kind);
+// Lookups whose keys are all absent.
+bool ReadsAbsentKeys(BenchmarkKind kind);
+
+// Parses a comma-separated --benchmarks list; InvalidArgument naming the
+// unknown entry.
+absl::StatusOr<std::vector<BenchmarkKind>> ParseBenchmarks(
+    std::string_view list);
+
+struct RunOptions {
+  const KeyGenerator* keys = nullptr;
+  const ValueGenerator* values = nullptr;
+  uint64_t reads = 0;  // per thread
+  int threads = 1;
+  uint64_t seed = 0;
+  bool histogram = false;
+  // Prefix of progress lines, e.g. "[leveldb leveldb_bloom/10]".
+  std::string label;
+};
+
+struct BenchmarkResult {
+  BenchmarkKind kind = BenchmarkKind::kStats;
+  uint64_t ops = 0;
+  int threads = 1;
+  double wall_seconds = 0;
+  // Loop time per operation as each thread saw it: the sum of the threads'
+  // loop times over all operations (LevelDB's definition).
+  double micros_per_op = 0;
+  double ops_per_second = 0;
+  // Sampled single-operation latencies; NaN without samples (fills).
+  double p50_micros = 0;
+  double p99_micros = 0;
+  // Key and value bytes moved (found entries for reads), and their rate.
+  uint64_t bytes = 0;
+  double mb_per_second = 0;
+  // Reads: outcomes. For absent-key benchmarks `found` counts wrong answers.
+  uint64_t found = 0;
+  uint64_t not_found = 0;
+  uint64_t wrong_values = 0;
+  uint64_t errors = 0;
+  std::string first_error;
+  // Engine counters over the benchmark alone.
+  EngineCounters counters;
+  std::string histogram_text;  // with --histogram
+  std::string stats_text;      // the stats benchmark
+};
+
+// Runs a fill benchmark: generates the write order and calls Engine::Fill.
+absl::StatusOr<BenchmarkResult> RunFill(BenchmarkKind kind,
+                                        const RunOptions& options,
+                                        Engine* engine);
+
+// Runs a read benchmark on `threads` threads. Lookup errors are counted in
+// the result (a benchmark that meets damaged data still reports); only a
+// failure to run at all is an error.
+absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
+                                        const RunOptions& options,
+                                        Engine* engine);
+
+// The measured false-positive rate: "maybe" answers for absent keys over
+// filter queries for absent keys. Queries for keys that were then found are
+// RocksDB's true positives where it counts them, else the found lookups
+// (each found key is in exactly one table, whose filter said "maybe").
+// nullopt without filter counters or without a query for an absent key.
+std::optional<double> FalsePositiveRate(const BenchmarkResult& result);
+
+}  // namespace db_bench
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_

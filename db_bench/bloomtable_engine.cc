@@ -1,0 +1,301 @@
+// The bloomtable engine: our table files, read through the public API.
+//
+// Fill splits the write stream into `tables` consecutive runs (newest last,
+// like memtable flushes), sorts each run and writes it as one table
+// NNNNNN.ldb (higher numbers are newer). A lookup then asks the tables newest
+// first, skipping a table whose key range excludes the key (as LevelDB and
+// RocksDB do for level-0 files), and stops at the first that has the key.
+// With one table (or EngineOptions::bloomtable_single_table) a lookup is a
+// single Table::Get call.
+//
+// Every table file is read through NewCountingRandomAccessFile (one shared
+// FileReadCounters) and, with --io_latency_us, NewDelayedRandomAccessFile.
+// Every table shares one LRU block cache of --cache_size bytes, as LevelDB's
+// and RocksDB's do; a data block not in it is read from the file (which the
+// operating system's page cache serves).
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bloomtable/cache.h"
+#include "bloomtable/comparator.h"
+#include "bloomtable/file.h"
+#include "bloomtable/table.h"
+#include "bloomtable/table_builder.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/merging_iterator.h"
+#include "db_bench/table_file_info.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+constexpr char kTableSuffix[] = ".ldb";
+
+class BloomtableIterator final : public EngineIterator {
+ public:
+  explicit BloomtableIterator(std::unique_ptr<MergingIterator> merged)
+      : merged_(std::move(merged)) {}
+
+  void SeekToFirst() override { merged_->SeekToFirst(); }
+  void Seek(std::string_view target) override { merged_->Seek(target); }
+  void Next() override { merged_->Next(); }
+  bool Valid() const override { return merged_->Valid(); }
+  std::string_view key() const override { return merged_->key(); }
+  std::string_view value() const override { return merged_->value(); }
+  absl::Status status() const override { return merged_->status(); }
+
+ private:
+  const std::unique_ptr<MergingIterator> merged_;
+};
+
+class BloomtableEngine final : public Engine {
+ public:
+  explicit BloomtableEngine(const EngineOptions& options)
+      : options_(options),
+        num_tables_(
+            options.bloomtable_single_table ? 1 : std::max(1, options.tables)),
+        file_counters_(std::make_shared<FileReadCounters>()),
+        block_cache_(NewLRUCache(options.cache_size)) {
+    read_options_.verify_checksums = options.verify_checksums;
+  }
+
+  std::string name() const override {
+    return options_.bloomtable_single_table ? "bloomtable_single"
+                                            : "bloomtable";
+  }
+
+  absl::Status Fill(const FillInput& input, Progress* progress) override;
+  absl::Status OpenExisting() override;
+
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    if (tables_.size() == 1) {
+      return tables_.front().table->Get(read_options_, key, value);
+    }
+    for (const OpenTable& open : tables_) {
+      if (key < open.smallest || key > open.largest) continue;
+      absl::Status status = open.table->Get(read_options_, key, value);
+      if (!absl::IsNotFound(status)) return status;
+    }
+    return absl::NotFoundError("");
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    std::vector<std::unique_ptr<Iterator>> children;
+    children.reserve(tables_.size());
+    for (const OpenTable& open : tables_) {
+      children.push_back(open.table->NewIterator(read_options_));
+    }
+    return std::make_unique<BloomtableIterator>(
+        std::make_unique<MergingIterator>(BytewiseComparator(),
+                                          std::move(children)));
+  }
+
+  EngineCounters Counters() const override {
+    EngineCounters counters;
+    counters.file_reads = file_counters_->reads.load(std::memory_order_relaxed);
+    counters.file_bytes_read =
+        file_counters_->bytes.load(std::memory_order_relaxed);
+    counters.has_block_cache_counters = true;
+    for (const OpenTable& open : tables_) {
+      const TableStats stats = open.table->GetStats();
+      counters.filter_checks += stats.filter_checks;
+      counters.filter_negatives += stats.filter_negatives;
+      counters.block_cache_hits += stats.block_cache_hits;
+      counters.block_cache_misses += stats.block_cache_misses;
+      if (open.table->filter_info().in_use) counters.has_filter_counters = true;
+    }
+    return counters;
+  }
+
+  absl::StatusOr<StorageSummary> Storage() const override;
+  std::string StatsText() const override;
+
+  // The delay is part of each file's wrapper, fixed at open (after every
+  // fill), so it already applies to reads only.
+  void SetReadLatency(bool) override {}
+
+ private:
+  struct OpenTable {
+    std::string path;
+    std::unique_ptr<Table> table;
+    // The table's key range, for skipping it without a lookup.
+    std::string smallest;
+    std::string largest;
+  };
+
+  Options TableOptions() const {
+    Options table_options;
+    table_options.block_size = options_.block_size;
+    table_options.compression =
+        options_.snappy ? CompressionType::kSnappy : CompressionType::kNone;
+    table_options.filter_policy = options_.bloomtable_policy;
+    table_options.filter_layout = options_.bloomtable_layout;
+    table_options.extra_filter_policies = options_.bloomtable_known_policies;
+    table_options.block_cache = block_cache_;
+    return table_options;
+  }
+
+  std::string TablePath(int number) const {
+    return absl::StrFormat("%s/%06d%s", options_.dir, number, kTableSuffix);
+  }
+
+  absl::Status BuildTable(const std::string& path, const FillInput& input,
+                          absl::Span<const uint64_t> sorted_entries,
+                          Progress* progress) const;
+  // Opens every table file in the directory, newest first.
+  absl::Status OpenTables();
+
+  const EngineOptions options_;
+  const int num_tables_;
+  ReadOptions read_options_;
+  const std::shared_ptr<FileReadCounters> file_counters_;
+  const std::shared_ptr<Cache> block_cache_;
+  std::vector<OpenTable> tables_;  // newest first
+};
+
+absl::Status BloomtableEngine::Fill(const FillInput& input,
+                                    Progress* progress) {
+  tables_.clear();
+  absl::Status status = RecreateDirectory(options_.dir);
+  if (!status.ok()) return status;
+  const size_t n = input.order.size();
+  std::vector<uint64_t> run;
+  for (int t = 0; t < num_tables_; ++t) {
+    // Run t holds the writes [t*n/N, (t+1)*n/N): what a memtable would hold
+    // between two flushes.
+    const size_t begin = n * t / num_tables_;
+    const size_t end = n * (t + 1) / num_tables_;
+    run.assign(input.order.begin() + begin, input.order.begin() + end);
+    // Keys are fixed-width decimal numbers of 2j: numeric order of j is
+    // key order.
+    std::sort(run.begin(), run.end());
+    run.erase(std::unique(run.begin(), run.end()), run.end());
+    status = BuildTable(TablePath(t + 1), input, run, progress);
+    if (!status.ok()) return status;
+  }
+  return OpenTables();
+}
+
+absl::Status BloomtableEngine::BuildTable(
+    const std::string& path, const FillInput& input,
+    absl::Span<const uint64_t> sorted_entries, Progress* progress) const {
+  absl::StatusOr<std::unique_ptr<WritableFile>> file = NewWritableFile(path);
+  if (!file.ok()) return file.status();
+  TableBuilder builder(TableOptions(), file->get());
+  std::string key(input.keys->key_size(), '0');
+  // Progress in batches: one atomic add per thousand entries.
+  constexpr uint64_t kProgressBatch = 1000;
+  uint64_t unreported = 0;
+  for (uint64_t j : sorted_entries) {
+    input.keys->PresentKey(j, key.data());
+    absl::Status status = builder.Add(key, input.values->Value(j));
+    if (!status.ok()) {
+      builder.Abandon();
+      return status;
+    }
+    if (++unreported == kProgressBatch) {
+      progress->Add(unreported);
+      unreported = 0;
+    }
+  }
+  progress->Add(unreported);
+  absl::Status status = builder.Finish();
+  if (status.ok()) status = (*file)->Close();
+  return status;
+}
+
+absl::Status BloomtableEngine::OpenExisting() { return OpenTables(); }
+
+absl::Status BloomtableEngine::OpenTables() {
+  tables_.clear();
+  absl::StatusOr<std::vector<std::string>> paths =
+      ListFiles(options_.dir, kTableSuffix);
+  if (!paths.ok()) return paths.status();
+  if (paths->empty()) {
+    return absl::NotFoundError(options_.dir + ": no table files");
+  }
+  const Options table_options = TableOptions();
+  // Names are zero-padded numbers: reverse name order is newest first.
+  for (auto it = paths->rbegin(); it != paths->rend(); ++it) {
+    absl::StatusOr<uint64_t> size = GetFileSize(*it);
+    if (!size.ok()) return size.status();
+    absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
+        OpenRandomAccessFile(*it);
+    if (!file.ok()) return file.status();
+    std::unique_ptr<RandomAccessFile> wrapped =
+        NewCountingRandomAccessFile(std::move(*file), file_counters_);
+    if (options_.io_latency_us > 0) {
+      wrapped = NewDelayedRandomAccessFile(
+          std::move(wrapped),
+          std::chrono::microseconds(options_.io_latency_us));
+    }
+    absl::StatusOr<std::unique_ptr<Table>> table =
+        Table::Open(table_options, std::move(wrapped), *size);
+    if (!table.ok()) return table.status();
+    OpenTable open;
+    open.path = *it;
+    open.table = std::move(*table);
+    std::unique_ptr<Iterator> iter = open.table->NewIterator(read_options_);
+    iter->SeekToFirst();
+    if (iter->Valid()) open.smallest = std::string(iter->key());
+    iter->SeekToLast();
+    if (iter->Valid()) open.largest = std::string(iter->key());
+    if (!iter->status().ok()) return iter->status();
+    tables_.push_back(std::move(open));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<StorageSummary> BloomtableEngine::Storage() const {
+  StorageSummary summary;
+  summary.table_files = tables_.size();
+  uint64_t filter_bytes = 0;
+  for (const OpenTable& open : tables_) {
+    absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(open.path);
+    if (!info.ok()) return info.status();
+    summary.table_bytes += info->file_size;
+    filter_bytes += info->filter_bytes;
+  }
+  summary.filter_bytes = filter_bytes;
+  summary.shape = tables_.size() == 1
+                      ? "1 table"
+                      : absl::StrCat(tables_.size(), " tables, newest first");
+  return summary;
+}
+
+std::string BloomtableEngine::StatsText() const {
+  std::string text;
+  for (const OpenTable& open : tables_) {
+    const TableStats stats = open.table->GetStats();
+    const TableFilterInfo& filter = open.table->filter_info();
+    std::string filter_text = "none";
+    if (!filter.metaindex_key.empty()) {
+      filter_text =
+          filter.in_use
+              ? filter.metaindex_key
+              : absl::StrCat(filter.metaindex_key,
+                             " (not in use: ", filter.unused_reason, ")");
+    }
+    absl::StrAppendFormat(
+        &text,
+        "%s: filter %s; filter checks %d, negatives %d; data block reads "
+        "%d, bytes read %d, checksum failures %d\n",
+        open.path, filter_text, stats.filter_checks, stats.filter_negatives,
+        stats.data_block_reads, stats.bytes_read, stats.checksum_failures);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> NewBloomtableEngine(const EngineOptions& options) {
+  return std::make_unique<BloomtableEngine>(options);
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

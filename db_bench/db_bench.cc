@@ -1,0 +1,244 @@
+// db_bench: read benchmarks that show what a filter saves, for bloomtable's
+// tables beside a real LevelDB and a real RocksDB, measured in one run.
+//
+// Flags keep the names of LevelDB's and RocksDB's db_bench where they exist.
+// Each engine runs the --benchmarks list once per filter setting: every
+// --bloom_bits value with its filters (bloomtable: each --filter; LevelDB: its
+// Bloom; RocksDB: its Bloom and its Ribbon) and, with --compare_no_filter,
+// once more without a filter. Then the comparison table, and --json / --plot.
+//
+// Never install this binary as "db_bench": RocksDB's rocksdb-tools owns
+// /usr/bin/db_bench. Run it from the build tree.
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "db_bench/bench_plan.h"
+#include "db_bench/benchmark_runner.h"
+#include "db_bench/directory.h"
+#include "db_bench/filter_registry.h"
+#include "db_bench/plot.h"
+#include "db_bench/report.h"
+
+ABSL_FLAG(std::string, benchmarks,
+          "fillrandom,readrandom,readmissing,readnearmiss",
+          "Comma-separated list run in order for every engine and filter: "
+          "fillseq, fillrandom, readrandom, readmissing, readnearmiss, "
+          "readhot, readseq, seekrandom, stats.");
+ABSL_FLAG(int64_t, num, 1000000, "Number of key/value pairs in the store.");
+ABSL_FLAG(int64_t, reads, -1,
+          "Operations per thread in each read benchmark (-1: --num).");
+ABSL_FLAG(int32_t, key_size, 16,
+          "Key width: keys are decimal numbers zero-padded to this many "
+          "digits (at least the digits of 2 * num - 1).");
+ABSL_FLAG(int32_t, value_size, 100, "Bytes per value.");
+ABSL_FLAG(double, compression_ratio, 0.5,
+          "Values compress to about this fraction of their size.");
+ABSL_FLAG(int32_t, block_size, 4096, "Data block size in bytes.");
+ABSL_FLAG(std::string, compression_type, "snappy", "snappy or none.");
+ABSL_FLAG(std::string, bloom_bits, "10",
+          "Filter bits per key; a comma-separated list runs each. 0 or "
+          "negative: no filter. Fractional values only for policies that "
+          "take them (not LevelDB's Bloom).");
+ABSL_FLAG(bool, compare_no_filter, true,
+          "Also run every engine without a filter, for the comparison.");
+ABSL_FLAG(std::string, filter, "leveldb_bloom",
+          "bloomtable's filter policy by name; a comma-separated list runs "
+          "each. See --helpfull for the known names.");
+ABSL_FLAG(std::string, filter_layout, "auto",
+          "bloomtable's filter layout: per_block (LevelDB's 2 KiB filter "
+          "block), whole_table, or auto (per_block where the policy allows).");
+ABSL_FLAG(int64_t, cache_size, 8 << 20,
+          "Block cache bytes for LevelDB and RocksDB (bloomtable has no block "
+          "cache yet: its reads go to the file).");
+ABSL_FLAG(int32_t, threads, 1, "Threads per read benchmark.");
+ABSL_FLAG(uint64_t, seed, 301,
+          "Seed of the write order and of the read keys (values do not depend "
+          "on it).");
+ABSL_FLAG(std::string, db, "",
+          "Directory for the engines' files (one subdirectory each), kept "
+          "after the run. Default: a temporary directory, removed at the end.");
+ABSL_FLAG(bool, use_existing_db, false,
+          "Skip fills and read what an earlier run with the same --db and "
+          "data flags left.");
+ABSL_FLAG(bool, histogram, false,
+          "Time every operation and print its latency histogram.");
+ABSL_FLAG(int32_t, tables, 1,
+          "Overlapping table files a lookup consults newest first, like LSM "
+          "level-0 files (bloomtable; RocksDB as level-0 files; LevelDB "
+          "cannot hold them and is always fully compacted).");
+ABSL_FLAG(int64_t, io_latency_us, 0,
+          "Delay added to every table-file read during read benchmarks, to "
+          "model a device.");
+ABSL_FLAG(std::string, engines, "",
+          "Comma-separated engines: bloomtable, bloomtable_single (one table "
+          "through Table::Get), leveldb, rocksdb. Default: every engine built "
+          "(bloomtable_single only with --tables > 1).");
+ABSL_FLAG(bool, verify_checksum, true,
+          "Verify the checksum of every data block read, in every engine.");
+ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
+ABSL_FLAG(std::string, plot, "",
+          "Draw the results with gnuplot into this SVG (or .png) file.");
+ABSL_FLAG(std::string, plot_from_json, "",
+          "Run nothing: draw --plot from this earlier --json file.");
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+// Exit statuses: 0 success; 1 a benchmark failed or found wrong answers;
+// 2 a usage error.
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+int UsageError(const absl::Status& status) {
+  std::fprintf(stderr, "db_bench: %s\n", std::string(status.message()).c_str());
+  return kExitUsage;
+}
+
+absl::StatusOr<PlanFlags> ReadFlags() {
+  PlanFlags flags;
+  flags.benchmarks = absl::GetFlag(FLAGS_benchmarks);
+  flags.num = absl::GetFlag(FLAGS_num);
+  flags.reads = absl::GetFlag(FLAGS_reads);
+  flags.key_size = absl::GetFlag(FLAGS_key_size);
+  flags.value_size = absl::GetFlag(FLAGS_value_size);
+  flags.compression_ratio = absl::GetFlag(FLAGS_compression_ratio);
+  flags.block_size = absl::GetFlag(FLAGS_block_size);
+  flags.compression_type = absl::GetFlag(FLAGS_compression_type);
+  flags.bloom_bits = absl::GetFlag(FLAGS_bloom_bits);
+  flags.compare_no_filter = absl::GetFlag(FLAGS_compare_no_filter);
+  flags.filter = absl::GetFlag(FLAGS_filter);
+  flags.filter_layout = absl::GetFlag(FLAGS_filter_layout);
+  flags.cache_size = absl::GetFlag(FLAGS_cache_size);
+  flags.threads = absl::GetFlag(FLAGS_threads);
+  flags.seed = absl::GetFlag(FLAGS_seed);
+  flags.db = absl::GetFlag(FLAGS_db);
+  flags.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
+  flags.histogram = absl::GetFlag(FLAGS_histogram);
+  flags.tables = absl::GetFlag(FLAGS_tables);
+  flags.io_latency_us = absl::GetFlag(FLAGS_io_latency_us);
+  flags.engines = absl::GetFlag(FLAGS_engines);
+  flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);
+  return flags;
+}
+
+absl::Status WriteJsonFile(const nlohmann::json& report,
+                           const std::string& path) {
+  std::ofstream out(path);
+  out << report.dump(2) << "\n";
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
+  return absl::OkStatus();
+}
+
+int PlotFromJson(const std::string& json_path, const std::string& plot_path) {
+  if (plot_path.empty()) {
+    return UsageError(
+        absl::InvalidArgumentError("--plot_from_json needs --plot=FILE.svg"));
+  }
+  std::ifstream in(json_path);
+  if (!in) {
+    std::fprintf(stderr, "db_bench: cannot read %s\n", json_path.c_str());
+    return kExitFailure;
+  }
+  nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+  if (report.is_discarded()) {
+    std::fprintf(stderr, "db_bench: %s is not JSON\n", json_path.c_str());
+    return kExitFailure;
+  }
+  absl::Status status = WritePlot(report, plot_path);
+  if (!status.ok()) {
+    std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
+    return kExitFailure;
+  }
+  return 0;
+}
+
+int Main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(absl::StrCat(
+      "Read benchmarks of bloomtable's tables beside LevelDB and RocksDB.\n"
+      "Usage: db_bench [--flags]   (from the build tree; --helpfull lists "
+      "flags)\nKnown --filter names: ",
+      FilterNames()));
+  absl::FlagsUsageConfig usage_config;
+  usage_config.version_string = [] {
+    return absl::StrCat("db_bench (bloomtable) ", BLOOMTABLE_VERSION, "\n");
+  };
+  absl::SetFlagsUsageConfig(usage_config);
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() > 1) {
+    return UsageError(absl::InvalidArgumentError(
+        absl::StrCat("unexpected argument '", positional[1], "'")));
+  }
+  if (!absl::GetFlag(FLAGS_plot_from_json).empty()) {
+    return PlotFromJson(absl::GetFlag(FLAGS_plot_from_json),
+                        absl::GetFlag(FLAGS_plot));
+  }
+
+  absl::StatusOr<PlanFlags> flags = ReadFlags();
+  if (!flags.ok()) return UsageError(flags.status());
+  absl::StatusOr<BenchPlan> plan = MakePlan(*flags);
+  if (!plan.ok()) return UsageError(plan.status());
+
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) {
+    absl::StrAppend(&command_line, i > 0 ? " " : "", argv[i]);
+  }
+  std::vector<ConfigReport> configs;
+  std::vector<std::string> notes;
+  absl::Status status = RunPlan(*plan, &configs, &notes);
+  if (!status.ok()) {
+    std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
+    return kExitFailure;
+  }
+
+  std::printf("\n%s", ComparisonTable(configs).c_str());
+  for (const std::string& note : notes) std::printf("Note: %s\n", note.c_str());
+  const std::vector<std::string> problems = CorrectnessProblems(configs);
+  for (const std::string& problem : problems) {
+    std::printf("PROBLEM: %s\n", problem.c_str());
+  }
+  std::fflush(stdout);
+
+  nlohmann::json settings = PlanSettingsJson(*plan);
+  settings["command_line"] = command_line;
+  const nlohmann::json report = ReportJson(settings, notes, configs);
+  int exit_status = problems.empty() ? 0 : kExitFailure;
+  if (!absl::GetFlag(FLAGS_json).empty()) {
+    status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));
+    if (!status.ok()) {
+      std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
+      exit_status = kExitFailure;
+    }
+  }
+  if (!absl::GetFlag(FLAGS_plot).empty()) {
+    status = WritePlot(report, absl::GetFlag(FLAGS_plot));
+    if (!status.ok()) {
+      std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
+      exit_status = kExitFailure;
+    }
+  }
+  return exit_status;
+}
+
+}  // namespace
+}  // namespace db_bench
+}  // namespace bloomtable
+
+int main(int argc, char** argv) {
+  return bloomtable::db_bench::Main(argc, argv);
+}

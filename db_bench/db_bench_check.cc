@@ -1,0 +1,175 @@
+// db_bench_check: reads db_bench --json files and checks that the numbers are
+// consistent, for the smoke test. Exit 0 if every check passes, 1 otherwise
+// (each failure printed), 2 on a usage error.
+//
+// Checks, per file:
+//   - it parses, names at least one configuration, and reports no problems
+//     and no configuration errors;
+//   - lookups of present keys (readrandom, readhot, seekrandom) found every
+//     key with the right value (zero false negatives), without errors;
+//   - lookups of absent keys (readmissing, readnearmiss) found none;
+//   - a configuration with a filter reports filter queries and a
+//     false-positive rate in [0, 1] for absent keys;
+//   - per engine and absent-key benchmark, table-file reads without a filter
+//     are at least those with one. (Not for present keys: they read the same
+//     data blocks either way, and a filter adds its own block read when a
+//     table is opened, so with a filter they may read slightly more.)
+//   - bloomtable without a block cache: for absent keys, file reads equal the
+//     filter's "maybe" answers (no other reads).
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+
+namespace {
+
+class Checker {
+ public:
+  explicit Checker(std::string file) : file_(std::move(file)) {}
+
+  void Expect(bool ok, const std::string& what) {
+    ++checks_;
+    if (!ok) {
+      ++failures_;
+      std::printf("FAIL %s: %s\n", file_.c_str(), what.c_str());
+    }
+  }
+
+  int checks() const { return checks_; }
+  int failures() const { return failures_; }
+
+ private:
+  const std::string file_;
+  int checks_ = 0;
+  int failures_ = 0;
+};
+
+bool IsAbsentKeyBenchmark(const std::string& name) {
+  return name == "readmissing" || name == "readnearmiss";
+}
+
+bool IsPresentKeyBenchmark(const std::string& name) {
+  return name == "readrandom" || name == "readhot" || name == "seekrandom";
+}
+
+uint64_t U64(const nlohmann::json& value) {
+  return value.is_number() ? value.get<uint64_t>() : 0;
+}
+
+void CheckReport(const nlohmann::json& report, Checker* check) {
+  check->Expect(report.contains("configs") && report["configs"].is_array() &&
+                    !report["configs"].empty(),
+                "has configurations");
+  if (!report.contains("configs") || !report["configs"].is_array()) return;
+  check->Expect(report.value("problems", nlohmann::json::array()).empty(),
+                "no problems reported: " +
+                    report.value("problems", nlohmann::json()).dump());
+
+  // (engine, benchmark) -> reads_per_op of the no-filter run and the others.
+  std::map<std::pair<std::string, std::string>, double> without_filter;
+  std::map<std::pair<std::string, std::string>, std::vector<double>>
+      with_filter;
+
+  for (const nlohmann::json& config : report["configs"]) {
+    const std::string engine = config.value("engine", "?");
+    const std::string filter = config.value("filter", "?");
+    const std::string label = engine + " " + config.value("filter_label", "?");
+    check->Expect(config["error"].is_null(),
+                  label + ": no error (" + config["error"].dump() + ")");
+    for (const nlohmann::json& result :
+         config.value("results", nlohmann::json::array())) {
+      const std::string benchmark = result.value("benchmark", "?");
+      const std::string what = label + " " + benchmark;
+      if (!result.contains("found")) continue;  // fills, stats
+      const uint64_t ops = U64(result["ops"]);
+      check->Expect(ops > 0, what + ": ran operations");
+      check->Expect(U64(result["errors"]) == 0, what + ": no lookup errors");
+      check->Expect(U64(result["wrong_values"]) == 0, what + ": values right");
+      check->Expect(result["micros_per_op"].is_number(), what + ": timed");
+      if (IsPresentKeyBenchmark(benchmark)) {
+        check->Expect(
+            U64(result["not_found"]) == 0 && U64(result["found"]) == ops,
+            what + ": every present key found (no false negatives)");
+      }
+      if (IsAbsentKeyBenchmark(benchmark)) {
+        check->Expect(U64(result["found"]) == 0,
+                      what + ": no absent key found");
+        if (filter != "none") {
+          check->Expect(result["filter_checks"].is_number() &&
+                            U64(result["filter_checks"]) > 0,
+                        what + ": the filter was asked");
+          const nlohmann::json& fp = result["false_positive_rate"];
+          check->Expect(
+              fp.is_number() && fp.get<double>() >= 0 && fp.get<double>() <= 1,
+              what + ": false-positive rate in [0, 1]");
+          if (engine.rfind("bloomtable", 0) == 0) {
+            const uint64_t maybes =
+                U64(result["filter_checks"]) - U64(result["filter_negatives"]);
+            // Each "maybe" costs one data block: from the block cache or
+            // from the file.
+            const uint64_t blocks = U64(result["file_reads"]) +
+                                    U64(result["block_cache_hits"]);
+            check->Expect(blocks == maybes,
+                          what + ": one data block per filter 'maybe' (" +
+                              std::to_string(U64(result["file_reads"])) +
+                              " reads + " +
+                              std::to_string(U64(result["block_cache_hits"])) +
+                              " cache hits, " + std::to_string(maybes) +
+                              " maybes)");
+          }
+        }
+      }
+      if (IsAbsentKeyBenchmark(benchmark) &&
+          result["reads_per_op"].is_number()) {
+        const double reads = result["reads_per_op"].get<double>();
+        const auto key = std::make_pair(engine, benchmark);
+        if (filter == "none") {
+          without_filter[key] = reads;
+        } else {
+          with_filter[key].push_back(reads);
+        }
+      }
+    }
+  }
+  for (const auto& [key, readings] : with_filter) {
+    auto it = without_filter.find(key);
+    if (it == without_filter.end()) continue;
+    for (double reads : readings) {
+      // Present keys read the same blocks either way; allow for block-cache
+      // differences there. Absent keys must not read more with a filter.
+      const double slack =
+          IsAbsentKeyBenchmark(key.second) ? 1e-12 : 0.01 * reads;
+      check->Expect(it->second + slack >= reads,
+                    key.first + " " + key.second +
+                        ": reads/op without filter (" +
+                        std::to_string(it->second) + ") >= with filter (" +
+                        std::to_string(reads) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: db_bench_check RESULT.json...\n");
+    return 2;
+  }
+  int checks = 0;
+  int failures = 0;
+  for (int i = 1; i < argc; ++i) {
+    Checker check(argv[i]);
+    std::ifstream in(argv[i]);
+    const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
+    check.Expect(!report.is_discarded(), "parses as JSON");
+    if (!report.is_discarded()) CheckReport(report, &check);
+    checks += check.checks();
+    failures += check.failures();
+  }
+  std::printf("db_bench_check: %d checks, %d failed\n", checks, failures);
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,360 @@
+// Tests of db_bench's parts: the key and value generators, the filter
+// registry and plan checks, the statistics, the merging iterator, the table
+// file reader and the bloomtable engine end to end on a small store.
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bloomtable/filter_policy.h"
+#include "bloomtable/table_builder.h"
+#include "db_bench/bench_plan.h"
+#include "db_bench/benchmark_runner.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/filter_registry.h"
+#include "db_bench/key_generator.h"
+#include "db_bench/latency_samples.h"
+#include "db_bench/merging_iterator.h"
+#include "db_bench/table_file_info.h"
+#include "db_bench/value_generator.h"
+#include "gtest/gtest.h"
+#include "snappy.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+std::string Key(const KeyGenerator& keys, uint64_t number) {
+  std::string key(keys.key_size(), '?');
+  keys.KeyNumber(number, key.data());
+  return key;
+}
+
+TEST(KeyGenerator, PresentKeyIsTwiceTheEntryAsSixteenDigits) {
+  KeyGenerator keys(16, 1000);
+  EXPECT_EQ(keys.PresentKey(42), "0000000000000084");
+  EXPECT_EQ(keys.PresentKey(0), "0000000000000000");
+}
+
+TEST(KeyGenerator, NearMissKeyDiffersFromItsPresentKeyOnlyInTheLastByte) {
+  KeyGenerator keys(16, 1000000);
+  for (uint64_t j : {0ull, 4ull, 499999ull, 999999ull}) {
+    std::string near_miss(16, '?');
+    keys.NearMissKey(j, near_miss.data());
+    const std::string present = keys.PresentKey(j);
+    EXPECT_EQ(near_miss.substr(0, 15), present.substr(0, 15));
+    EXPECT_EQ(near_miss[15], present[15] + 1);
+  }
+}
+
+TEST(KeyGenerator, MissingKeySortsRightAfterItsPresentKey) {
+  KeyGenerator keys(16, 1000);
+  std::string missing(keys.missing_key_size(), '?');
+  keys.MissingKey(41, 0x123456789abcdefull, missing.data());
+  EXPECT_EQ(missing.size(), 16 + KeyGenerator::kMissingSuffixSize);
+  EXPECT_GT(missing, keys.PresentKey(41));
+  EXPECT_LT(missing, Key(keys, 83));  // the near-miss key after it
+  EXPECT_LT(missing, keys.PresentKey(42));
+  for (char c : missing.substr(16)) EXPECT_TRUE(c >= 'a' && c <= 'z');
+}
+
+TEST(KeyGenerator, KeyOrderIsNumericOrder) {
+  KeyGenerator keys(16, 100000);
+  std::vector<std::string> sorted;
+  for (uint64_t n : {9ull, 10ull, 99ull, 100ull, 12345ull, 199999ull}) {
+    sorted.push_back(Key(keys, n));
+  }
+  EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
+}
+
+TEST(KeyGenerator, OtherKeySizesPadWithLeadingZeros) {
+  KeyGenerator narrow(7, 1000000);
+  EXPECT_EQ(narrow.PresentKey(42), "0000084");
+  KeyGenerator wide(24, 10);
+  EXPECT_EQ(wide.PresentKey(3), std::string(23, '0') + "6");
+}
+
+TEST(KeyGenerator, ValidateRejectsKeySizesTooSmallForTheLargestNumber) {
+  // num = 1,000,000: near-miss numbers reach 1,999,999 (7 digits).
+  EXPECT_TRUE(KeyGenerator::Validate(7, 1000000).ok());
+  EXPECT_EQ(KeyGenerator::Validate(6, 1000000).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(KeyGenerator::Validate(16, 0).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ValueGenerator, ValuesAreAFunctionOfTheEntry) {
+  ValueGenerator a(100, 0.5, 301);
+  ValueGenerator b(100, 0.5, 301);
+  EXPECT_EQ(a.Value(12345), b.Value(12345));
+  EXPECT_EQ(a.Value(7).size(), 100u);
+  EXPECT_NE(a.Value(7), a.Value(8));
+}
+
+TEST(ValueGenerator, BlocksOfValuesCompressToAboutTheRatio) {
+  for (double ratio : {0.25, 0.5, 1.0}) {
+    ValueGenerator values(100, ratio, 301);
+    std::string block;
+    for (uint64_t j = 0; j < 40; ++j) block += values.Value(j);
+    std::string compressed;
+    snappy::Compress(block.data(), block.size(), &compressed);
+    const double achieved =
+        static_cast<double>(compressed.size()) / block.size();
+    // Snappy's framing and literal tags add a few percent on top.
+    EXPECT_GT(achieved, ratio - 0.05) << ratio;
+    EXPECT_LT(achieved, ratio + 0.12) << ratio;
+  }
+}
+
+TEST(ValueGenerator, ValidateRejectsRatiosOutsideZeroToOne) {
+  EXPECT_FALSE(ValueGenerator::Validate(100, 0).ok());
+  EXPECT_FALSE(ValueGenerator::Validate(100, 1.5).ok());
+  EXPECT_TRUE(ValueGenerator::Validate(100, 1).ok());
+}
+
+TEST(FilterRegistry, LevelDBBloomRejectsFractionalBits) {
+  absl::StatusOr<const FilterEntry*> entry = FindFilter("leveldb_bloom");
+  ASSERT_TRUE(entry.ok());
+  EXPECT_EQ(ResolveFilter(**entry, 9.5, "auto").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  absl::StatusOr<ResolvedFilter> resolved = ResolveFilter(**entry, 10, "auto");
+  ASSERT_TRUE(resolved.ok());
+  EXPECT_EQ(resolved->layout, FilterLayout::kPerBlock);
+  EXPECT_EQ(resolved->policy->Name(), "leveldb.BuiltinBloomFilter2");
+}
+
+TEST(FilterRegistry, UnknownNamesListTheKnownOnes) {
+  absl::StatusOr<const FilterEntry*> entry = FindFilter("nosuch");
+  ASSERT_FALSE(entry.ok());
+  EXPECT_NE(entry.status().message().find("leveldb_bloom"), std::string::npos);
+}
+
+PlanFlags DefaultFlags() {
+  PlanFlags flags;
+  flags.benchmarks = "fillrandom,readrandom,readmissing,readnearmiss";
+  flags.num = 1000;
+  flags.compression_type = "snappy";
+  flags.bloom_bits = "10";
+  flags.filter = "leveldb_bloom";
+  flags.filter_layout = "auto";
+  flags.cache_size = 8 << 20;
+  return flags;
+}
+
+TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
+  absl::StatusOr<BenchPlan> plan = MakePlan(DefaultFlags());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::vector<std::string> rows;
+  for (const ConfigPlan& config : plan->configs) {
+    rows.push_back(config.engine + " " + config.filter);
+  }
+  std::vector<std::string> expected = {"bloomtable leveldb_bloom",
+                                       "bloomtable none"};
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  expected.insert(expected.end(), {"leveldb leveldb_bloom", "leveldb none"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  expected.insert(expected.end(), {"rocksdb rocksdb_bloom",
+                                   "rocksdb rocksdb_ribbon", "rocksdb none"});
+#endif
+  EXPECT_EQ(rows, expected);
+  EXPECT_EQ(plan->reads, 1000u);
+}
+
+TEST(BenchPlan, ReadsNeedAFillFirst) {
+  PlanFlags flags = DefaultFlags();
+  flags.benchmarks = "readrandom,fillrandom";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BenchPlan, FractionalBitsAreRejectedWhenLevelDBRuns) {
+  PlanFlags flags = DefaultFlags();
+  flags.bloom_bits = "9.5";
+  flags.engines = "bloomtable";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  flags.engines = "leveldb";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+#endif
+}
+
+TEST(BenchPlan, ZeroBitsMeansNoFilterOnly) {
+  PlanFlags flags = DefaultFlags();
+  flags.bloom_bits = "0";
+  flags.compare_no_filter = false;
+  flags.engines = "bloomtable";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->configs.size(), 1u);
+  EXPECT_EQ(plan->configs[0].filter, "none");
+  EXPECT_EQ(plan->configs[0].engine_options.bloomtable_policy, nullptr);
+}
+
+TEST(LatencySamples, PercentilesAreNearestRank) {
+  LatencySamples samples;
+  for (uint64_t nanos = 1000; nanos <= 100000; nanos += 1000)
+    samples.Add(nanos);
+  EXPECT_DOUBLE_EQ(samples.PercentileMicros(50), 50);
+  EXPECT_DOUBLE_EQ(samples.PercentileMicros(99), 99);
+  EXPECT_DOUBLE_EQ(samples.PercentileMicros(100), 100);
+  EXPECT_TRUE(std::isnan(LatencySamples().PercentileMicros(50)));
+}
+
+TEST(FalsePositiveRate, CountsMaybesForAbsentKeysOnly) {
+  BenchmarkResult result;
+  result.counters.has_filter_counters = true;
+  // 1000 lookups of absent keys: 990 "absent", 10 "maybe".
+  result.counters.filter_checks = 1000;
+  result.counters.filter_negatives = 990;
+  EXPECT_DOUBLE_EQ(*FalsePositiveRate(result), 0.01);
+  // 100 lookups found their key: those "maybe"s are not false positives.
+  result.found = 100;
+  result.counters.filter_checks = 1100;
+  EXPECT_DOUBLE_EQ(*FalsePositiveRate(result), 0.01);
+  // RocksDB counts its true positives itself.
+  result.counters.filter_true_positives = 100;
+  result.found = 0;
+  EXPECT_DOUBLE_EQ(*FalsePositiveRate(result), 0.01);
+  result.counters.has_filter_counters = false;
+  EXPECT_FALSE(FalsePositiveRate(result).has_value());
+}
+
+// A bloomtable::Iterator over a sorted vector, for the merging iterator.
+class VectorIterator final : public Iterator {
+ public:
+  explicit VectorIterator(std::vector<std::pair<std::string, std::string>> kv)
+      : kv_(std::move(kv)), index_(kv_.size()) {}
+  bool Valid() const override { return index_ < kv_.size(); }
+  void SeekToFirst() override { index_ = 0; }
+  void SeekToLast() override { index_ = kv_.empty() ? 0 : kv_.size() - 1; }
+  void Seek(std::string_view target) override {
+    index_ = 0;
+    while (index_ < kv_.size() && kv_[index_].first < target) ++index_;
+  }
+  void Next() override { ++index_; }
+  void Prev() override { index_ = index_ == 0 ? kv_.size() : index_ - 1; }
+  std::string_view key() const override { return kv_[index_].first; }
+  std::string_view value() const override { return kv_[index_].second; }
+  absl::Status status() const override { return absl::OkStatus(); }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> kv_;
+  size_t index_;
+};
+
+TEST(MergingIterator, YieldsKeysInOrderAndTheNewestOfEqualKeys) {
+  std::vector<std::unique_ptr<Iterator>> children;
+  children.push_back(std::make_unique<VectorIterator>(
+      std::vector<std::pair<std::string, std::string>>{{"b", "new"},
+                                                       {"d", "1"}}));
+  children.push_back(std::make_unique<VectorIterator>(
+      std::vector<std::pair<std::string, std::string>>{
+          {"a", "2"}, {"b", "old"}, {"c", "3"}}));
+  MergingIterator merged(BytewiseComparator(), std::move(children));
+  std::string seen;
+  for (merged.SeekToFirst(); merged.Valid(); merged.Next()) {
+    seen += std::string(merged.key()) + "=" + std::string(merged.value()) + " ";
+  }
+  EXPECT_EQ(seen, "a=2 b=new c=3 d=1 ");
+  merged.Seek("bb");
+  ASSERT_TRUE(merged.Valid());
+  EXPECT_EQ(merged.key(), "c");
+}
+
+class TempDir {
+ public:
+  TempDir() : path_(*MakeTempDirectory("db_bench_test-")) {}
+  ~TempDir() { RemoveDirectory(path_).IgnoreError(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+TEST(TableFileInfo, ReportsTheFilterBlockTheMetaindexNames) {
+  TempDir dir;
+  for (bool with_filter : {true, false}) {
+    const std::string path = dir.path() + "/t.ldb";
+    Options options;
+    if (with_filter) options.filter_policy = NewLevelDBBloomFilterPolicy(10);
+    {
+      std::unique_ptr<WritableFile> file = *NewWritableFile(path);
+      TableBuilder builder(options, file.get());
+      KeyGenerator keys(16, 1000);
+      for (uint64_t j = 0; j < 1000; ++j) {
+        ASSERT_TRUE(builder.Add(keys.PresentKey(j), "value").ok());
+      }
+      ASSERT_TRUE(builder.Finish().ok());
+      ASSERT_TRUE(file->Close().ok());
+    }
+    absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
+    ASSERT_TRUE(info.ok()) << info.status();
+    EXPECT_EQ(info->file_size, *GetFileSize(path));
+    if (with_filter) {
+      EXPECT_EQ(info->filter_key, "filter.leveldb.BuiltinBloomFilter2");
+      // 1000 keys at 10 bits: about 1250 bytes of filters plus offsets.
+      EXPECT_GT(info->filter_bytes, 1250u);
+      EXPECT_LT(info->filter_bytes, 1600u);
+    } else {
+      EXPECT_EQ(info->filter_key, "");
+      EXPECT_EQ(info->filter_bytes, 0u);
+    }
+  }
+}
+
+TEST(BloomtableEngine, OverlappingTablesFindEveryKeyAndReadOnlyOnFilterMaybes) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/bt";
+  options.tables = 3;
+  options.bloomtable_policy = NewLevelDBBloomFilterPolicy(10);
+  std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
+  const uint64_t num = 3000;
+  KeyGenerator keys(16, num);
+  ValueGenerator values(100, 0.5, 301);
+  std::vector<uint64_t> order(num);
+  for (uint64_t j = 0; j < num; ++j) order[j] = (j * 7919) % num;  // shuffled
+  Progress progress("test", num);
+  ASSERT_TRUE(engine->Fill(FillInput{&keys, &values, order}, &progress).ok());
+
+  absl::StatusOr<StorageSummary> storage = engine->Storage();
+  ASSERT_TRUE(storage.ok()) << storage.status();
+  EXPECT_EQ(storage->table_files, 3u);
+  ASSERT_TRUE(storage->filter_bytes.has_value());
+  EXPECT_GT(*storage->filter_bytes, 0u);
+
+  std::string value;
+  for (uint64_t j = 0; j < num; ++j) {
+    ASSERT_TRUE(engine->Get(keys.PresentKey(j), &value).ok()) << j;
+    ASSERT_EQ(value, values.Value(j));
+  }
+  const EngineCounters before = engine->Counters();
+  std::string near_miss(16, '?');
+  for (uint64_t j = 0; j < num; ++j) {
+    keys.NearMissKey(j, near_miss.data());
+    ASSERT_TRUE(absl::IsNotFound(engine->Get(near_miss, &value))) << j;
+  }
+  const EngineCounters delta = engine->Counters() - before;
+  ASSERT_TRUE(delta.has_filter_counters);
+  EXPECT_GT(delta.filter_checks, 0u);
+  // Without a block cache, every "maybe" for an absent key is one read.
+  EXPECT_EQ(delta.file_reads, delta.filter_checks - delta.filter_negatives);
+
+  std::unique_ptr<EngineIterator> iter = engine->NewIterator();
+  uint64_t count = 0;
+  for (iter->SeekToFirst(); iter->Valid(); iter->Next()) {
+    ASSERT_EQ(iter->key(), keys.PresentKey(count));
+    ++count;
+  }
+  EXPECT_EQ(count, num);
+}
+
+}  // namespace
+}  // namespace db_bench
+}  // namespace bloomtable

@@ -1,0 +1,160 @@
+// Engine is what db_bench measures: a store of sorted table files that can be
+// filled once and then read. Each implementation wraps one real engine
+// (bloomtable's tables, a leveldb::DB, a rocksdb::DB) and counts the table-file
+// reads it makes, so that every row of the report means the same thing.
+//
+// Call order: (Fill | OpenExisting) then any number of reads (Get,
+// NewIterator) and counter snapshots; Fill may be called again, and starts
+// from an empty store. Get, NewIterator and Counters are safe to call from
+// many threads at once; Fill, OpenExisting and SetReadLatency are not, and
+// must not run concurrently with reads.
+
+#ifndef BLOOMTABLE_DB_BENCH_ENGINE_H_
+#define BLOOMTABLE_DB_BENCH_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "bloomtable/filter_policy.h"
+#include "bloomtable/options.h"
+#include "db_bench/key_generator.h"
+#include "db_bench/progress.h"
+#include "db_bench/value_generator.h"
+
+namespace bloomtable {
+namespace db_bench {
+
+// What an engine is built with. The same for every engine except the filter
+// fields, which each engine reads in its own terms.
+struct EngineOptions {
+  // The engine's own directory; Fill creates it and replaces what is there.
+  std::string dir;
+  size_t block_size = 4096;
+  bool snappy = true;
+  // Bits per key of the filter; <= 0 means no filter.
+  double bloom_bits = 10;
+  // bloomtable: the policy to build (null: no filter), its layout and every
+  // policy a reader may meet (for --use_existing_db).
+  std::shared_ptr<const FilterPolicy> bloomtable_policy;
+  FilterLayout bloomtable_layout = FilterLayout::kPerBlock;
+  std::vector<std::shared_ptr<const FilterPolicy>> bloomtable_known_policies;
+  // bloomtable: read one table with Table::Get directly, whatever `tables`.
+  bool bloomtable_single_table = false;
+  // RocksDB: its Ribbon filter instead of its Bloom filter.
+  bool rocksdb_ribbon = false;
+  // How many overlapping table files a lookup may consult, newest first
+  // (LSM level-0 files). 1 = everything in one sorted run.
+  int tables = 1;
+  // Bytes of block cache, where the engine has one.
+  uint64_t cache_size = 8 << 20;
+  // Delay added to every table-file read while read latency is enabled.
+  uint64_t io_latency_us = 0;
+  // Verify the checksum of every data block read.
+  bool verify_checksums = true;
+};
+
+// Counters since the engine was opened. Snapshots are subtracted around each
+// benchmark.
+struct EngineCounters {
+  // Reads of table files through the engine's file wrapper, and their bytes.
+  uint64_t file_reads = 0;
+  uint64_t file_bytes_read = 0;
+  // Filter queries and "definitely absent" answers, where the engine exposes
+  // them (all three do: bloomtable's TableStats, a counting wrapper around
+  // LevelDB's policy, RocksDB's statistics).
+  bool has_filter_counters = false;
+  uint64_t filter_checks = 0;
+  uint64_t filter_negatives = 0;
+  // Where the engine counts them: "maybe" answers for keys that were then
+  // found (RocksDB's BLOOM_FILTER_FULL_TRUE_POSITIVE).
+  std::optional<uint64_t> filter_true_positives;
+  // Data-block cache lookups, where the engine has a cache and counts them.
+  bool has_block_cache_counters = false;
+  uint64_t block_cache_hits = 0;
+  uint64_t block_cache_misses = 0;
+
+  EngineCounters operator-(const EngineCounters& earlier) const;
+};
+
+// What the engine's files hold after a fill.
+struct StorageSummary {
+  uint64_t table_files = 0;
+  uint64_t table_bytes = 0;
+  // Entries in the table files where the engine reports them; 0 = not
+  // reported (db_bench then uses the number of keys written).
+  uint64_t entries = 0;
+  // Bytes of filter blocks in all table files, if known.
+  std::optional<uint64_t> filter_bytes;
+  // How the files are arranged, e.g. "1 table", "L0: 4 files", "L2: 31 files".
+  std::string shape;
+};
+
+// A forward iterator over the engine's entries in key order.
+class EngineIterator {
+ public:
+  virtual ~EngineIterator() = default;
+  virtual void SeekToFirst() = 0;
+  virtual void Seek(std::string_view target) = 0;
+  virtual void Next() = 0;
+  virtual bool Valid() const = 0;
+  virtual std::string_view key() const = 0;
+  virtual std::string_view value() const = 0;
+  virtual absl::Status status() const = 0;
+};
+
+// The key/value stream a fill writes: entry order[t] at step t.
+struct FillInput {
+  const KeyGenerator* keys;
+  const ValueGenerator* values;
+  absl::Span<const uint64_t> order;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  // "bloomtable", "leveldb", "rocksdb", ...
+  virtual std::string name() const = 0;
+
+  // Writes every entry of `input` (fresh store) and leaves them in table
+  // files ready for reads: flushed and compacted as the options say.
+  virtual absl::Status Fill(const FillInput& input, Progress* progress) = 0;
+
+  // Opens what an earlier Fill left in options.dir.
+  virtual absl::Status OpenExisting() = 0;
+
+  // OK with the value; NotFound if absent; any other status is an error.
+  virtual absl::Status Get(std::string_view key, std::string* value) const = 0;
+
+  virtual std::unique_ptr<EngineIterator> NewIterator() const = 0;
+
+  virtual EngineCounters Counters() const = 0;
+
+  virtual absl::StatusOr<StorageSummary> Storage() const = 0;
+
+  // The engine's own statistics, for the "stats" benchmark.
+  virtual std::string StatsText() const = 0;
+
+  // Turns --io_latency_us on (read benchmarks) or off (fills, compactions).
+  virtual void SetReadLatency(bool enabled) = 0;
+};
+
+std::unique_ptr<Engine> NewBloomtableEngine(const EngineOptions& options);
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+std::unique_ptr<Engine> NewLevelDBEngine(const EngineOptions& options);
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+std::unique_ptr<Engine> NewRocksDBEngine(const EngineOptions& options);
+#endif
+
+}  // namespace db_bench
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_BENCH_ENGINE_H_

@@ -1,0 +1,113 @@
+#include "db_bench/filter_bench_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+
+namespace bloomtable {
+
+std::string LayoutName(const FilterBenchRow& row) {
+  return absl::StrFormat("%d x %d", row.num_filters, row.keys_per_filter);
+}
+
+const FilterBenchRow* FindBaseline(const std::vector<FilterBenchRow>& rows,
+                                   const FilterBenchRow& row) {
+  for (const FilterBenchRow& other : rows) {
+    if (other.filter == row.baseline && other.num_keys == row.num_keys &&
+        other.num_filters == row.num_filters &&
+        other.bits_per_key == row.bits_per_key) {
+      return &other;
+    }
+  }
+  return nullptr;
+}
+
+void PrintTable(const std::vector<FilterBenchRow>& rows) {
+  const std::vector<std::string> header = {
+      "filter",         "layout",       "bpk",       "bits/key",
+      "build ns/key",   "present ns",   "absent ns", "FP% random",
+      "FP% near",       "FP% formula",  "FP% 2^-b",  "build x/base",
+      "present x/base", "absent x/base"};
+  std::vector<std::vector<std::string>> cells = {header};
+  for (const FilterBenchRow& row : rows) {
+    const FilterBenchRow* base = FindBaseline(rows, row);
+    auto ratio = [&](double ours, double theirs) {
+      return base == nullptr ? std::string("-")
+                             : absl::StrFormat("%.2f", ours / theirs);
+    };
+    cells.push_back({
+        row.filter + (row.same_bytes_as_baseline ? "" : " (BYTES DIFFER)") +
+            (row.false_negatives ? " (FALSE NEGATIVES)" : ""),
+        LayoutName(row),
+        absl::StrFormat("%d", row.bits_per_key),
+        absl::StrFormat("%.2f", row.filter_bits_per_key),
+        absl::StrFormat("%.1f", row.build_ns_per_key),
+        absl::StrFormat("%.1f", row.present_ns_per_probe),
+        absl::StrFormat("%.1f", row.absent_ns_per_probe),
+        absl::StrFormat("%.3f", 100 * row.fp_random),
+        absl::StrFormat("%.3f", 100 * row.fp_near_miss),
+        absl::StrFormat("%.3f", 100 * row.fp_expected),
+        absl::StrFormat("%.4f", 100 * row.fp_floor),
+        ratio(row.build_ns_per_key, base ? base->build_ns_per_key : 0),
+        ratio(row.present_ns_per_probe, base ? base->present_ns_per_probe : 0),
+        ratio(row.absent_ns_per_probe, base ? base->absent_ns_per_probe : 0),
+    });
+  }
+  std::vector<size_t> widths(header.size(), 0);
+  for (const auto& line : cells) {
+    for (size_t c = 0; c < line.size(); ++c) {
+      widths[c] = std::max(widths[c], line[c].size());
+    }
+  }
+  for (size_t l = 0; l < cells.size(); ++l) {
+    std::string text;
+    for (size_t c = 0; c < cells[l].size(); ++c) {
+      // The first column reads best left-aligned, numbers right-aligned.
+      text += c == 0 ? absl::StrFormat("%-*s", widths[c], cells[l][c])
+                     : absl::StrFormat("  %*s", widths[c], cells[l][c]);
+    }
+    std::printf("%s\n", text.c_str());
+    if (l == 0) std::printf("%s\n", std::string(text.size(), '-').c_str());
+  }
+}
+
+nlohmann::json RowsToJson(const std::vector<FilterBenchRow>& rows,
+                          int repeats) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const FilterBenchRow& row : rows) {
+    nlohmann::json entry = {
+        {"filter", row.filter},
+        {"policy", row.policy},
+        {"baseline", row.baseline},
+        {"num_keys", row.num_keys},
+        {"num_filters", row.num_filters},
+        {"keys_per_filter", row.keys_per_filter},
+        {"bits_per_key", row.bits_per_key},
+        {"filter_bits_per_key", row.filter_bits_per_key},
+        {"build_ns_per_key", row.build_ns_per_key},
+        {"present_probe_ns", row.present_ns_per_probe},
+        {"absent_probe_ns", row.absent_ns_per_probe},
+        {"fp_rate_random", row.fp_random},
+        {"fp_rate_near_miss", row.fp_near_miss},
+        {"fp_rate_formula", row.fp_expected},
+        {"fp_rate_floor", row.fp_floor},
+        {"same_bytes_as_baseline", row.same_bytes_as_baseline},
+        {"false_negatives", row.false_negatives},
+    };
+    if (const FilterBenchRow* base = FindBaseline(rows, row)) {
+      entry["build_ratio_to_baseline"] =
+          row.build_ns_per_key / base->build_ns_per_key;
+      entry["present_ratio_to_baseline"] =
+          row.present_ns_per_probe / base->present_ns_per_probe;
+      entry["absent_ratio_to_baseline"] =
+          row.absent_ns_per_probe / base->absent_ns_per_probe;
+    }
+    results.push_back(entry);
+  }
+  return nlohmann::json{{"repeats", repeats}, {"results", results}};
+}
+
+}  // namespace bloomtable

@@ -1,0 +1,294 @@
+// The LevelDB engine: a real leveldb::DB (Debian's LevelDB 1.23).
+//
+//   - filter: LevelDB's own NewBloomFilterPolicy(bits) (none at 0 bits),
+//     wrapped by a policy that forwards every call and counts queries and
+//     "absent" answers (LevelDB has no filter statistics);
+//   - block cache: NewLRUCache(--cache_size);
+//   - files: an EnvWrapper whose random-access files count reads and bytes
+//     and apply --io_latency_us;
+//   - layout: every key is written with Put, then CompactRange over the
+//     whole key space, so that reads meet one sorted run of ~2 MB tables.
+//     --tables > 1 cannot be modelled: LevelDB has no flush call, compacts
+//     level 0 as soon as it holds 4 files, and compacts files that lookups
+//     probe without result, so level-0 files do not stay put while reads
+//     run. The shape reported says what the reads met.
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/io_model.h"
+#include "db_bench/sharded_counter.h"
+#include "db_bench/table_file_info.h"
+#include "leveldb/cache.h"
+#include "leveldb/db.h"
+#include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/iterator.h"
+#include "leveldb/options.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+// LevelDB's levels (config::kNumLevels in its sources).
+constexpr int kLevelDBLevels = 7;
+
+leveldb::Slice ToSlice(std::string_view s) {
+  return leveldb::Slice(s.data(), s.size());
+}
+
+absl::Status FromLevelDB(const leveldb::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  if (status.IsNotFound()) return absl::NotFoundError(status.ToString());
+  if (status.IsCorruption()) return absl::DataLossError(status.ToString());
+  if (status.IsInvalidArgument()) {
+    return absl::InvalidArgumentError(status.ToString());
+  }
+  return absl::UnknownError(status.ToString());
+}
+
+class CountingFile final : public leveldb::RandomAccessFile {
+ public:
+  CountingFile(std::unique_ptr<leveldb::RandomAccessFile> base, IoModel* io)
+      : base_(std::move(base)), io_(io) {}
+
+  leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
+                       char* scratch) const override {
+    io_->BeforeRead();
+    leveldb::Status status = base_->Read(offset, n, result, scratch);
+    io_->AfterRead(result->size());
+    return status;
+  }
+
+ private:
+  const std::unique_ptr<leveldb::RandomAccessFile> base_;
+  IoModel* const io_;
+};
+
+class CountingEnv final : public leveldb::EnvWrapper {
+ public:
+  explicit CountingEnv(IoModel* io)
+      : leveldb::EnvWrapper(leveldb::Env::Default()), io_(io) {}
+
+  leveldb::Status NewRandomAccessFile(
+      const std::string& name, leveldb::RandomAccessFile** result) override {
+    leveldb::RandomAccessFile* base = nullptr;
+    leveldb::Status status = target()->NewRandomAccessFile(name, &base);
+    *result = status.ok()
+                  ? new CountingFile(
+                        std::unique_ptr<leveldb::RandomAccessFile>(base), io_)
+                  : nullptr;
+    return status;
+  }
+
+ private:
+  IoModel* const io_;
+};
+
+// Forwards to LevelDB's Bloom policy (same name, same bytes) and counts the
+// queries that reach it. A leveldb::DB hands its policy user keys.
+class CountingFilterPolicy final : public leveldb::FilterPolicy {
+ public:
+  explicit CountingFilterPolicy(int bits_per_key)
+      : base_(leveldb::NewBloomFilterPolicy(bits_per_key)) {}
+
+  const char* Name() const override { return base_->Name(); }
+
+  void CreateFilter(const leveldb::Slice* keys, int n,
+                    std::string* dst) const override {
+    base_->CreateFilter(keys, n, dst);
+  }
+
+  bool KeyMayMatch(const leveldb::Slice& key,
+                   const leveldb::Slice& filter) const override {
+    const bool may_match = base_->KeyMayMatch(key, filter);
+    checks_.Add(1);
+    if (!may_match) negatives_.Add(1);
+    return may_match;
+  }
+
+  uint64_t checks() const { return checks_.Sum(); }
+  uint64_t negatives() const { return negatives_.Sum(); }
+
+ private:
+  const std::unique_ptr<const leveldb::FilterPolicy> base_;
+  mutable ShardedCounter checks_;
+  mutable ShardedCounter negatives_;
+};
+
+class LevelDBIterator final : public EngineIterator {
+ public:
+  explicit LevelDBIterator(std::unique_ptr<leveldb::Iterator> iter)
+      : iter_(std::move(iter)) {}
+
+  void SeekToFirst() override { iter_->SeekToFirst(); }
+  void Seek(std::string_view target) override { iter_->Seek(ToSlice(target)); }
+  void Next() override { iter_->Next(); }
+  bool Valid() const override { return iter_->Valid(); }
+  std::string_view key() const override {
+    const leveldb::Slice key = iter_->key();
+    return std::string_view(key.data(), key.size());
+  }
+  std::string_view value() const override {
+    const leveldb::Slice value = iter_->value();
+    return std::string_view(value.data(), value.size());
+  }
+  absl::Status status() const override { return FromLevelDB(iter_->status()); }
+
+ private:
+  const std::unique_ptr<leveldb::Iterator> iter_;
+};
+
+class LevelDBEngine final : public Engine {
+ public:
+  explicit LevelDBEngine(const EngineOptions& options)
+      : options_(options), io_(options.io_latency_us), env_(&io_) {
+    read_options_.verify_checksums = options.verify_checksums;
+    if (options.bloom_bits > 0) {
+      filter_policy_ = std::make_unique<CountingFilterPolicy>(
+          static_cast<int>(options.bloom_bits));
+    }
+    block_cache_.reset(leveldb::NewLRUCache(options.cache_size));
+  }
+
+  ~LevelDBEngine() override { db_.reset(); }
+
+  std::string name() const override { return "leveldb"; }
+
+  absl::Status Fill(const FillInput& input, Progress* progress) override {
+    db_.reset();
+    absl::Status status = RecreateDirectory(options_.dir);
+    if (!status.ok()) return status;
+    status = Open();
+    if (!status.ok()) return status;
+    std::string key(input.keys->key_size(), '0');
+    const leveldb::WriteOptions write_options;
+    constexpr uint64_t kProgressBatch = 1000;
+    uint64_t unreported = 0;
+    for (uint64_t j : input.order) {
+      input.keys->PresentKey(j, key.data());
+      leveldb::Status put =
+          db_->Put(write_options, key, ToSlice(input.values->Value(j)));
+      if (!put.ok()) return FromLevelDB(put);
+      if (++unreported == kProgressBatch) {
+        progress->Add(unreported);
+        unreported = 0;
+      }
+    }
+    progress->Add(unreported);
+    progress->SetPhase("compacting");
+    // Flushes the memtable, then compacts every level into the next.
+    db_->CompactRange(nullptr, nullptr);
+    return absl::OkStatus();
+  }
+
+  absl::Status OpenExisting() override {
+    db_.reset();
+    return Open();
+  }
+
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    leveldb::Status status = db_->Get(read_options_, ToSlice(key), value);
+    if (status.ok()) return absl::OkStatus();
+    if (status.IsNotFound()) return absl::NotFoundError("");
+    return FromLevelDB(status);
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    return std::make_unique<LevelDBIterator>(
+        std::unique_ptr<leveldb::Iterator>(db_->NewIterator(read_options_)));
+  }
+
+  EngineCounters Counters() const override {
+    EngineCounters counters;
+    counters.file_reads = io_.reads();
+    counters.file_bytes_read = io_.bytes();
+    if (filter_policy_ != nullptr) {
+      counters.has_filter_counters = true;
+      counters.filter_checks = filter_policy_->checks();
+      counters.filter_negatives = filter_policy_->negatives();
+    }
+    return counters;
+  }
+
+  absl::StatusOr<StorageSummary> Storage() const override {
+    StorageSummary summary;
+    absl::StatusOr<std::vector<std::string>> paths =
+        ListFiles(options_.dir, ".ldb");
+    if (!paths.ok()) return paths.status();
+    uint64_t filter_bytes = 0;
+    for (const std::string& path : *paths) {
+      absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
+      if (!info.ok()) return info.status();
+      ++summary.table_files;
+      summary.table_bytes += info->file_size;
+      filter_bytes += info->filter_bytes;
+    }
+    summary.filter_bytes = filter_bytes;
+    for (int level = 0; level < kLevelDBLevels; ++level) {
+      std::string files;
+      if (db_->GetProperty(absl::StrCat("leveldb.num-files-at-level", level),
+                           &files) &&
+          files != "0") {
+        if (!summary.shape.empty()) summary.shape += ", ";
+        absl::StrAppend(&summary.shape, "L", level, ": ", files, " files");
+      }
+    }
+    if (options_.tables > 1) {
+      summary.shape += " (--tables applies to bloomtable and RocksDB only)";
+    }
+    return summary;
+  }
+
+  std::string StatsText() const override {
+    std::string stats;
+    db_->GetProperty("leveldb.stats", &stats);
+    std::string memory;
+    if (db_->GetProperty("leveldb.approximate-memory-usage", &memory)) {
+      absl::StrAppend(&stats, "approximate memory usage: ", memory, " bytes\n");
+    }
+    return stats;
+  }
+
+  void SetReadLatency(bool enabled) override { io_.SetLatencyEnabled(enabled); }
+
+ private:
+  absl::Status Open() {
+    leveldb::Options db_options;
+    db_options.create_if_missing = true;
+    db_options.env = &env_;
+    db_options.block_cache = block_cache_.get();
+    db_options.block_size = options_.block_size;
+    db_options.compression =
+        options_.snappy ? leveldb::kSnappyCompression : leveldb::kNoCompression;
+    db_options.filter_policy = filter_policy_.get();
+    leveldb::DB* db = nullptr;
+    leveldb::Status status = leveldb::DB::Open(db_options, options_.dir, &db);
+    if (!status.ok()) return FromLevelDB(status);
+    db_.reset(db);
+    return absl::OkStatus();
+  }
+
+  const EngineOptions options_;
+  IoModel io_;
+  CountingEnv env_;
+  std::unique_ptr<CountingFilterPolicy> filter_policy_;
+  std::unique_ptr<leveldb::Cache> block_cache_;
+  leveldb::ReadOptions read_options_;
+  // Declared last: closed before what its options point to.
+  std::unique_ptr<leveldb::DB> db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> NewLevelDBEngine(const EngineOptions& options) {
+  return std::make_unique<LevelDBEngine>(options);
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

@@ -1,0 +1,321 @@
+#include "db_bench/report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+std::string FormatBits(double bits) { return absl::StrFormat("%g", bits); }
+
+// "-" for a value that does not apply.
+std::string Cell(bool present, const std::string& text) {
+  return present ? text : "-";
+}
+
+double PerOp(uint64_t count, uint64_t ops) {
+  return ops == 0 ? 0.0 : static_cast<double>(count) / ops;
+}
+
+std::optional<double> CacheHitRate(const BenchmarkResult& result) {
+  const EngineCounters& counters = result.counters;
+  const uint64_t lookups =
+      counters.block_cache_hits + counters.block_cache_misses;
+  if (!counters.has_block_cache_counters || lookups == 0) return std::nullopt;
+  return static_cast<double>(counters.block_cache_hits) / lookups;
+}
+
+nlohmann::json OptionalJson(std::optional<double> value) {
+  if (!value || std::isnan(*value)) return nullptr;
+  return *value;
+}
+
+nlohmann::json NumberOrNull(double value) {
+  if (std::isnan(value) || std::isinf(value)) return nullptr;
+  return value;
+}
+
+// Aligns rows of cells: text columns to the left, numbers to the right.
+class TextTable {
+ public:
+  explicit TextTable(std::vector<std::string> header, size_t text_columns)
+      : text_columns_(text_columns) {
+    rows_.push_back(std::move(header));
+  }
+  void AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  void AddSeparator() { rows_.emplace_back(); }
+
+  std::string Render() const {
+    std::vector<size_t> widths;
+    for (const auto& row : rows_) {
+      if (widths.size() < row.size()) widths.resize(row.size(), 0);
+      for (size_t i = 0; i < row.size(); ++i) {
+        widths[i] = std::max(widths[i], row[i].size());
+      }
+    }
+    std::string out;
+    for (const auto& row : rows_) {
+      std::string line;
+      for (size_t i = 0; i < row.size(); ++i) {
+        const std::string padding(widths[i] - row[i].size(), ' ');
+        if (i > 0) line += "  ";
+        line += i < text_columns_ ? row[i] + padding : padding + row[i];
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
+    return out;
+  }
+
+ private:
+  const size_t text_columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace
+
+std::string ConfigReport::FilterLabel() const {
+  if (filter == "none") return "none";
+  return absl::StrCat(filter, "/", FormatBits(bloom_bits));
+}
+
+std::string ConfigReport::Label() const {
+  return absl::StrCat("[", engine, " ", FilterLabel(), "]");
+}
+
+std::optional<double> ConfigReport::FilterBitsPerKey() const {
+  if (!storage || !storage->filter_bytes) return std::nullopt;
+  const uint64_t keys = storage->entries > 0 ? storage->entries : keys_written;
+  if (keys == 0) return std::nullopt;
+  return *storage->filter_bytes * 8.0 / keys;
+}
+
+std::string BenchmarkLine(const BenchmarkResult& result) {
+  std::string extra;
+  if (result.bytes > 0) {
+    absl::StrAppendFormat(&extra, " %6.1f MB/s", result.mb_per_second);
+  }
+  if (IsRead(result.kind)) {
+    absl::StrAppendFormat(&extra, " (%d of %d found)", result.found,
+                          result.ops);
+    absl::StrAppendFormat(&extra, " %.4f reads/op",
+                          PerOp(result.counters.file_reads, result.ops));
+    if (std::optional<double> fp = FalsePositiveRate(result)) {
+      absl::StrAppendFormat(&extra, " fp %.3f%%", *fp * 100);
+    }
+    if (!std::isnan(result.p50_micros)) {
+      absl::StrAppendFormat(&extra, " p50 %.3f p99 %.3f micros",
+                            result.p50_micros, result.p99_micros);
+    }
+    if (result.errors > 0) {
+      absl::StrAppendFormat(&extra, " %d errors, first: %s", result.errors,
+                            result.first_error);
+    }
+  }
+  return absl::StrFormat(
+      "%-12s : %11.3f micros/op %d ops/sec;%s", BenchmarkName(result.kind),
+      result.micros_per_op,
+      static_cast<int64_t>(std::llround(result.ops_per_second)), extra);
+}
+
+std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
+  TextTable table({"benchmark", "engine", "filter", "layout", "micros/op",
+                   "p50", "p99", "ops/s", "MB/s", "reads/op", "bytes/op",
+                   "FP %", "filter b/key", "cache hit %", "table MB"},
+                  /*text_columns=*/4);
+  // Benchmarks in the order they first ran.
+  std::vector<BenchmarkKind> kinds;
+  for (const ConfigReport& config : configs) {
+    for (const BenchmarkResult& result : config.results) {
+      if (result.kind == BenchmarkKind::kStats) continue;
+      if (std::find(kinds.begin(), kinds.end(), result.kind) == kinds.end()) {
+        kinds.push_back(result.kind);
+      }
+    }
+  }
+  bool first_group = true;
+  for (BenchmarkKind kind : kinds) {
+    if (!first_group) table.AddSeparator();
+    first_group = false;
+    for (const ConfigReport& config : configs) {
+      for (const BenchmarkResult& result : config.results) {
+        if (result.kind != kind) continue;
+        const bool read = IsRead(kind);
+        const std::optional<double> fp = FalsePositiveRate(result);
+        const std::optional<double> bits = config.FilterBitsPerKey();
+        const std::optional<double> hit_rate = CacheHitRate(result);
+        table.AddRow({
+            BenchmarkName(kind),
+            config.engine,
+            config.FilterLabel(),
+            config.filter_layout.empty() ? "-" : config.filter_layout,
+            absl::StrFormat("%.3f", result.micros_per_op),
+            Cell(read && !std::isnan(result.p50_micros),
+                 absl::StrFormat("%.2f", result.p50_micros)),
+            Cell(read && !std::isnan(result.p99_micros),
+                 absl::StrFormat("%.2f", result.p99_micros)),
+            absl::StrFormat("%.0f", result.ops_per_second),
+            absl::StrFormat("%.1f", result.mb_per_second),
+            Cell(read, absl::StrFormat("%.4f", PerOp(result.counters.file_reads,
+                                                     result.ops))),
+            Cell(read,
+                 absl::StrFormat("%.0f", PerOp(result.counters.file_bytes_read,
+                                               result.ops))),
+            Cell(fp.has_value(), absl::StrFormat("%.3f", fp.value_or(0) * 100)),
+            Cell(bits.has_value() && config.filter != "none",
+                 absl::StrFormat("%.2f", bits.value_or(0))),
+            Cell(hit_rate.has_value(),
+                 absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
+            Cell(config.storage.has_value(),
+                 absl::StrFormat("%.1f",
+                                 config.storage
+                                     ? config.storage->table_bytes / 1048576.0
+                                     : 0.0)),
+        });
+      }
+    }
+  }
+  return table.Render();
+}
+
+std::vector<std::string> CorrectnessProblems(
+    const std::vector<ConfigReport>& configs) {
+  std::vector<std::string> problems;
+  for (const ConfigReport& config : configs) {
+    if (!config.error.empty()) {
+      problems.push_back(
+          absl::StrCat(config.Label(), " stopped: ", config.error));
+    }
+    for (const BenchmarkResult& result : config.results) {
+      if (!IsRead(result.kind)) continue;
+      const std::string what =
+          absl::StrCat(config.Label(), " ", BenchmarkName(result.kind), ": ");
+      const bool absent = ReadsAbsentKeys(result.kind);
+      const bool point = result.kind != BenchmarkKind::kReadSeq;
+      if (absent && result.found > 0) {
+        problems.push_back(
+            absl::StrCat(what, result.found, " absent keys reported present"));
+      }
+      if (!absent && point && result.not_found > 0) {
+        problems.push_back(absl::StrCat(what, result.not_found,
+                                        " present keys reported missing "
+                                        "(false negatives)"));
+      }
+      if (result.wrong_values > 0) {
+        problems.push_back(
+            absl::StrCat(what, result.wrong_values, " wrong values"));
+      }
+      if (result.errors > 0) {
+        problems.push_back(
+            absl::StrCat(what, result.errors,
+                         " lookup errors, first: ", result.first_error));
+      }
+    }
+  }
+  return problems;
+}
+
+nlohmann::json ReportJson(const nlohmann::json& settings,
+                          const std::vector<std::string>& notes,
+                          const std::vector<ConfigReport>& configs) {
+  nlohmann::json report;
+  report["settings"] = settings;
+  report["notes"] = notes;
+  report["problems"] = CorrectnessProblems(configs);
+  nlohmann::json& configs_json = report["configs"];
+  configs_json = nlohmann::json::array();
+  for (const ConfigReport& config : configs) {
+    nlohmann::json c;
+    c["engine"] = config.engine;
+    c["filter"] = config.filter;
+    c["filter_label"] = config.FilterLabel();
+    c["bloom_bits"] = config.bloom_bits;
+    c["filter_layout"] = config.filter_layout.empty()
+                             ? nlohmann::json(nullptr)
+                             : nlohmann::json(config.filter_layout);
+    c["tables"] = config.tables;
+    c["dir"] = config.dir;
+    c["keys_written"] = config.keys_written;
+    c["error"] = config.error.empty() ? nlohmann::json(nullptr)
+                                      : nlohmann::json(config.error);
+    if (config.storage) {
+      const StorageSummary& storage = *config.storage;
+      c["storage"] = {
+          {"table_files", storage.table_files},
+          {"table_bytes", storage.table_bytes},
+          {"entries", storage.entries > 0 ? nlohmann::json(storage.entries)
+                                          : nlohmann::json(nullptr)},
+          {"filter_bytes", storage.filter_bytes
+                               ? nlohmann::json(*storage.filter_bytes)
+                               : nlohmann::json(nullptr)},
+          {"filter_bits_per_key", OptionalJson(config.FilterBitsPerKey())},
+          {"shape", storage.shape},
+      };
+    } else {
+      c["storage"] = nullptr;
+    }
+    nlohmann::json& results = c["results"];
+    results = nlohmann::json::array();
+    for (const BenchmarkResult& result : config.results) {
+      const EngineCounters& counters = result.counters;
+      nlohmann::json r;
+      r["benchmark"] = BenchmarkName(result.kind);
+      if (result.kind == BenchmarkKind::kStats) {
+        r["stats"] = result.stats_text;
+        results.push_back(std::move(r));
+        continue;
+      }
+      r["ops"] = result.ops;
+      r["threads"] = result.threads;
+      r["wall_seconds"] = result.wall_seconds;
+      r["micros_per_op"] = result.micros_per_op;
+      r["p50_micros"] = NumberOrNull(result.p50_micros);
+      r["p99_micros"] = NumberOrNull(result.p99_micros);
+      r["ops_per_second"] = result.ops_per_second;
+      r["mb_per_second"] = result.mb_per_second;
+      r["bytes"] = result.bytes;
+      if (IsRead(result.kind)) {
+        r["found"] = result.found;
+        r["not_found"] = result.not_found;
+        r["wrong_values"] = result.wrong_values;
+        r["errors"] = result.errors;
+        r["first_error"] = result.first_error.empty()
+                               ? nlohmann::json(nullptr)
+                               : nlohmann::json(result.first_error);
+        r["file_reads"] = counters.file_reads;
+        r["file_bytes_read"] = counters.file_bytes_read;
+        r["reads_per_op"] = PerOp(counters.file_reads, result.ops);
+        r["bytes_read_per_op"] = PerOp(counters.file_bytes_read, result.ops);
+        if (counters.has_filter_counters) {
+          r["filter_checks"] = counters.filter_checks;
+          r["filter_negatives"] = counters.filter_negatives;
+        } else {
+          r["filter_checks"] = nullptr;
+          r["filter_negatives"] = nullptr;
+        }
+        r["filter_true_positives"] =
+            counters.filter_true_positives
+                ? nlohmann::json(*counters.filter_true_positives)
+                : nlohmann::json(nullptr);
+        r["false_positive_rate"] = OptionalJson(FalsePositiveRate(result));
+        if (counters.has_block_cache_counters) {
+          r["block_cache_hits"] = counters.block_cache_hits;
+          r["block_cache_misses"] = counters.block_cache_misses;
+        }
+        r["block_cache_hit_rate"] = OptionalJson(CacheHitRate(result));
+      }
+      if (!result.histogram_text.empty())
+        r["histogram"] = result.histogram_text;
+      results.push_back(std::move(r));
+    }
+    configs_json.push_back(std::move(c));
+  }
+  return report;
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

@@ -1,0 +1,66 @@
+// How db_bench shows what it measured:
+//   - one line per engine and benchmark in the form LevelDB's and RocksDB's
+//     db_bench print, so that scripts written for them parse it:
+//       readmissing  :       0.478 micros/op 2090519 ops/sec;  0.0 MB/s ...
+//   - an aligned comparison table grouped by benchmark, so that engines and
+//     filters sit under one another;
+//   - the same as JSON (--json), from which the plot is drawn.
+
+#ifndef BLOOMTABLE_DB_BENCH_REPORT_H_
+#define BLOOMTABLE_DB_BENCH_REPORT_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db_bench/benchmark_runner.h"
+#include "db_bench/engine.h"
+#include "nlohmann/json.hpp"
+
+namespace bloomtable {
+namespace db_bench {
+
+// One engine with one filter setting: what was built and what it measured.
+struct ConfigReport {
+  std::string engine;  // bloomtable, bloomtable_single, leveldb, rocksdb
+  std::string filter;  // leveldb_bloom, rocksdb_bloom, rocksdb_ribbon, none
+  double bloom_bits = 0;
+  std::string filter_layout;  // per_block, whole_table; empty for none
+  int tables = 1;
+  std::string dir;
+  std::optional<StorageSummary> storage;
+  // Keys written (the denominator of bits per key when the engine does not
+  // report its entries).
+  uint64_t keys_written = 0;
+  std::vector<BenchmarkResult> results;
+  std::string error;  // why the configuration stopped early, if it did
+
+  // "leveldb_bloom/10", "rocksdb_ribbon/10", "none".
+  std::string FilterLabel() const;
+  // "[bloomtable leveldb_bloom/10]".
+  std::string Label() const;
+  // Stored filter bits per key, if known.
+  std::optional<double> FilterBitsPerKey() const;
+};
+
+// The LevelDB-style line for one result.
+std::string BenchmarkLine(const BenchmarkResult& result);
+
+// The comparison table of every read and fill result, grouped by benchmark.
+std::string ComparisonTable(const std::vector<ConfigReport>& configs);
+
+// Problems that make numbers meaningless: false negatives, wrong values,
+// keys found that are absent, lookup errors, failed configurations. One line
+// each; empty if none.
+std::vector<std::string> CorrectnessProblems(
+    const std::vector<ConfigReport>& configs);
+
+// Everything, for --json. `settings` and `notes` are stored as given.
+nlohmann::json ReportJson(const nlohmann::json& settings,
+                          const std::vector<std::string>& notes,
+                          const std::vector<ConfigReport>& configs);
+
+}  // namespace db_bench
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_BENCH_REPORT_H_

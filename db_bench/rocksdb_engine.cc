@@ -1,0 +1,356 @@
+// The RocksDB engine: a real rocksdb::DB (Debian's RocksDB 7.8), in its own
+// block-based table format (RocksDB 7.8 ignores LevelDB-style "filter."
+// blocks, so it cannot read ours, nor we its).
+//
+//   - filter: its Bloom, NewBloomFilterPolicy(bits) (a whole-file "full"
+//     filter, cache-local), or its Ribbon, NewRibbonFilterPolicy(bits, -1)
+//     (Ribbon at every level, flushes included); none at 0 bits;
+//   - block cache: NewLRUCache(--cache_size); index and filter blocks are held
+//     by the open tables, as in LevelDB (cache_index_and_filter_blocks off);
+//   - statistics: filter answers (BLOOM_FILTER_USEFUL, _FULL_POSITIVE,
+//     _FULL_TRUE_POSITIVE) and data-block cache hits and misses, at the
+//     statistics level without timers;
+//   - files: a FileSystemWrapper whose random-access files count reads
+//     (each MultiRead request counts as one) and apply --io_latency_us;
+//   - layout: with --tables=1, everything is written, flushed and compacted
+//     into one sorted run (CompactRange); with --tables=N, automatic
+//     compaction is off and the memtable is flushed after each Nth of the
+//     writes, leaving N overlapping level-0 files, newest first.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/io_model.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/options.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+rocksdb::Slice ToSlice(std::string_view s) {
+  return rocksdb::Slice(s.data(), s.size());
+}
+
+absl::Status FromRocksDB(const rocksdb::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  if (status.IsNotFound()) return absl::NotFoundError(status.ToString());
+  if (status.IsCorruption()) return absl::DataLossError(status.ToString());
+  if (status.IsInvalidArgument()) {
+    return absl::InvalidArgumentError(status.ToString());
+  }
+  return absl::UnknownError(status.ToString());
+}
+
+class CountingFile final : public rocksdb::FSRandomAccessFileOwnerWrapper {
+ public:
+  CountingFile(std::unique_ptr<rocksdb::FSRandomAccessFile> base, IoModel* io)
+      : rocksdb::FSRandomAccessFileOwnerWrapper(std::move(base)), io_(io) {}
+
+  rocksdb::IOStatus Read(uint64_t offset, size_t n,
+                         const rocksdb::IOOptions& options,
+                         rocksdb::Slice* result, char* scratch,
+                         rocksdb::IODebugContext* dbg) const override {
+    io_->BeforeRead();
+    rocksdb::IOStatus status =
+        target()->Read(offset, n, options, result, scratch, dbg);
+    io_->AfterRead(result->size());
+    return status;
+  }
+
+  rocksdb::IOStatus MultiRead(rocksdb::FSReadRequest* requests, size_t count,
+                              const rocksdb::IOOptions& options,
+                              rocksdb::IODebugContext* dbg) override {
+    // One device round trip for the batch.
+    io_->BeforeRead();
+    rocksdb::IOStatus status =
+        target()->MultiRead(requests, count, options, dbg);
+    for (size_t i = 0; i < count; ++i)
+      io_->AfterRead(requests[i].result.size());
+    return status;
+  }
+
+ private:
+  IoModel* const io_;
+};
+
+class CountingFileSystem final : public rocksdb::FileSystemWrapper {
+ public:
+  explicit CountingFileSystem(IoModel* io)
+      : rocksdb::FileSystemWrapper(rocksdb::FileSystem::Default()), io_(io) {}
+
+  const char* Name() const override { return "DbBenchCountingFileSystem"; }
+
+  rocksdb::IOStatus NewRandomAccessFile(
+      const std::string& name, const rocksdb::FileOptions& options,
+      std::unique_ptr<rocksdb::FSRandomAccessFile>* result,
+      rocksdb::IODebugContext* dbg) override {
+    std::unique_ptr<rocksdb::FSRandomAccessFile> base;
+    rocksdb::IOStatus status =
+        target()->NewRandomAccessFile(name, options, &base, dbg);
+    if (status.ok()) {
+      *result = std::make_unique<CountingFile>(std::move(base), io_);
+    }
+    return status;
+  }
+
+ private:
+  IoModel* const io_;
+};
+
+class RocksDBIterator final : public EngineIterator {
+ public:
+  explicit RocksDBIterator(std::unique_ptr<rocksdb::Iterator> iter)
+      : iter_(std::move(iter)) {}
+
+  void SeekToFirst() override { iter_->SeekToFirst(); }
+  void Seek(std::string_view target) override { iter_->Seek(ToSlice(target)); }
+  void Next() override { iter_->Next(); }
+  bool Valid() const override { return iter_->Valid(); }
+  std::string_view key() const override {
+    const rocksdb::Slice key = iter_->key();
+    return std::string_view(key.data(), key.size());
+  }
+  std::string_view value() const override {
+    const rocksdb::Slice value = iter_->value();
+    return std::string_view(value.data(), value.size());
+  }
+  absl::Status status() const override { return FromRocksDB(iter_->status()); }
+
+ private:
+  const std::unique_ptr<rocksdb::Iterator> iter_;
+};
+
+class RocksDBEngine final : public Engine {
+ public:
+  explicit RocksDBEngine(const EngineOptions& options)
+      : options_(options),
+        io_(options.io_latency_us),
+        file_system_(std::make_shared<CountingFileSystem>(&io_)),
+        env_(rocksdb::NewCompositeEnv(file_system_)),
+        statistics_(rocksdb::CreateDBStatistics()),
+        block_cache_(rocksdb::NewLRUCache(options.cache_size)) {
+    // Counters only: timers would add clock reads to every lookup.
+    statistics_->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
+    read_options_.verify_checksums = options.verify_checksums;
+  }
+
+  ~RocksDBEngine() override { CloseDB(); }
+
+  std::string name() const override { return "rocksdb"; }
+
+  absl::Status Fill(const FillInput& input, Progress* progress) override;
+
+  absl::Status OpenExisting() override {
+    CloseDB();
+    return Open(/*memtable_bytes=*/0);
+  }
+
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    rocksdb::PinnableSlice pinned;
+    rocksdb::Status status = db_->Get(read_options_, db_->DefaultColumnFamily(),
+                                      ToSlice(key), &pinned);
+    if (status.ok()) {
+      value->assign(pinned.data(), pinned.size());
+      return absl::OkStatus();
+    }
+    if (status.IsNotFound()) return absl::NotFoundError("");
+    return FromRocksDB(status);
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    return std::make_unique<RocksDBIterator>(
+        std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(read_options_)));
+  }
+
+  EngineCounters Counters() const override {
+    EngineCounters counters;
+    counters.file_reads = io_.reads();
+    counters.file_bytes_read = io_.bytes();
+    if (options_.bloom_bits > 0) {
+      const uint64_t negatives =
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
+      const uint64_t positives =
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
+      counters.has_filter_counters = true;
+      counters.filter_checks = negatives + positives;
+      counters.filter_negatives = negatives;
+      counters.filter_true_positives =
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
+    }
+    counters.has_block_cache_counters = true;
+    counters.block_cache_hits =
+        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
+    counters.block_cache_misses =
+        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
+    return counters;
+  }
+
+  absl::StatusOr<StorageSummary> Storage() const override;
+
+  std::string StatsText() const override {
+    std::string stats;
+    db_->GetProperty("rocksdb.stats", &stats);
+    return stats;
+  }
+
+  void SetReadLatency(bool enabled) override { io_.SetLatencyEnabled(enabled); }
+
+ private:
+  // `memtable_bytes` > 0 sizes the memtable to hold that many bytes of writes
+  // without an automatic flush.
+  absl::Status Open(uint64_t memtable_bytes);
+  void CloseDB() {
+    if (db_ != nullptr) {
+      db_->Close().PermitUncheckedError();
+      db_.reset();
+    }
+  }
+
+  const EngineOptions options_;
+  IoModel io_;
+  const std::shared_ptr<CountingFileSystem> file_system_;
+  const std::unique_ptr<rocksdb::Env> env_;
+  const std::shared_ptr<rocksdb::Statistics> statistics_;
+  const std::shared_ptr<rocksdb::Cache> block_cache_;
+  rocksdb::ReadOptions read_options_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+absl::Status RocksDBEngine::Open(uint64_t memtable_bytes) {
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.block_size = options_.block_size;
+  table_options.block_cache = block_cache_;
+  if (options_.bloom_bits > 0) {
+    table_options.filter_policy.reset(
+        options_.rocksdb_ribbon
+            ? rocksdb::NewRibbonFilterPolicy(options_.bloom_bits,
+                                             /*bloom_before_level=*/-1)
+            : rocksdb::NewBloomFilterPolicy(options_.bloom_bits,
+                                            /*use_block_based_builder=*/false));
+  }
+  rocksdb::Options db_options;
+  db_options.create_if_missing = true;
+  db_options.env = env_.get();
+  db_options.statistics = statistics_;
+  db_options.compression =
+      options_.snappy ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
+  db_options.table_factory.reset(
+      rocksdb::NewBlockBasedTableFactory(table_options));
+  if (options_.tables > 1) {
+    // Keep the level-0 files that each flush writes: no compaction, no
+    // write stalls below that many files, and a memtable that holds one
+    // run of writes (a flush per run, by us).
+    const uint64_t files = static_cast<uint64_t>(options_.tables);
+    db_options.disable_auto_compactions = true;
+    db_options.level0_file_num_compaction_trigger = static_cast<int>(files + 1);
+    db_options.level0_slowdown_writes_trigger = static_cast<int>(files + 10);
+    db_options.level0_stop_writes_trigger = static_cast<int>(files + 20);
+    if (memtable_bytes > db_options.write_buffer_size) {
+      db_options.write_buffer_size = memtable_bytes;
+    }
+  }
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status status = rocksdb::DB::Open(db_options, options_.dir, &db);
+  if (!status.ok()) return FromRocksDB(status);
+  db_.reset(db);
+  return absl::OkStatus();
+}
+
+absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
+  CloseDB();
+  absl::Status status = RecreateDirectory(options_.dir);
+  if (!status.ok()) return status;
+  const size_t n = input.order.size();
+  const int runs = options_.tables > 1 ? options_.tables : 1;
+  // A memtable's footprint is about twice the raw bytes of its entries
+  // (skiplist nodes, arena slack); leave room for that.
+  const uint64_t run_bytes =
+      2 * (n / runs + 1) *
+      (input.keys->key_size() + input.values->value_size() + 16);
+  status = Open(run_bytes);
+  if (!status.ok()) return status;
+
+  std::string key(input.keys->key_size(), '0');
+  rocksdb::WriteOptions write_options;
+  constexpr uint64_t kProgressBatch = 1000;
+  uint64_t unreported = 0;
+  for (int run = 0; run < runs; ++run) {
+    const size_t begin = n * run / runs;
+    const size_t end = n * (run + 1) / runs;
+    for (size_t t = begin; t < end; ++t) {
+      const uint64_t j = input.order[t];
+      input.keys->PresentKey(j, key.data());
+      rocksdb::Status put =
+          db_->Put(write_options, key, ToSlice(input.values->Value(j)));
+      if (!put.ok()) return FromRocksDB(put);
+      if (++unreported == kProgressBatch) {
+        progress->Add(unreported);
+        unreported = 0;
+      }
+    }
+    rocksdb::Status flush = db_->Flush(rocksdb::FlushOptions());
+    if (!flush.ok()) return FromRocksDB(flush);
+  }
+  progress->Add(unreported);
+  if (runs == 1) {
+    progress->SetPhase("compacting");
+    rocksdb::CompactRangeOptions compact_options;
+    compact_options.bottommost_level_compaction =
+        rocksdb::BottommostLevelCompaction::kForce;
+    rocksdb::Status compact =
+        db_->CompactRange(compact_options, nullptr, nullptr);
+    if (!compact.ok()) return FromRocksDB(compact);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<StorageSummary> RocksDBEngine::Storage() const {
+  StorageSummary summary;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  std::map<int, int> files_per_level;
+  for (const rocksdb::LiveFileMetaData& file : files) {
+    ++summary.table_files;
+    summary.table_bytes += file.size;
+    ++files_per_level[file.level];
+  }
+  for (const auto& [level, count] : files_per_level) {
+    if (!summary.shape.empty()) summary.shape += ", ";
+    absl::StrAppend(&summary.shape, "L", level, ": ", count, " files");
+  }
+  rocksdb::TablePropertiesCollection properties;
+  rocksdb::Status status = db_->GetPropertiesOfAllTables(&properties);
+  if (!status.ok()) return FromRocksDB(status);
+  uint64_t filter_bytes = 0;
+  for (const auto& [path, table] : properties) {
+    filter_bytes += table->filter_size;
+    summary.entries += table->num_entries;
+  }
+  summary.filter_bytes = filter_bytes;
+  return summary;
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> NewRocksDBEngine(const EngineOptions& options) {
+  return std::make_unique<RocksDBEngine>(options);
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Smoke test of db_bench: every benchmark on every engine built, at a small
+# size, in the shapes that matter (one table, several overlapping tables with
+# threads and device latency, a store reused with --use_existing_db), then
+# db_bench_check on the JSON; and the usage errors.
+#
+#   smoke_test.sh path/to/db_bench path/to/db_bench_check
+set -euo pipefail
+
+db_bench=$1
+check=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/db_bench_smoke.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+all="fillseq,readrandom,fillrandom,readrandom,readmissing,readnearmiss,readhot,readseq,seekrandom,stats"
+
+echo "== every benchmark, one table"
+plot_flags=()
+if command -v gnuplot >/dev/null; then plot_flags=(--plot="$work/one.svg"); fi
+"$db_bench" --num=2000 --benchmarks="$all" --json="$work/one.json" \
+  "${plot_flags[@]}" >"$work/one.out"
+# The LevelDB-style line that scripts for LevelDB's db_bench parse.
+grep -E '^readmissing +: +[0-9.]+ micros/op [0-9]+ ops/sec;' "$work/one.out" >/dev/null
+if [[ ${#plot_flags[@]} -gt 0 ]]; then grep -q '<svg' "$work/one.svg"; fi
+
+echo "== every bloomtable filter policy, both layouts"
+"$db_bench" --num=2000 --engines=bloomtable --bloom_bits=9.5 \
+  --filter=cache_local_bloom,ribbon \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss \
+  --json="$work/filters.json" >"$work/filters.out"
+"$db_bench" --num=2000 --engines=bloomtable --filter_layout=whole_table \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss \
+  --json="$work/whole.json" >"$work/whole.out"
+
+echo "== overlapping tables, 2 threads, 2 bloom_bits values, latency"
+"$db_bench" --num=2000 --reads=500 --tables=3 --threads=2 --io_latency_us=1 \
+  --bloom_bits=6,10 \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readhot,seekrandom,readseq \
+  --json="$work/tables.json" >"$work/tables.out"
+
+echo "== a store filled once, then read with --use_existing_db"
+"$db_bench" --num=2000 --db="$work/db" --benchmarks=fillrandom >/dev/null
+"$db_bench" --num=2000 --db="$work/db" --use_existing_db \
+  --benchmarks=readrandom,readmissing,readnearmiss --json="$work/existing.json" \
+  >"$work/existing.out"
+
+"$check" "$work/one.json" "$work/filters.json" "$work/whole.json" \
+  "$work/tables.json" "$work/existing.json"
+
+echo "== usage errors exit 2"
+expect_usage_error() {
+  local status=0
+  "$db_bench" "$@" >/dev/null 2>"$work/usage.err" || status=$?
+  if [[ $status -ne 2 ]]; then
+    echo "FAIL: db_bench $* exited $status, expected 2" >&2
+    cat "$work/usage.err" >&2
+    exit 1
+  fi
+}
+expect_usage_error --num=100 --benchmarks=nosuchbenchmark
+expect_usage_error --num=100 --benchmarks=readrandom
+expect_usage_error --num=100 --bloom_bits=9.5 --filter=leveldb_bloom --engines=bloomtable
+expect_usage_error --num=100 --filter=nosuchfilter
+expect_usage_error --num=100 --filter=ribbon --filter_layout=per_block
+expect_usage_error --num=100 --key_size=2
+expect_usage_error --num=100 --use_existing_db
+echo "db_bench smoke test passed"

@@ -1,0 +1,35 @@
+// ReadTableFileInfo learns, from a table file in LevelDB's format (ours, or a
+// LevelDB database's .ldb file), what db_bench reports about its storage: the
+// file size and the filter block the metaindex names, so that "filter bits per
+// key as stored" is measured from the file rather than assumed.
+//
+// Reads the footer and the metaindex block only (checksums verified).
+
+#ifndef BLOOMTABLE_DB_BENCH_TABLE_FILE_INFO_H_
+#define BLOOMTABLE_DB_BENCH_TABLE_FILE_INFO_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace bloomtable {
+namespace db_bench {
+
+struct TableFileInfo {
+  uint64_t file_size = 0;
+  // The filter's metaindex key ("filter.<name>" or "fullfilter.<name>"), or
+  // empty if the table has no filter.
+  std::string filter_key;
+  // Bytes of the filter block, trailer excluded (0 without a filter).
+  uint64_t filter_bytes = 0;
+};
+
+// DataLoss for a damaged file; InvalidArgument for another format; the
+// file's own errors.
+absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path);
+
+}  // namespace db_bench
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_BENCH_TABLE_FILE_INFO_H_
