@@ -257,10 +257,15 @@ struct Table::Rep final : public DataBlockReader {
 absl::StatusOr<std::unique_ptr<Table>> Table::Open(
     const Options& options, std::unique_ptr<RandomAccessFile> file,
     uint64_t file_size) {
-  if (file_size < Footer::kEncodedLength) {
+  if (file_size == 0) {
     return absl::DataLossError(
-        absl::StrFormat("%s: file of %u bytes is too short to be a table",
-                        file->name(), file_size));
+        absl::StrFormat("%s: empty file (0 bytes), not a table", file->name()));
+  }
+  if (file_size < Footer::kEncodedLength) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s: file of %u bytes is shorter than a table footer (%u bytes), not "
+        "a table",
+        file->name(), file_size, Footer::kEncodedLength));
   }
   auto rep = std::make_unique<Rep>(options, std::move(file), file_size);
   const RandomAccessFile& f = *rep->file;
