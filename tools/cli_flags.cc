@@ -1,0 +1,49 @@
+#include "tools/cli_flags.h"
+
+#include "absl/flags/flag.h"
+
+ABSL_FLAG(bool, blocks, false,
+          "list every data block: offset, stored and raw size, compression, "
+          "entry count, first and last key");
+ABSL_FLAG(bool, keys, false,
+          "list every entry under its data block (implies --blocks)");
+ABSL_FLAG(bool, json, false,
+          "print one JSON document instead of aligned text (fields: see the "
+          "README)");
+ABSL_FLAG(bool, hex, false,
+          "keys given on the command line are hexadecimal, and keys and values "
+          "are printed as lowercase hexadecimal");
+ABSL_FLAG(bool, internal_keys, false,
+          "keys are LevelDB internal keys (the .ldb/.sst files of a LevelDB "
+          "database): shown as user key, sequence and type; looked up, "
+          "filtered and measured by user key");
+ABSL_FLAG(std::string, from, "",
+          "start at the first key >= this one (inclusive; a user key with "
+          "--internal_keys)");
+ABSL_FLAG(std::string, to, "",
+          "stop before the first key >= this one (exclusive); unset: to the "
+          "end");
+ABSL_FLAG(int64_t, limit, -1, "print at most this many entries; -1: all");
+ABSL_FLAG(bool, reverse, false,
+          "print in descending key order (the same range: --from still "
+          "inclusive, --to exclusive)");
+ABSL_FLAG(std::string, input, "",
+          "the file of lines to read, or - for standard input (required)");
+ABSL_FLAG(std::string, input_format, "tsv",
+          "tsv: key TAB value, with the escapes that scan prints (\\\\ and "
+          "\\xNN); hex: key TAB value, both hexadecimal");
+ABSL_FLAG(int64_t, block_size, 4096,
+          "approximate uncompressed bytes per data block");
+ABSL_FLAG(int32_t, block_restart_interval, 16,
+          "entries between restart points in a data block");
+ABSL_FLAG(std::string, compression, "snappy", "none or snappy");
+ABSL_FLAG(std::string, filter, "bloom",
+          "none, or bloom (LevelDB's Bloom filter, "
+          "leveldb.BuiltinBloomFilter2)");
+ABSL_FLAG(double, bits_per_key, 10,
+          "filter bits per key; 0 builds no filter. The bloom filter takes "
+          "whole numbers only");
+ABSL_FLAG(std::string, filter_layout, "per_block",
+          "per_block: LevelDB's filter block, one filter per 2 KiB of data "
+          "(what LevelDB reads); whole_table: one filter over every key, "
+          "asked before the index search");

@@ -1,0 +1,39 @@
+// The bloomtable tool's flags. Every flag is defined once here, with
+// absl::flags; which subcommand accepts which flag is decided by the
+// subcommand table in cli.cc, which checks the command line before any flag
+// is set.
+
+#ifndef BLOOMTABLE_TOOLS_CLI_FLAGS_H_
+#define BLOOMTABLE_TOOLS_CLI_FLAGS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/flags/declare.h"
+
+// Output selection.
+ABSL_DECLARE_FLAG(bool, blocks);
+ABSL_DECLARE_FLAG(bool, keys);
+ABSL_DECLARE_FLAG(bool, json);
+ABSL_DECLARE_FLAG(bool, hex);
+
+// Files written by a LevelDB database.
+ABSL_DECLARE_FLAG(bool, internal_keys);
+
+// scan.
+ABSL_DECLARE_FLAG(std::string, from);
+ABSL_DECLARE_FLAG(std::string, to);
+ABSL_DECLARE_FLAG(int64_t, limit);
+ABSL_DECLARE_FLAG(bool, reverse);
+
+// build.
+ABSL_DECLARE_FLAG(std::string, input);
+ABSL_DECLARE_FLAG(std::string, input_format);
+ABSL_DECLARE_FLAG(int64_t, block_size);
+ABSL_DECLARE_FLAG(int32_t, block_restart_interval);
+ABSL_DECLARE_FLAG(std::string, compression);
+ABSL_DECLARE_FLAG(std::string, filter);
+ABSL_DECLARE_FLAG(double, bits_per_key);
+ABSL_DECLARE_FLAG(std::string, filter_layout);
+
+#endif  // BLOOMTABLE_TOOLS_CLI_FLAGS_H_

@@ -1,0 +1,27 @@
+// The bloomtable tool's exit statuses: a contract that scripts rely on
+// (DESIGN.md, "The tool's contract").
+
+#ifndef BLOOMTABLE_TOOLS_EXIT_STATUS_H_
+#define BLOOMTABLE_TOOLS_EXIT_STATUS_H_
+
+namespace bloomtable {
+namespace tool {
+
+enum ExitStatus : int {
+  kExitSuccess = 0,
+  // `get`: the table holds no such key. Not an error.
+  kExitKeyNotFound = 1,
+  // Unknown subcommand or flag, a flag that does not apply to the
+  // subcommand, a missing or bad argument.
+  kExitUsage = 2,
+  // A damaged file, a file that is not a table, bad `build` input; `verify`
+  // when a file is unsound.
+  kExitDamaged = 3,
+  // An I/O error: a missing file, a directory, no permission, a failed write.
+  kExitIoError = 4,
+};
+
+}  // namespace tool
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_TOOLS_EXIT_STATUS_H_

@@ -1,0 +1,69 @@
+#include "tools/output_format.h"
+
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "table/internal_key.h"
+#include "tools/escaping.h"
+
+namespace bloomtable {
+namespace tool {
+
+std::string CompressionName(unsigned char type) {
+  switch (type) {
+    case kNoCompressionType:
+      return "none";
+    case kSnappyCompressionType:
+      return "snappy";
+    default:
+      return absl::StrCat("unknown (", type, ")");
+  }
+}
+
+std::string DisplayKey(std::string_view key, bool internal_keys) {
+  if (!internal_keys) return absl::StrCat("'", EscapeBytes(key), "'");
+  ParsedInternalKey parsed;
+  if (!ParseInternalKey(key, &parsed)) {
+    return absl::StrCat("'", EscapeBytes(key), "' (malformed internal key)");
+  }
+  return absl::StrCat("'", EscapeBytes(parsed.user_key), "' @ ",
+                      parsed.sequence, " : ",
+                      parsed.type == ValueType::kValue ? "put" : "del");
+}
+
+nlohmann::json BytesJson(std::string_view bytes) {
+  return nlohmann::json{{"text", EscapeBytes(bytes)},
+                        {"hex", HexEncode(bytes)}};
+}
+
+nlohmann::json KeyJson(std::string_view key, bool internal_keys) {
+  nlohmann::json json = BytesJson(key);
+  if (!internal_keys) return json;
+  ParsedInternalKey parsed;
+  if (!ParseInternalKey(key, &parsed)) {
+    json["type"] = "malformed";
+    return json;
+  }
+  json["user_key"] = EscapeBytes(parsed.user_key);
+  json["user_key_hex"] = HexEncode(parsed.user_key);
+  json["sequence"] = parsed.sequence;
+  json["type"] = parsed.type == ValueType::kValue ? "put" : "del";
+  return json;
+}
+
+nlohmann::json HandleJson(const BlockHandle& handle) {
+  return nlohmann::json{{"offset", handle.offset()}, {"size", handle.size()}};
+}
+
+void PrintJson(const nlohmann::json& document) {
+  // Every string the tool puts in a document is escaped ASCII except file
+  // paths, which are the user's bytes: invalid UTF-8 there is replaced
+  // (U+FFFD) rather than thrown.
+  const std::string text =
+      document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fputc('\n', stdout);
+}
+
+}  // namespace tool
+}  // namespace bloomtable

@@ -1,0 +1,39 @@
+// Shared pieces of the bloomtable tool's human and JSON output: how keys,
+// values, block handles and compression types are shown.
+//
+// In JSON, a byte string (key or value) is an object
+//   {"text": <escaped form, as scan prints it>, "hex": <lowercase hex>}
+// and an internal key adds "user_key", "user_key_hex", "sequence" and "type"
+// ("put" or "del"; "malformed" if the key does not parse).
+
+#ifndef BLOOMTABLE_TOOLS_OUTPUT_FORMAT_H_
+#define BLOOMTABLE_TOOLS_OUTPUT_FORMAT_H_
+
+#include <string>
+#include <string_view>
+
+#include "nlohmann/json.hpp"
+#include "table/format.h"
+
+namespace bloomtable {
+namespace tool {
+
+// "none", "snappy", or "unknown (N)".
+std::string CompressionName(unsigned char type);
+
+// A key for aligned text: 'escaped', or for internal keys
+// 'escaped user key' @ sequence : put|del.
+std::string DisplayKey(std::string_view key, bool internal_keys);
+
+nlohmann::json BytesJson(std::string_view bytes);
+nlohmann::json KeyJson(std::string_view key, bool internal_keys);
+nlohmann::json HandleJson(const BlockHandle& handle);
+
+// Writes `document` to standard output, indented, with a final newline.
+// Invalid UTF-8 in a string (a file path) is replaced, never an error.
+void PrintJson(const nlohmann::json& document);
+
+}  // namespace tool
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_TOOLS_OUTPUT_FORMAT_H_

@@ -1,0 +1,196 @@
+// bloomtable scan FILE [--from KEY] [--to KEY] [--limit N] [--hex] [--reverse]
+//                      [--internal_keys]
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "bloomtable/iterator.h"
+#include "table/internal_key.h"
+#include "tools/cli_flags.h"
+#include "tools/commands.h"
+#include "tools/escaping.h"
+#include "tools/exit_status.h"
+#include "tools/table_file.h"
+#include "tools/tool_errors.h"
+
+namespace bloomtable {
+namespace tool {
+namespace {
+
+// Output is gathered and written in chunks of about this size.
+constexpr size_t kOutputChunk = 64 * 1024;
+
+struct ScanRange {
+  bool has_from = false;
+  std::string from;
+  bool has_to = false;
+  std::string to;
+  int64_t limit = -1;  // -1: no limit
+};
+
+class Scanner {
+ public:
+  Scanner(const Options& options, bool hex)
+      : user_comparator_(options.comparator),
+        internal_keys_(options.key_format == KeyFormat::kLevelDBInternal),
+        hex_(hex) {}
+
+  // The iterator key to Seek to for the first entry of `user_key`.
+  std::string SeekTarget(std::string_view user_key) const {
+    std::string target(user_key);
+    if (internal_keys_) {
+      target.clear();
+      AppendInternalKey(&target, user_key, kMaxSequenceNumber,
+                        ValueType::kValue);
+    }
+    return target;
+  }
+
+  std::string_view UserKey(std::string_view key) const {
+    return internal_keys_ ? ExtractUserKey(key) : key;
+  }
+
+  int CompareUserKeys(std::string_view a, std::string_view b) const {
+    return user_comparator_->Compare(a, b);
+  }
+
+  // Appends the line for one entry to the output; false for an internal key
+  // that does not parse.
+  bool AppendLine(std::string_view key, std::string_view value) {
+    if (internal_keys_) {
+      ParsedInternalKey parsed;
+      if (!ParseInternalKey(key, &parsed)) return false;
+      absl::StrAppend(&output_, Format(parsed.user_key), "\t", parsed.sequence,
+                      "\t", parsed.type == ValueType::kValue ? "put" : "del",
+                      "\t", Format(value), "\n");
+    } else {
+      absl::StrAppend(&output_, Format(key), "\t", Format(value), "\n");
+    }
+    if (output_.size() >= kOutputChunk) Flush();
+    return true;
+  }
+
+  void Flush() {
+    std::fwrite(output_.data(), 1, output_.size(), stdout);
+    output_.clear();
+  }
+
+ private:
+  std::string Format(std::string_view bytes) const {
+    return hex_ ? HexEncode(bytes) : EscapeBytes(bytes);
+  }
+
+  const Comparator* const user_comparator_;
+  const bool internal_keys_;
+  const bool hex_;
+  std::string output_;
+};
+
+// Reads --from and --to (hex with --hex) into `*range`; prints a usage
+// error and returns false if one is malformed.
+bool ReadRange(const CommandLine& command_line, bool hex, ScanRange* range) {
+  struct Bound {
+    const char* name;
+    std::string value;
+    bool* has;
+    std::string* out;
+  };
+  Bound bounds[] = {
+      {"from", absl::GetFlag(FLAGS_from), &range->has_from, &range->from},
+      {"to", absl::GetFlag(FLAGS_to), &range->has_to, &range->to},
+  };
+  for (Bound& bound : bounds) {
+    *bound.has = command_line.FlagGiven(bound.name);
+    if (!*bound.has) continue;
+    if (!hex) {
+      *bound.out = bound.value;
+      continue;
+    }
+    absl::StatusOr<std::string> decoded = HexDecode(bound.value);
+    if (!decoded.ok()) {
+      ReportUsageError("scan", absl::StrCat("--", bound.name, " is not hex: ",
+                                            decoded.status().message()));
+      return false;
+    }
+    *bound.out = *std::move(decoded);
+  }
+  range->limit = absl::GetFlag(FLAGS_limit);
+  if (range->limit < -1) {
+    ReportUsageError("scan", absl::StrCat("--limit must be -1 (all) or at "
+                                          "least 0, got ",
+                                          range->limit));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int RunScan(const CommandLine& command_line) {
+  const std::string& path = command_line.args()[0];
+  const bool hex = absl::GetFlag(FLAGS_hex);
+  const bool reverse = absl::GetFlag(FLAGS_reverse);
+  const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
+  ScanRange range;
+  if (!ReadRange(command_line, hex, &range)) return kExitUsage;
+
+  absl::StatusOr<OpenedTable> opened = OpenTableFile(path, internal_keys);
+  if (!opened.ok()) return ReportFileError(path, opened.status());
+  const Options options = ReadingOptions(internal_keys);
+  Scanner scanner(options, hex);
+  ReadOptions read_options;
+  std::unique_ptr<Iterator> it = opened->table->NewIterator(read_options);
+
+  if (!reverse) {
+    if (range.has_from) {
+      it->Seek(scanner.SeekTarget(range.from));
+    } else {
+      it->SeekToFirst();
+    }
+  } else if (range.has_to) {
+    it->Seek(scanner.SeekTarget(range.to));
+    if (it->Valid()) {
+      it->Prev();
+    } else if (it->status().ok()) {
+      it->SeekToLast();  // every key is below --to
+    }
+  } else {
+    it->SeekToLast();
+  }
+
+  int64_t printed = 0;
+  while (it->Valid() && (range.limit < 0 || printed < range.limit)) {
+    const std::string_view user_key = scanner.UserKey(it->key());
+    if (!reverse && range.has_to &&
+        scanner.CompareUserKeys(user_key, range.to) >= 0) {
+      break;
+    }
+    if (reverse && range.has_from &&
+        scanner.CompareUserKeys(user_key, range.from) < 0) {
+      break;
+    }
+    if (!scanner.AppendLine(it->key(), it->value())) {
+      scanner.Flush();
+      return ReportFileError(
+          path, absl::DataLossError(absl::StrCat(
+                    "not a LevelDB internal key: ", EscapeBytes(it->key()),
+                    " (is this a table written without a database? scan it "
+                    "without --internal_keys)")));
+    }
+    ++printed;
+    if (reverse) {
+      it->Prev();
+    } else {
+      it->Next();
+    }
+  }
+  scanner.Flush();
+  if (!it->status().ok()) return ReportFileError(path, it->status());
+  return kExitSuccess;
+}
+
+}  // namespace tool
+}  // namespace bloomtable

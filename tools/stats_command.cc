@@ -1,0 +1,175 @@
+// bloomtable stats FILE [--json] [--internal_keys]
+
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_format.h"
+#include "bloomtable/comparator.h"
+#include "nlohmann/json.hpp"
+#include "table/block.h"
+#include "table/internal_key.h"
+#include "tools/cli_flags.h"
+#include "tools/commands.h"
+#include "tools/exit_status.h"
+#include "tools/filter_analysis.h"
+#include "tools/output_format.h"
+#include "tools/size_distribution.h"
+#include "tools/table_walker.h"
+#include "tools/tool_errors.h"
+
+namespace bloomtable {
+namespace tool {
+namespace {
+
+struct Stats {
+  uint64_t entries = 0;
+  uint64_t data_blocks = 0;
+  uint64_t raw_data_bytes = 0;
+  uint64_t stored_data_bytes = 0;  // trailers excluded
+  SizeDistribution key_sizes;
+  SizeDistribution value_sizes;
+  std::vector<FilterAnalysis> filters;
+};
+
+WalkStatus Collect(const TableWalker& walker, bool internal_keys,
+                   Stats* stats) {
+  std::vector<DataBlockKeys> keys_per_block;
+  for (size_t i = 0; i < walker.index().size(); ++i) {
+    BlockSummary summary;
+    std::shared_ptr<const Block> block;
+    WalkStatus status = walker.ReadDataBlock(i, &summary, &block);
+    if (!status.ok()) return status;
+    BlockIter it(BytewiseComparator(), block.get());
+    uint64_t entries = 0;
+    for (it.SeekToFirst(); it.Valid(); it.Next()) {
+      const std::string_view key =
+          internal_keys ? ExtractUserKey(it.key()) : it.key();
+      stats->key_sizes.Add(static_cast<uint32_t>(key.size()));
+      stats->value_sizes.Add(static_cast<uint32_t>(it.value().size()));
+      entries++;
+    }
+    if (!it.status().ok()) {
+      return WalkStatus(
+          absl::DataLossError(absl::StrCat("data block: after entry ", entries,
+                                           ": ", it.status().message())),
+          summary.handle.offset());
+    }
+    stats->entries += entries;
+    stats->data_blocks++;
+    stats->raw_data_bytes += summary.raw_size;
+    stats->stored_data_bytes += summary.handle.size();
+    keys_per_block.push_back(DataBlockKeys{summary.handle.offset(), entries});
+  }
+  for (const HandleEntry& meta : walker.metaindex()) {
+    std::string policy_name;
+    bool whole_table = false;
+    if (!ParseFilterMetaindexKey(meta.key, &policy_name, &whole_table)) {
+      continue;
+    }
+    BlockSummary summary;
+    BlockContents contents;
+    WalkStatus status =
+        walker.ReadBlock(meta.handle, "filter", &summary, &contents);
+    if (!status.ok()) return status;
+    stats->filters.push_back(
+        AnalyzeFilter(meta.key, meta.handle, contents.data, keys_per_block));
+  }
+  return WalkStatus();
+}
+
+double PerKey(uint64_t bytes, uint64_t entries) {
+  return entries == 0
+             ? 0
+             : static_cast<double>(bytes) / static_cast<double>(entries);
+}
+
+double Ratio(uint64_t raw, uint64_t stored) {
+  return stored == 0 ? 1
+                     : static_cast<double>(raw) / static_cast<double>(stored);
+}
+
+nlohmann::json DistributionJson(SizeDistribution& sizes) {
+  return nlohmann::json{
+      {"min", sizes.Percentile(0)},   {"p50", sizes.Percentile(50)},
+      {"p90", sizes.Percentile(90)},  {"p99", sizes.Percentile(99)},
+      {"max", sizes.Percentile(100)}, {"mean", sizes.mean()},
+      {"total", sizes.total()}};
+}
+
+std::string DistributionText(SizeDistribution& sizes) {
+  return absl::StrFormat(
+      "min %d, p50 %d, p90 %d, p99 %d, max %d, mean %.1f, "
+      "total %d",
+      sizes.Percentile(0), sizes.Percentile(50), sizes.Percentile(90),
+      sizes.Percentile(99), sizes.Percentile(100), sizes.mean(), sizes.total());
+}
+
+}  // namespace
+
+int RunStats(const CommandLine& command_line) {
+  const std::string& path = command_line.args()[0];
+  const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
+  std::unique_ptr<TableWalker> walker;
+  WalkStatus status = TableWalker::Open(path, &walker);
+  Stats stats;
+  if (status.ok()) status = Collect(*walker, internal_keys, &stats);
+  if (!status.ok()) {
+    absl::FPrintF(stderr, "bloomtable: %s\n", DescribeWalkError(path, status));
+    return ExitStatusFor(status.status());
+  }
+  // The index block is held in memory uncompressed while a table is open.
+  const uint64_t index_bytes = walker->index_block().raw_size;
+
+  if (absl::GetFlag(FLAGS_json)) {
+    nlohmann::json json;
+    json["file"] = path;
+    json["file_size"] = walker->file_size();
+    json["entries"] = stats.entries;
+    json["data_blocks"] = stats.data_blocks;
+    json["key_size"] = DistributionJson(stats.key_sizes);
+    json["value_size"] = DistributionJson(stats.value_sizes);
+    json["raw_data_bytes"] = stats.raw_data_bytes;
+    json["stored_data_bytes"] = stats.stored_data_bytes;
+    json["compression_ratio"] =
+        Ratio(stats.raw_data_bytes, stats.stored_data_bytes);
+    json["index_bytes"] = index_bytes;
+    json["index_bytes_per_key"] = PerKey(index_bytes, stats.entries);
+    json["filters"] = nlohmann::json::array();
+    for (const FilterAnalysis& filter : stats.filters) {
+      json["filters"].push_back(
+          {{"policy", filter.policy_name},
+           {"layout", filter.whole_table ? "whole_table" : "per_block"},
+           {"bytes", filter.handle.size()},
+           {"bytes_per_key", PerKey(filter.handle.size(), stats.entries)},
+           {"bits_per_key", filter.bits_per_key}});
+    }
+    PrintJson(json);
+    return kExitSuccess;
+  }
+  absl::PrintF("file:               %s (%d bytes)\n", path,
+               walker->file_size());
+  absl::PrintF("entries:            %d\n", stats.entries);
+  absl::PrintF("data blocks:        %d\n", stats.data_blocks);
+  absl::PrintF("key size:           %s\n", DistributionText(stats.key_sizes));
+  absl::PrintF("value size:         %s\n", DistributionText(stats.value_sizes));
+  absl::PrintF("raw data bytes:     %d\n", stats.raw_data_bytes);
+  absl::PrintF("stored data bytes:  %d\n", stats.stored_data_bytes);
+  absl::PrintF("compression ratio:  %.2f\n",
+               Ratio(stats.raw_data_bytes, stats.stored_data_bytes));
+  absl::PrintF("index:              %d bytes, %.2f bytes per key\n",
+               index_bytes, PerKey(index_bytes, stats.entries));
+  if (stats.filters.empty()) absl::PrintF("filter:             none\n");
+  for (const FilterAnalysis& filter : stats.filters) {
+    absl::PrintF(
+        "filter:             %s (%s), %d bytes, %.2f bytes per key, "
+        "%.2f bits per key\n",
+        filter.policy_name, filter.whole_table ? "whole table" : "per block",
+        filter.handle.size(), PerKey(filter.handle.size(), stats.entries),
+        filter.bits_per_key);
+  }
+  return kExitSuccess;
+}
+
+}  // namespace tool
+}  // namespace bloomtable

@@ -1,0 +1,235 @@
+#include "tools/subcommands.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "absl/flags/commandlineflag.h"
+#include "absl/flags/reflection.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bloomtable/version.h"
+#include "tools/cli_flags.h"
+#include "tools/commands.h"
+
+namespace bloomtable {
+namespace tool {
+namespace {
+
+// For Subcommand::max_args: any number of arguments.
+constexpr size_t kAnyNumber = SIZE_MAX;
+
+absl::string_view ToAbsl(std::string_view view) {
+  return absl::string_view(view.data(), view.size());
+}
+
+// What a flag's value looks like, for usage lines; empty for booleans.
+std::string_view ValuePlaceholder(std::string_view flag) {
+  static const auto* const kPlaceholders =
+      new std::vector<std::pair<std::string_view, std::string_view>>{
+          {"from", "KEY"},
+          {"to", "KEY"},
+          {"limit", "N"},
+          {"input", "FILE|-"},
+          {"input_format", "tsv|hex"},
+          {"block_size", "N"},
+          {"block_restart_interval", "N"},
+          {"compression", "none|snappy"},
+          {"filter", "none|bloom"},
+          {"bits_per_key", "N"},
+          {"filter_layout", "per_block|whole_table"},
+      };
+  for (const auto& [name, placeholder] : *kPlaceholders) {
+    if (name == flag) return placeholder;
+  }
+  return "";
+}
+
+std::string UsageLine(const Subcommand& subcommand) {
+  std::string line = absl::StrCat("bloomtable ", ToAbsl(subcommand.name), " ",
+                                  ToAbsl(subcommand.arguments));
+  for (std::string_view name : subcommand.flags) {
+    const std::string_view placeholder = ValuePlaceholder(name);
+    if (placeholder.empty()) {
+      absl::StrAppend(&line, " [--", ToAbsl(name), "]");
+    } else {
+      absl::StrAppend(&line, " [--", ToAbsl(name), " ", ToAbsl(placeholder),
+                      "]");
+    }
+  }
+  return line;
+}
+
+// Writes `text` wrapped to lines of at most `width` columns, each indented by
+// `indent` spaces.
+void PrintWrapped(std::string_view text, size_t indent, size_t width) {
+  std::string line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(start, end - start);
+    if (!line.empty() && indent + line.size() + 1 + word.size() > width) {
+      absl::PrintF("%*s%s\n", indent, "", line);
+      line.clear();
+    }
+    if (!line.empty()) line.push_back(' ');
+    line.append(word.data(), word.size());
+    start = end + 1;
+  }
+  if (!line.empty()) absl::PrintF("%*s%s\n", indent, "", line);
+}
+
+// Help text fits an 80-column terminal.
+constexpr size_t kHelpWidth = 79;
+
+}  // namespace
+
+const std::vector<Subcommand>& Subcommands() {
+  static const auto* const kSubcommands = new std::vector<Subcommand>{
+      {"dump",
+       "FILE",
+       "show a table's footer, metaindex, index, blocks and filter",
+       "Prints the footer and its block handles, the metaindex entries, the "
+       "index entries, totals over the data blocks and the filter block "
+       "(policy, number of filters, bytes, keys covered, bits per key, k, "
+       "fraction of bits set, estimated false-positive rate).",
+       1,
+       1,
+       {"blocks", "keys", "json", "internal_keys"},
+       RunDump},
+      {"verify",
+       "FILE...",
+       "check every checksum, block, key order and filter",
+       "Reads every block of each FILE and checks its checksum and structure, "
+       "that keys are in order across the file and agree with the index, and "
+       "that every key's own filter answers \"maybe\" for it. Prints one line "
+       "per file, \"FILE: OK\" or \"FILE: CORRUPT at offset N: reason\" "
+       "(\"FILE: ERROR: reason\" when it cannot be read). Exit status 0 only "
+       "if every file is sound; 4 if a file could not be read, else 3 if one "
+       "is damaged.",
+       1,
+       kAnyNumber,
+       {"internal_keys"},
+       RunVerify},
+      {"get",
+       "FILE KEY",
+       "print the value of one key",
+       "Prints the value stored under KEY (escaped as scan prints it, or hex "
+       "with --hex) and says on standard error what the filter answered. "
+       "Exit status 1 when the table holds no such key. Put -- before a KEY "
+       "that starts with -.",
+       2,
+       2,
+       {"hex", "internal_keys"},
+       RunGet},
+      {"scan",
+       "FILE",
+       "print entries in key order, one per line",
+       "Prints one line per entry: key, a tab, value. By default bytes 0x20 "
+       "to 0x7e stand for themselves except the backslash, written \\\\, and "
+       "every other byte is written \\xNN: build --input_format tsv reads "
+       "the output back exactly. With --internal_keys a line is user key, "
+       "sequence, type (put or del) and value, separated by tabs.",
+       1,
+       1,
+       {"from", "to", "limit", "hex", "reverse", "internal_keys"},
+       RunScan},
+      {"build",
+       "OUT",
+       "write a table from lines of key TAB value",
+       "Reads lines of key, a tab and value (a final \\r is ignored), sorts "
+       "them, and writes a table to OUT through a temporary file beside it "
+       "that is synced and renamed: on any error nothing is left at OUT. A "
+       "duplicate key is an error naming its lines. The defaults are "
+       "LevelDB's (the file is byte-identical to leveldb::TableBuilder's), "
+       "except the filter: bloom with 10 bits per key.",
+       1,
+       1,
+       {"input", "input_format", "block_size", "block_restart_interval",
+        "compression", "filter", "bits_per_key", "filter_layout"},
+       RunBuild},
+      {"stats",
+       "FILE",
+       "entry count, size distributions, compression, filter memory",
+       "Prints the number of entries and data blocks, the distribution of "
+       "key and value sizes, raw and stored data bytes, the compression "
+       "ratio, and the bytes per key that the filter and the index hold in "
+       "memory.",
+       1,
+       1,
+       {"json", "internal_keys"},
+       RunStats},
+  };
+  return *kSubcommands;
+}
+
+const Subcommand* FindSubcommand(std::string_view name) {
+  for (const Subcommand& subcommand : Subcommands()) {
+    if (subcommand.name == name) return &subcommand;
+  }
+  return nullptr;
+}
+
+bool IsToolFlag(std::string_view name) {
+  for (const Subcommand& subcommand : Subcommands()) {
+    for (std::string_view flag : subcommand.flags) {
+      if (flag == name) return true;
+    }
+  }
+  return false;
+}
+
+bool Subcommand::Accepts(std::string_view name) const {
+  for (std::string_view flag : flags) {
+    if (flag == name) return true;
+  }
+  return false;
+}
+
+void PrintToolHelp() {
+  absl::PrintF(
+      "bloomtable %s: inspect, check and write table files in LevelDB's "
+      "format\n\n",
+      BLOOMTABLE_VERSION_STRING);
+  absl::PrintF("Usage: bloomtable SUBCOMMAND ARGUMENTS [FLAGS]\n\n");
+  absl::PrintF("Subcommands:\n");
+  for (const Subcommand& subcommand : Subcommands()) {
+    absl::PrintF("  %-18s %s\n",
+                 absl::StrCat(ToAbsl(subcommand.name), " ",
+                              ToAbsl(subcommand.arguments)),
+                 ToAbsl(subcommand.summary));
+  }
+  absl::PrintF("  %-18s %s\n", "help [SUBCOMMAND]",
+               "this text, or a subcommand's flags");
+  absl::PrintF("\n");
+  PrintWrapped(
+      "Flags may come anywhere after the subcommand; -- ends them, for keys "
+      "that start with -. bloomtable --version prints the version.",
+      0, kHelpWidth);
+  absl::PrintF("\n");
+  PrintWrapped(
+      "Exit status: 0 success; 1 get found no such key; 2 usage error; 3 a "
+      "damaged file, not a table, or bad build input; 4 an I/O error (missing "
+      "file, directory, permission).",
+      0, kHelpWidth);
+}
+
+void PrintSubcommandHelp(const Subcommand& subcommand) {
+  absl::PrintF("Usage:\n");
+  PrintWrapped(UsageLine(subcommand), 2, kHelpWidth);
+  absl::PrintF("\n");
+  PrintWrapped(subcommand.details, 0, kHelpWidth);
+  if (subcommand.flags.empty()) return;
+  absl::PrintF("\nFlags:\n");
+  for (std::string_view name : subcommand.flags) {
+    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(ToAbsl(name));
+    if (flag == nullptr) continue;
+    absl::PrintF("  --%s (default: %s)\n", ToAbsl(name),
+                 flag->DefaultValue().empty() ? "unset" : flag->DefaultValue());
+    PrintWrapped(flag->Help(), 6, kHelpWidth);
+  }
+}
+
+}  // namespace tool
+}  // namespace bloomtable

@@ -1,0 +1,56 @@
+#include "tools/table_file.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "table/format.h"
+#include "tools/filter_policies.h"
+
+namespace bloomtable {
+namespace tool {
+
+Options ReadingOptions(bool internal_keys) {
+  Options options;
+  options.key_format =
+      internal_keys ? KeyFormat::kLevelDBInternal : KeyFormat::kPlain;
+  std::vector<std::shared_ptr<const FilterPolicy>> policies =
+      KnownFilterPolicies();
+  if (!policies.empty()) {
+    options.filter_policy = policies.front();
+    options.extra_filter_policies.assign(policies.begin() + 1, policies.end());
+  }
+  return options;
+}
+
+absl::StatusOr<uint64_t> CheckedTableFileSize(const std::string& path) {
+  absl::StatusOr<uint64_t> size = GetFileSize(path);
+  if (!size.ok()) return size.status();
+  if (*size == 0) {
+    return absl::DataLossError(absl::StrCat(path, ": empty file, not a table"));
+  }
+  if (*size < Footer::kEncodedLength) {
+    return absl::DataLossError(absl::StrCat(
+        path, ": not a table: ", *size, " bytes, shorter than a table's ",
+        Footer::kEncodedLength, "-byte footer"));
+  }
+  return size;
+}
+
+absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
+                                          bool internal_keys) {
+  absl::StatusOr<uint64_t> size = CheckedTableFileSize(path);
+  if (!size.ok()) return size.status();
+  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
+      OpenRandomAccessFile(path);
+  if (!file.ok()) return file.status();
+  absl::StatusOr<std::unique_ptr<Table>> table =
+      Table::Open(ReadingOptions(internal_keys), *std::move(file), *size);
+  if (!table.ok()) return table.status();
+  OpenedTable opened;
+  opened.table = *std::move(table);
+  opened.file_size = *size;
+  return opened;
+}
+
+}  // namespace tool
+}  // namespace bloomtable

@@ -1,0 +1,44 @@
+// Opening a table file for the bloomtable tool, with the checks that give
+// each kind of wrong file its own message: a missing file and a directory
+// (I/O errors), an empty file and a file too short for a footer (not a
+// table), and whatever Table::Open finds.
+
+#ifndef BLOOMTABLE_TOOLS_TABLE_FILE_H_
+#define BLOOMTABLE_TOOLS_TABLE_FILE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bloomtable/file.h"
+#include "bloomtable/options.h"
+#include "bloomtable/table.h"
+
+namespace bloomtable {
+namespace tool {
+
+// Options for reading: every known filter policy, and internal keys if
+// `internal_keys`.
+Options ReadingOptions(bool internal_keys);
+
+// The size of the table file at `path`, after checking that it is a regular
+// file (errors name the path: NotFound, a directory, ...) and long enough to
+// hold a footer (DataLoss "empty file" or "too short", naming the path).
+absl::StatusOr<uint64_t> CheckedTableFileSize(const std::string& path);
+
+struct OpenedTable {
+  std::unique_ptr<Table> table;
+  uint64_t file_size = 0;
+};
+
+// Opens the table at `path`. Errors are as CheckedTableFileSize's, the file's
+// own, and Table::Open's (DataLoss, InvalidArgument for another format).
+absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
+                                          bool internal_keys);
+
+}  // namespace tool
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_TOOLS_TABLE_FILE_H_
