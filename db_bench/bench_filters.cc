@@ -61,14 +61,15 @@ class PolicyBenchFilter final : public BenchFilter {
     probes_ = probes;
   }
 
-  size_t CountMayMatch(const std::vector<uint32_t>& filter_of_probe) override {
+  size_t CountMayMatch(const std::vector<uint32_t>& filter_of_probe,
+                       size_t begin, size_t end) override {
     size_t matches = 0;
     if (use_readers_) {
-      for (size_t i = 0; i < probes_.size(); ++i) {
+      for (size_t i = begin; i < end; ++i) {
         matches += readers_[filter_of_probe[i]]->KeyMayMatch(probes_[i]);
       }
     } else {
-      for (size_t i = 0; i < probes_.size(); ++i) {
+      for (size_t i = begin; i < end; ++i) {
         matches +=
             policy_->KeyMayMatch(probes_[i], filters_[filter_of_probe[i]]);
       }
@@ -114,9 +115,10 @@ class LevelDBBenchFilter final : public BenchFilter {
     probes_ = ToSlices(probes);
   }
 
-  size_t CountMayMatch(const std::vector<uint32_t>& filter_of_probe) override {
+  size_t CountMayMatch(const std::vector<uint32_t>& filter_of_probe,
+                       size_t begin, size_t end) override {
     size_t matches = 0;
-    for (size_t i = 0; i < probes_.size(); ++i) {
+    for (size_t i = begin; i < end; ++i) {
       matches += policy_->KeyMayMatch(probes_[i], filters_[filter_of_probe[i]]);
     }
     return matches;

@@ -38,10 +38,11 @@ class BenchFilter {
   // Untimed. The keys that CountMayMatch asks about.
   virtual void SetProbes(const std::vector<std::string_view>& probes) = 0;
 
-  // Timed. How many probes i answer "may match" when asked of filter
-  // filter_of_probe[i]. REQUIRES: filter_of_probe.size() == probes' size.
-  virtual size_t CountMayMatch(
-      const std::vector<uint32_t>& filter_of_probe) = 0;
+  // Timed. How many probes i in [begin, end) answer "may match" when asked
+  // of filter filter_of_probe[i]. REQUIRES: end <= the number of probes, and
+  // filter_of_probe has an entry for each probe.
+  virtual size_t CountMayMatch(const std::vector<uint32_t>& filter_of_probe,
+                               size_t begin, size_t end) = 0;
 
   // The ideal false-positive rate for this filter's parameters at
   // `bits_per_key`, to print beside the measured one.

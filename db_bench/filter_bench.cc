@@ -14,6 +14,10 @@
 // --keys_per_filter keys (LevelDB's per-2 KiB filters hold about 100).
 // Probes visit the filters in a random order, as lookups in a table would.
 //
+// Times are this thread's CPU time, and the implementations take turns in
+// slices of 64Ki keys, so that other processes on a shared machine disturb
+// all of them alike (TimeInTurns).
+//
 // Example: filter_bench --keys=100000,1000000 --repeats=5 --json=out.json
 
 #include <algorithm>
@@ -195,20 +199,58 @@ struct BuiltFilters {
   }
 };
 
-void BuildAll(BenchFilter& filter, size_t num_keys, size_t keys_per_filter,
-              BuiltFilters* out) {
-  out->bytes.clear();  // keeps the capacity reserved by the caller
-  out->offsets.assign(1, 0);
-  for (size_t begin = 0; begin < num_keys; begin += keys_per_filter) {
+// Appends filters [first_filter, end_filter) of the layout to `out`.
+void BuildFilters(BenchFilter& filter, size_t num_keys, size_t keys_per_filter,
+                  size_t first_filter, size_t end_filter, BuiltFilters* out) {
+  for (size_t f = first_filter; f < end_filter; ++f) {
+    const size_t begin = f * keys_per_filter;
     filter.AppendFilter(begin, std::min(num_keys, begin + keys_per_filter),
                         &out->bytes);
     out->offsets.push_back(out->bytes.size());
   }
 }
 
+void ClearFilters(BuiltFilters* out) {
+  out->bytes.clear();  // keeps the capacity reserved by the caller
+  out->offsets.assign(1, 0);
+}
+
+void BuildAll(BenchFilter& filter, size_t num_keys, size_t keys_per_filter,
+              BuiltFilters* out) {
+  ClearFilters(out);
+  BuildFilters(filter, num_keys, keys_per_filter, 0,
+               (num_keys + keys_per_filter - 1) / keys_per_filter, out);
+}
+
+// Timed loops are cut into slices of about this many keys, and the
+// implementations take turns slice by slice, in an order that rotates: other
+// processes' interference, which comes and goes within milliseconds, then
+// falls on all of them alike. (A single filter is one slice.)
+constexpr size_t kKeysPerSlice = size_t{1} << 16;
+
+// Runs `slice_work(e, begin, end)` for every implementation e over the
+// slices [begin, end) of [0, count), `units_per_slice` units each, and
+// returns each implementation's total thread CPU time. `round` rotates the
+// order of turns from one call to the next.
+template <typename SliceWork>
+std::vector<double> TimeInTurns(size_t num_entries, size_t count,
+                                size_t units_per_slice, int round,
+                                SliceWork&& slice_work) {
+  const size_t slice = std::max<size_t>(1, units_per_slice);
+  std::vector<double> total_ns(num_entries, 0);
+  size_t turn = static_cast<size_t>(round);
+  for (size_t begin = 0; begin < count; begin += slice, ++turn) {
+    const size_t end = std::min(count, begin + slice);
+    for (size_t i = 0; i < num_entries; ++i) {
+      const size_t e = (turn + i) % num_entries;
+      total_ns[e] += TimeNanos([&] { slice_work(e, begin, end); });
+    }
+  }
+  return total_ns;
+}
+
 // Measures every implementation in `entries` for one key count, layout and
-// bits_per_key, interleaving the implementations within each repeat so that
-// noise from other processes falls on all of them alike.
+// bits_per_key, taking turns slice by slice (TimeInTurns).
 std::vector<FilterBenchRow> MeasureCase(
     const std::vector<BenchFilterEntry>& entries, size_t num_keys,
     size_t keys_per_filter, int bits_per_key, int repeats,
@@ -240,30 +282,45 @@ std::vector<FilterBenchRow> MeasureCase(
     const size_t size = built[e].bytes.size();
     built[e].bytes.assign(size + size / 8, '\0');
   }
+  const size_t num_entries = entries.size();
   for (int r = 0; r < repeats; ++r) {
-    for (size_t e = 0; e < entries.size(); ++e) {
-      build_ns[e].push_back(TimeNanos([&] {
-        BuildAll(*filters[e], num_keys, keys_per_filter, &built[e]);
-      }));
-    }
+    for (BuiltFilters& out : built) ClearFilters(&out);
+    // Slices of whole filters, about kKeysPerSlice keys' worth.
+    const std::vector<double> totals =
+        TimeInTurns(num_entries, num_filters, kKeysPerSlice / keys_per_filter,
+                    r, [&](size_t e, size_t first_filter, size_t end_filter) {
+                      BuildFilters(*filters[e], num_keys, keys_per_filter,
+                                   first_filter, end_filter, &built[e]);
+                    });
+    for (size_t e = 0; e < num_entries; ++e) build_ns[e].push_back(totals[e]);
   }
-  for (size_t e = 0; e < entries.size(); ++e) {
+  for (size_t e = 0; e < num_entries; ++e) {
     filters[e]->SetFilters(built[e].Views());
   }
-  std::vector<size_t> absent_matches(entries.size(), 0);
+  std::vector<size_t> present_matches(num_entries, 0);
+  std::vector<size_t> absent_matches(num_entries, 0);
+  auto time_probes = [&](const ProbeSet& probes,
+                         const std::vector<std::string_view>& probe_keys,
+                         int round, std::vector<size_t>* matches) {
+    for (size_t e = 0; e < num_entries; ++e) {
+      filters[e]->SetProbes(probe_keys);
+      (*matches)[e] = 0;
+    }
+    return TimeInTurns(num_entries, probe_keys.size(), kKeysPerSlice, round,
+                       [&](size_t e, size_t begin, size_t end) {
+                         (*matches)[e] += filters[e]->CountMayMatch(
+                             probes.filter_of_probe, begin, end);
+                       });
+  };
   for (int r = 0; r < repeats; ++r) {
-    for (size_t e = 0; e < entries.size(); ++e) {
-      size_t matches = 0;
-      filters[e]->SetProbes(present_probe_keys);
-      present_ns[e].push_back(TimeNanos([&] {
-        matches = filters[e]->CountMayMatch(present_probes.filter_of_probe);
-      }));
-      rows[e].false_negatives |= matches != num_keys;
-      filters[e]->SetProbes(absent_probe_keys);
-      absent_ns[e].push_back(TimeNanos([&] {
-        absent_matches[e] =
-            filters[e]->CountMayMatch(absent_probes.filter_of_probe);
-      }));
+    const std::vector<double> present_totals =
+        time_probes(present_probes, present_probe_keys, r, &present_matches);
+    const std::vector<double> absent_totals =
+        time_probes(absent_probes, absent_probe_keys, r, &absent_matches);
+    for (size_t e = 0; e < num_entries; ++e) {
+      present_ns[e].push_back(present_totals[e]);
+      absent_ns[e].push_back(absent_totals[e]);
+      rows[e].false_negatives |= present_matches[e] != num_keys;
     }
   }
 
@@ -295,9 +352,10 @@ std::vector<FilterBenchRow> MeasureCase(
     BuildAll(*filters[e], near_present.size(), keys_per_filter, &near_built);
     filters[e]->SetFilters(near_built.Views());
     filters[e]->SetProbes(near_probes.keys.Views());
-    row.fp_near_miss = static_cast<double>(filters[e]->CountMayMatch(
-                           near_probes.filter_of_probe)) /
-                       near_absent.size();
+    row.fp_near_miss =
+        static_cast<double>(filters[e]->CountMayMatch(
+            near_probes.filter_of_probe, 0, near_absent.size())) /
+        near_absent.size();
   }
   return rows;
 }

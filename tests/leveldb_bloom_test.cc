@@ -4,6 +4,8 @@
 
 #include "filter/leveldb_bloom.h"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -272,6 +274,29 @@ TEST(LevelDBBloom, FalsePositiveRateOfThousandKeyFiltersIsNearTheFormula) {
       BloomFalsePositiveRate(kBitsPerKey, LevelDBBloomNumProbes(kBitsPerKey));
   EXPECT_LE(rate, 1.25 * formula) << "measured " << rate;
   EXPECT_GE(rate, 0.75 * formula) << "measured " << rate;
+}
+
+// A filter of 2^32 bits or more (512 MiB) needs no remainder: every 32-bit
+// hash is already a position in it. The bytes are mapped lazily, so only the
+// pages touched are ever allocated.
+TEST(LevelDBBloom, FiltersOf2To32BitsOrMoreUseTheHashAsThePosition) {
+  constexpr size_t kArrayBytes = size_t{1} << 29;  // 2^32 bits
+  constexpr size_t kFilterSize = kArrayBytes + 1;
+  void* mapping = mmap(nullptr, kFilterSize, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(mapping, MAP_FAILED);
+  unsigned char* bytes = static_cast<unsigned char*>(mapping);
+  bytes[kArrayBytes] = 1;  // k = 1
+  const std::string_view filter(static_cast<const char*>(mapping), kFilterSize);
+  const auto policy = NewLevelDBBloomFilterPolicy(10);
+  const std::string_view key = "hello";
+  const uint32_t hash = LevelDBHash(key.data(), key.size(), 0xbc9f1d34);
+  EXPECT_FALSE(policy->KeyMayMatch(key, filter));
+  EXPECT_FALSE(policy->NewReader(filter)->KeyMayMatch(key));
+  bytes[hash >> 3] |= static_cast<unsigned char>(1u << (hash & 7));
+  EXPECT_TRUE(policy->KeyMayMatch(key, filter));
+  EXPECT_TRUE(policy->NewReader(filter)->KeyMayMatch(key));
+  munmap(mapping, kFilterSize);
 }
 
 // Malformed filters (FORMAT.md): shorter than 2 bytes -> "absent"; a k byte

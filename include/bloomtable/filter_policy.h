@@ -66,8 +66,9 @@ class FilterPolicy {
 
 // LevelDB's Bloom filter, named "leveldb.BuiltinBloomFilter2", whose filters
 // are byte-identical to LevelDB 1.23's NewBloomFilterPolicy(bits_per_key) for
-// every key set and every bits_per_key (including 0 and negative values,
-// which LevelDB clamps to one probe over at least 64 bits).
+// every key set and every bits_per_key >= 0 (0 gives, as in LevelDB, one
+// probe over at least 64 bits; tools treat 0 as "no filter" instead). A
+// negative bits_per_key, which LevelDB does not handle, is taken as 0.
 // See FORMAT.md for the encoding and its known weaknesses.
 std::shared_ptr<const FilterPolicy> NewLevelDBBloomFilterPolicy(
     int bits_per_key);
