@@ -1,6 +1,6 @@
 // bloomtable build OUT --input FILE|- [--input_format tsv|hex]
 //     [--block_size N] [--block_restart_interval N] [--compression none|snappy]
-//     [--filter none|bloom] [--bits_per_key N]
+//     [--filter none|bloom|cache_local_bloom|ribbon] [--bits_per_key N]
 
 #include <cstdio>
 #include <string>

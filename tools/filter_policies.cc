@@ -15,13 +15,16 @@ namespace {
 constexpr double kMaxBitsPerKey = 100;
 
 // The bits per key a reading policy is made with: irrelevant to answers
-// (LevelDB's Bloom reads k from each filter), so LevelDB's usual 10.
+// (every policy reads its parameters from the filter's own bytes), so
+// LevelDB's usual 10.
 constexpr int kReadingBitsPerKey = 10;
 
 }  // namespace
 
 std::vector<std::shared_ptr<const FilterPolicy>> KnownFilterPolicies() {
-  return {NewLevelDBBloomFilterPolicy(kReadingBitsPerKey)};
+  return {NewLevelDBBloomFilterPolicy(kReadingBitsPerKey),
+          NewCacheLocalBloomFilterPolicy(kReadingBitsPerKey),
+          NewRibbonFilterPolicy(kReadingBitsPerKey)};
 }
 
 std::shared_ptr<const FilterPolicy> FindFilterPolicy(
@@ -50,10 +53,18 @@ absl::StatusOr<std::shared_ptr<const FilterPolicy>> FilterPolicyForBuild(
     }
     return NewLevelDBBloomFilterPolicy(static_cast<int>(bits_per_key));
   }
+  if (filter_name == "cache_local_bloom") {
+    if (bits_per_key == 0) return nullptr;
+    return NewCacheLocalBloomFilterPolicy(bits_per_key);
+  }
+  if (filter_name == "ribbon") {
+    if (bits_per_key == 0) return nullptr;
+    return NewRibbonFilterPolicy(bits_per_key);
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown --filter '",
                    absl::string_view(filter_name.data(), filter_name.size()),
-                   "' (known: none, bloom)"));
+                   "' (known: none, bloom, cache_local_bloom, ribbon)"));
 }
 
 }  // namespace tool

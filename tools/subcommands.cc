@@ -35,7 +35,7 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"block_size", "N"},
           {"block_restart_interval", "N"},
           {"compression", "none|snappy"},
-          {"filter", "none|bloom"},
+          {"filter", "none|bloom|cache_local_bloom|ribbon"},
           {"bits_per_key", "N"},
           {"filter_layout", "per_block|whole_table"},
       };
@@ -143,7 +143,10 @@ const std::vector<Subcommand>& Subcommands() {
        "that is synced and renamed: on any error nothing is left at OUT. A "
        "duplicate key is an error naming its lines. The defaults are "
        "LevelDB's (the file is byte-identical to leveldb::TableBuilder's), "
-       "except the filter: bloom with 10 bits per key.",
+       "except the filter: bloom with 10 bits per key. --filter bloom is "
+       "LevelDB's Bloom (whole bits per key); cache_local_bloom (one cache "
+       "line per key, fractional bits per key) and ribbon (whole-table only, "
+       "fractional bits per key) are bloomtable's own, which LevelDB ignores.",
        1,
        1,
        {"input", "input_format", "block_size", "block_restart_interval",
