@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -178,12 +177,14 @@ CacheLocalBloomShape CacheLocalBloomShapeFor(size_t num_keys,
   const double lines = std::ceil(bits / (8 * kCacheLocalBloomMaxLineBytes));
   shape.num_lines = lines >= kMaxLines ? std::numeric_limits<uint32_t>::max()
                                        : static_cast<uint32_t>(lines);
-  const double granules =
-      std::ceil(bits / shape.num_lines / (8 * kCacheLocalBloomLineGranule));
-  shape.line_bytes = static_cast<uint32_t>(
-      std::min<double>(granules, kCacheLocalBloomMaxLineBytes /
-                                     kCacheLocalBloomLineGranule) *
-      kCacheLocalBloomLineGranule);
+  // Short lines only in filters of at most 8 lines (4096 bits): larger
+  // filters lose less than a line to rounding, and whole lines keep the
+  // reader on its fast path.
+  shape.line_bytes = kCacheLocalBloomMaxLineBytes;
+  if (shape.num_lines <= 8) {
+    shape.line_bytes =
+        static_cast<uint32_t>(std::ceil(bits / shape.num_lines / 8));
+  }
   return shape;
 }
 
@@ -237,16 +238,15 @@ CacheLocalBloomView::CacheLocalBloomView(std::string_view filter) {
   const uint32_t num_lines = DecodeFixed32(trailer);
   const int num_probes = static_cast<unsigned char>(trailer[4]);
   if (num_probes < 1 || num_probes > kCacheLocalBloomMaxProbes) return;
-  // The lines must divide into whole lines of 8..64 bytes, 64 when there
-  // are more than 8 lines. The division avoids any overflow in
+  // The lines must divide into whole lines of 1..64 bytes, 64 when there are
+  // more than 8 lines. The division avoids any overflow in
   // num_lines * line_bytes.
   const size_t lines_bytes = filter.size() - kCacheLocalBloomTrailerBytes;
   size_t line_bytes = 0;
   if (num_lines > 0) {
     if (lines_bytes % num_lines != 0) return;
     line_bytes = lines_bytes / num_lines;
-    if (line_bytes % kCacheLocalBloomLineGranule != 0 || line_bytes == 0 ||
-        line_bytes > kCacheLocalBloomMaxLineBytes ||
+    if (line_bytes == 0 || line_bytes > kCacheLocalBloomMaxLineBytes ||
         (num_lines > 8 && line_bytes != kCacheLocalBloomMaxLineBytes)) {
       return;
     }

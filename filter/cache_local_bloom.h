@@ -10,9 +10,9 @@
 //   +------------------------+-------------------+----------+-------------+
 //
 // The line size S is the length of the lines divided by L: 64 bytes, except
-// in filters of at most 8 lines (4096 bits), where lines may be shorter (a
-// multiple of 8 bytes) so that small per-block filters do not round up to
-// whole 512-bit lines. Bit p of a line is bit p % 8 of the line's byte p / 8.
+// in filters of at most 8 lines (4096 bits), where lines may be shorter (1 to
+// 64 bytes) so that small per-block filters do not round up to whole 512-bit
+// lines. Bit p of a line is bit p % 8 of the line's byte p / 8.
 //
 // The policy is created with NewCacheLocalBloomFilterPolicy() in
 // include/bloomtable/filter_policy.h. This header exposes the pieces that the
@@ -34,9 +34,8 @@ namespace bloomtable {
 // above 30, so it fails open if ever handed these bytes.
 inline constexpr uint8_t kCacheLocalBloomFormatV1 = 0xB1;
 
-// Lines are at most one cache line, and a whole number of 64-bit words.
+// Lines are at most one cache line.
 inline constexpr size_t kCacheLocalBloomMaxLineBytes = 64;
-inline constexpr size_t kCacheLocalBloomLineGranule = 8;
 // fixed32 number of lines, uint8 probes, uint8 format.
 inline constexpr size_t kCacheLocalBloomTrailerBytes = 6;
 
@@ -66,9 +65,8 @@ int CacheLocalBloomNumProbes(double bits_per_key);
 
 // The shape of a filter over `num_keys` keys at `bits_per_key` (clamped):
 // L = ceil(num_keys * bits_per_key / 512) lines (0 for no keys, at most
-// 2^32 - 1), each of S = the smallest multiple of 8 bytes that gives the L
-// lines at least num_keys * bits_per_key bits, at most 64. S is 64 unless L
-// is 8 or less.
+// 2^32 - 1) of S bytes: 64 when L > 8, else the fewest bytes that give the L
+// lines at least num_keys * bits_per_key bits.
 struct CacheLocalBloomShape {
   uint32_t num_lines = 0;
   uint32_t line_bytes = 0;

@@ -67,29 +67,115 @@ bool ChooseShape(size_t num_keys, uint64_t num_slots,
 }
 
 // One attempt with `seed`: the keys' equations in about increasing start
-// order, solved. Returns false if the system has no solution.
+// order, solved. Returns false if the system has no solution. The vectors
+// are scratch space sized by the caller, reused across attempts.
 bool TrySeed(const std::string_view* keys, size_t n, const RibbonShape& shape,
-             std::vector<uint64_t>* hashes, std::vector<uint64_t>* by_block,
-             std::vector<uint32_t>* block_counts, RibbonSolver* solver) {
+             std::vector<uint64_t>* hashes_buffer,
+             std::vector<uint64_t>* by_block_buffer,
+             std::vector<size_t>* block_ends_buffer, RibbonSolver* solver) {
   const uint64_t num_starts = RibbonNumStarts(shape.num_blocks);
-  // Counting sort by start block: adding equations in start order keeps
-  // the elimination within a few cache lines of the solver's arrays.
-  std::fill(block_counts->begin(), block_counts->end(), 0);
+  std::vector<uint64_t>& hashes = *hashes_buffer;
+  std::vector<uint64_t>& by_block = *by_block_buffer;
+  std::vector<size_t>& block_ends = *block_ends_buffer;
+  auto block_of = [num_starts](uint64_t hash) {
+    return StartOf(hash, num_starts) / kRibbonBlockSlots;
+  };
+  // Counting sort by start block (stable): adding equations in start order
+  // keeps the elimination within a few cache lines of the solver's arrays.
+  // block_ends[b + 1] counts block b's keys, then becomes where they go.
+  std::fill(block_ends.begin(), block_ends.end(), 0);
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t hash = KeyHash(keys[i], shape.seed);
-    (*hashes)[i] = hash;
-    ++(*block_counts)[StartOf(hash, num_starts) / kRibbonBlockSlots + 1];
+    hashes[i] = KeyHash(keys[i], shape.seed);
+    ++block_ends[block_of(hashes[i]) + 1];
   }
-  for (size_t b = 1; b < block_counts->size(); ++b) {
-    (*block_counts)[b] += (*block_counts)[b - 1];
+  for (size_t b = 1; b < block_ends.size(); ++b) {
+    block_ends[b] += block_ends[b - 1];
   }
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t hash = (*hashes)[i];
-    (*by_block)[(
-        *block_counts)[StartOf(hash, num_starts) / kRibbonBlockSlots]++] = hash;
+    by_block[block_ends[block_of(hashes[i])]++] = hashes[i];
   }
   solver->Reset(shape.NumSlots());
-  return solver->AddAll(by_block->data(), n, num_starts);
+  return solver->AddAll(by_block.data(), n, num_starts);
+}
+
+// The query of a well-formed Ribbon filter (docs/FILTERS.md). `head` and
+// `tail` are the two regions of the solution words.
+BLOOMTABLE_RIBBON_POPCNT_CLONES
+bool RibbonQuery(const RibbonShape& shape, uint64_t num_starts,
+                 const char* head, const char* tail, std::string_view key) {
+  const RibbonRow row = RibbonRowOf(KeyHash(key, shape.seed), num_starts);
+  const uint64_t block = row.start / kRibbonBlockSlots;
+  const int offset = static_cast<int>(row.start % kRibbonBlockSlots);
+  // The row's 128 bits start `offset` bits into `block` and so cover up to
+  // three blocks' words. Shift the row instead of the words: bit t of
+  // (shifted0, shifted1, shifted2) is slot 64 * block + t. The two-step
+  // shifts give 0 when offset is 0 instead of an undefined 64-bit shift;
+  // then the third block is not needed, and may not exist (block + 2 ==
+  // num_blocks): its words are replaced by the second block's, times 0.
+  const uint64_t shifted0 = row.coeff_lo << offset;
+  const uint64_t shifted1 =
+      (row.coeff_hi << offset) | ((row.coeff_lo >> 1) >> (63 - offset));
+  const uint64_t shifted2 = (row.coeff_hi >> 1) >> (63 - offset);
+  // Each column of an absent key mismatches with probability 1/2, so the
+  // two head columns reject three absent keys in four, reading only the
+  // head region: test those first, with a branch the predictor mostly gets
+  // right, then the tail columns. Later blocks hold at least as many
+  // columns as `block`.
+  const uint64_t expected = row.fingerprint;
+  const bool has_third_block = block + 2 < shape.num_blocks;
+  auto parity = [&](const char* words0, const char* words1,
+                    const char* words2) -> uint64_t {
+    return static_cast<uint64_t>(
+        __builtin_parityll((DecodeFixed64(words0) & shifted0) ^
+                           (DecodeFixed64(words1) & shifted1) ^
+                           (DecodeFixed64(words2) & shifted2)));
+  };
+  int head_columns = kRibbonHeadColumns;
+  const char* head0;
+  const char* head1;
+  const char* head2;
+  if (shape.lower_columns >= kRibbonHeadColumns) {
+    // Every block has both head columns: no per-block arithmetic.
+    head0 = head + 8 * kRibbonHeadColumns * block;
+    head1 = head0 + 8 * kRibbonHeadColumns;
+    head2 = has_third_block ? head1 + 8 * kRibbonHeadColumns : head1;
+  } else {
+    head_columns = shape.HeadColumnsOf(block);
+    head0 = head + 8 * shape.FirstHeadWordOf(block);
+    head1 = head0 + 8 * head_columns;
+    head2 =
+        has_third_block ? head1 + 8 * shape.HeadColumnsOf(block + 1) : head1;
+  }
+  uint64_t result = 0;
+  for (int column = 0; column < head_columns; ++column) {
+    result |= parity(head0 + 8 * column, head1 + 8 * column, head2 + 8 * column)
+              << column;
+  }
+  const uint64_t head_mask = (uint64_t{1} << head_columns) - 1;
+  if (((result ^ expected) & head_mask) != 0) return false;
+
+  const int tail_columns = shape.ColumnsOf(block) - head_columns;
+  if (tail_columns == 0) return true;
+  const char* tail0 = tail + 8 * shape.FirstTailWordOf(block);
+  const char* tail1 = tail0 + 8 * tail_columns;
+  const char* tail2 =
+      has_third_block ? tail1 + 8 * shape.TailColumnsOf(block + 1) : tail1;
+  // Two accumulators keep the dependency chains short.
+  uint64_t result_odd = 0;
+  int column = 0;
+  for (; column + 1 < tail_columns; column += 2) {
+    result |= parity(tail0 + 8 * column, tail1 + 8 * column, tail2 + 8 * column)
+              << (kRibbonHeadColumns + column);
+    result_odd |= parity(tail0 + 8 * column + 8, tail1 + 8 * column + 8,
+                         tail2 + 8 * column + 8)
+                  << (kRibbonHeadColumns + column + 1);
+  }
+  if (column < tail_columns) {
+    result |= parity(tail0 + 8 * column, tail1 + 8 * column, tail2 + 8 * column)
+              << (kRibbonHeadColumns + column);
+  }
+  const uint64_t mask = (uint64_t{1} << (head_columns + tail_columns)) - 1;
+  return (((result | result_odd) ^ expected) & mask) == 0;
 }
 
 class RibbonPolicy final : public FilterPolicy {
@@ -212,13 +298,14 @@ void AppendRibbonFilter(const std::string_view* keys, size_t n,
   if (n >= kRibbonMinKeys && ChooseShape(n, num_slots, options, &shape)) {
     std::vector<uint64_t> hashes(n);
     std::vector<uint64_t> by_block(n);
-    std::vector<uint32_t> block_counts(size_t{shape.num_blocks} + 1);
+    std::vector<size_t> block_ends(size_t{shape.num_blocks} + 1);
     RibbonSolver solver;
-    for (int attempt = 0; attempt < options.max_attempts; ++attempt) {
+    // The seed is a byte: at most 256 attempts.
+    const int max_attempts = std::min(options.max_attempts, 256);
+    for (int attempt = 0; attempt < max_attempts; ++attempt) {
       shape.seed = static_cast<uint8_t>(attempt);
       info->attempts = attempt + 1;
-      if (!TrySeed(keys, n, shape, &hashes, &by_block, &block_counts,
-                   &solver)) {
+      if (!TrySeed(keys, n, shape, &hashes, &by_block, &block_ends, &solver)) {
         continue;
       }
       const size_t offset = dst->size();
@@ -266,69 +353,19 @@ RibbonView::RibbonView(std::string_view filter) : bloom_(filter) {
   shape_ = shape;
   num_starts_ = RibbonNumStarts(shape.num_blocks);
   words_ = filter.data();
+  tail_ = words_ + 8 * shape.NumHeadWords();
 }
 
 bool RibbonView::KeyMayMatch(std::string_view key) const {
   switch (kind_) {
     case Kind::kRibbon:
-      return RibbonMayMatch(key);
+      return RibbonQuery(shape_, num_starts_, words_, tail_, key);
     case Kind::kBloom:
       return bloom_.KeyMayMatch(key);
     case Kind::kMalformed:
       break;
   }
   return true;
-}
-
-bool RibbonView::RibbonMayMatch(std::string_view key) const {
-  const RibbonRow row = RibbonRowOf(KeyHash(key, shape_.seed), num_starts_);
-  const uint64_t block = row.start / kRibbonBlockSlots;
-  const int offset = static_cast<int>(row.start % kRibbonBlockSlots);
-  // The row's 128 bits start `offset` bits into `block` and so cover up to
-  // three blocks' words. Shift the row instead of the words: bit t of
-  // (shifted0, shifted1, shifted2) is slot 64 * block + t. The two-step
-  // shifts give 0 when offset is 0 instead of an undefined 64-bit shift;
-  // then the third block is not needed, and may not exist (block + 2 ==
-  // num_blocks): its words are replaced by the second block's, times 0.
-  const uint64_t shifted0 = row.coeff_lo << offset;
-  const uint64_t shifted1 =
-      (row.coeff_hi << offset) | ((row.coeff_lo >> 1) >> (63 - offset));
-  const uint64_t shifted2 = (row.coeff_hi >> 1) >> (63 - offset);
-  // Later blocks hold at least as many columns as `block`.
-  const int columns = shape_.ColumnsOf(block);
-  const char* words0 = words_ + 8 * shape_.FirstWordOf(block);
-  const char* words1 = words0 + 8 * columns;
-  const char* words2 = block + 2 < shape_.num_blocks
-                           ? words1 + 8 * shape_.ColumnsOf(block + 1)
-                           : words1;
-  // Each column of an absent key mismatches with probability 1/2, so most
-  // absent keys are rejected by the first two columns: check those first
-  // (three times in four a branch that the predictor gets right) and the
-  // rest only then. Within a group, two accumulators keep the dependency
-  // chains short.
-  auto column_parity = [&](int column) -> uint64_t {
-    const uint64_t sum = (DecodeFixed64(words0 + 8 * column) & shifted0) ^
-                         (DecodeFixed64(words1 + 8 * column) & shifted1) ^
-                         (DecodeFixed64(words2 + 8 * column) & shifted2);
-    return static_cast<uint64_t>(__builtin_parityll(sum)) << column;
-  };
-  const uint64_t expected = row.fingerprint;
-  const int first_group = columns < 2 ? columns : 2;
-  uint64_t result = 0;
-  for (int column = 0; column < first_group; ++column) {
-    result |= column_parity(column);
-  }
-  const uint64_t first_mask = (uint64_t{1} << first_group) - 1;
-  if (((result ^ expected) & first_mask) != 0) return false;
-  uint64_t result_odd = 0;
-  int column = first_group;
-  for (; column + 1 < columns; column += 2) {
-    result |= column_parity(column);
-    result_odd |= column_parity(column + 1);
-  }
-  if (column < columns) result |= column_parity(column);
-  const uint64_t mask = (uint64_t{1} << columns) - 1;
-  return (((result | result_odd) ^ expected) & mask) == 0;
 }
 
 std::shared_ptr<const FilterPolicy> NewRibbonFilterPolicy(double bits_per_key) {

@@ -28,8 +28,9 @@ namespace bloomtable {
 
 // Below this many keys (duplicates counted) a Ribbon filter is stored as a
 // cache-local Bloom filter: the 128-slot minimum and the rounding to 64-slot
-// blocks then cost more than Ribbon saves (at 10 bits per key, 200 keys give
-// about the same rate either way; docs/FILTERS.md).
+// blocks then cost about what Ribbon saves (computed at 7 bits per key, the
+// two give about the same rate near 256 keys, Ribbon less above; at 10 bits
+// per key Ribbon is ahead from about 160 keys).
 inline constexpr size_t kRibbonMinKeys = 256;
 
 // Seeds tried before falling back to a cache-local Bloom filter. The sizing
@@ -100,12 +101,11 @@ class RibbonView {
  private:
   enum class Kind { kMalformed, kRibbon, kBloom };
 
-  bool RibbonMayMatch(std::string_view key) const;
-
   Kind kind_ = Kind::kMalformed;
   RibbonShape shape_;
   uint64_t num_starts_ = 0;
-  const char* words_ = nullptr;
+  const char* words_ = nullptr;  // the head region
+  const char* tail_ = nullptr;   // the tail region
   CacheLocalBloomView bloom_;
 };
 

@@ -6,6 +6,55 @@
 
 namespace bloomtable {
 
+namespace {
+
+// WriteSolution's work, on the solver's arrays.
+BLOOMTABLE_RIBBON_POPCNT_CLONES
+void BackSubstitute(const uint64_t* coefficients, const uint32_t* fingerprints,
+                    const RibbonShape& shape, char* out) {
+  const int max_columns = shape.MaxColumns();
+  // For each column, the solution bits of the 128 slots from the current
+  // one up: bit t of (low, high) is slot i + t.
+  uint64_t window_low[kRibbonMaxColumns] = {};
+  uint64_t window_high[kRibbonMaxColumns] = {};
+  const uint64_t num_slots = shape.NumSlots();
+  char* const tail_region = out + 8 * shape.NumHeadWords();
+  for (uint64_t i = num_slots; i-- > 0;) {
+    const uint64_t coeff_low = coefficients[2 * i];
+    const uint64_t coeff_high = coefficients[2 * i + 1];
+    const uint32_t fingerprint = fingerprints[i];
+    for (int column = 0; column < max_columns; ++column) {
+      // Move the window down one slot; bit 0 (slot i) is unknown, 0 for now.
+      window_high[column] =
+          (window_high[column] << 1) | (window_low[column] >> 63);
+      window_low[column] <<= 1;
+      // Equation i: bit 0 of coeff_low is slot i itself (1 when stored), so
+      // slot i's value is the fingerprint bit minus the other slots' part.
+      // A free slot (no equation) has all-zero coefficients and gets 0.
+      const uint64_t others =
+          (coeff_low & window_low[column]) ^ (coeff_high & window_high[column]);
+      const uint64_t bit =
+          ((fingerprint >> column) ^ __builtin_parityll(others)) & 1;
+      window_low[column] |= bit;
+    }
+    if (i % kRibbonBlockSlots == 0) {
+      const uint64_t block = i / kRibbonBlockSlots;
+      char* head = out + 8 * shape.FirstHeadWordOf(block);
+      const int head_columns = shape.HeadColumnsOf(block);
+      for (int column = 0; column < head_columns; ++column) {
+        EncodeFixed64(head + 8 * column, window_low[column]);
+      }
+      char* tail = tail_region + 8 * shape.FirstTailWordOf(block);
+      const int tail_columns = shape.TailColumnsOf(block);
+      for (int column = 0; column < tail_columns; ++column) {
+        EncodeFixed64(tail + 8 * column, window_low[head_columns + column]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void RibbonSolver::Reset(uint64_t num_slots) {
   assert(num_slots % kRibbonBlockSlots == 0 && num_slots >= 128);
   coefficients_.assign(2 * num_slots, 0);
@@ -104,39 +153,7 @@ bool RibbonSolver::AddAll(const uint64_t* hashes, size_t n,
 }
 
 void RibbonSolver::WriteSolution(const RibbonShape& shape, char* out) const {
-  const int max_columns = shape.MaxColumns();
-  // For each column, the solution bits of the 128 slots from the current
-  // one up: bit t of (low, high) is slot i + t.
-  uint64_t window_low[kRibbonMaxColumns] = {};
-  uint64_t window_high[kRibbonMaxColumns] = {};
-  const uint64_t num_slots = shape.NumSlots();
-  for (uint64_t i = num_slots; i-- > 0;) {
-    const uint64_t coeff_low = coefficients_[2 * i];
-    const uint64_t coeff_high = coefficients_[2 * i + 1];
-    const uint32_t fingerprint = fingerprints_[i];
-    for (int column = 0; column < max_columns; ++column) {
-      // Move the window down one slot; bit 0 (slot i) is unknown, 0 for now.
-      window_high[column] =
-          (window_high[column] << 1) | (window_low[column] >> 63);
-      window_low[column] <<= 1;
-      // Equation i: bit 0 of coeff_low is slot i itself (1 when stored), so
-      // slot i's value is the fingerprint bit minus the other slots' part.
-      // A free slot (no equation) has all-zero coefficients and gets 0.
-      const uint64_t others =
-          (coeff_low & window_low[column]) ^ (coeff_high & window_high[column]);
-      const uint64_t bit =
-          ((fingerprint >> column) ^ __builtin_parityll(others)) & 1;
-      window_low[column] |= bit;
-    }
-    if (i % kRibbonBlockSlots == 0) {
-      const uint64_t block = i / kRibbonBlockSlots;
-      char* words = out + 8 * shape.FirstWordOf(block);
-      const int columns = shape.ColumnsOf(block);
-      for (int column = 0; column < columns; ++column) {
-        EncodeFixed64(words + 8 * column, window_low[column]);
-      }
-    }
-  }
+  BackSubstitute(coefficients_.data(), fingerprints_.data(), shape, out);
 }
 
 }  // namespace bloomtable

@@ -11,8 +11,8 @@
 // to the first by back-substitution. Adding keys in about increasing start
 // order keeps the work inside a few cache lines.
 //
-// Usage: (Reset (Add)* [WriteSolution])*. Not thread-safe; one solver per
-// build.
+// Usage: (Reset (Add | AddAll)* [WriteSolution])*. Not thread-safe; one
+// solver per build.
 
 #ifndef BLOOMTABLE_FILTER_RIBBON_SOLVER_H_
 #define BLOOMTABLE_FILTER_RIBBON_SOLVER_H_
