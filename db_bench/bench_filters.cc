@@ -27,16 +27,31 @@ double LevelDBBloomExpectedRate(int bits_per_key) {
                                 LevelDBBloomNumProbes(bits_per_key));
 }
 
-// A bloomtable FilterPolicy. With `use_readers`, filters are parsed once by
-// NewReader (as a table reader can at open) and probed through the readers;
-// otherwise every probe calls the policy's KeyMayMatch with the raw bytes, as
-// LevelDB does.
+// How a PolicyBenchFilter probes its filters.
+enum class ProbePath {
+  // Every filter parsed once by NewReader, probed through the readers.
+  kReaders,
+  // Every probe calls the policy's KeyMayMatch with the raw bytes, as LevelDB
+  // does.
+  kPolicyCalls,
+  // As a table does: a reader for a whole-table filter, policy calls for the
+  // many small filters of the per-block layout.
+  kAsTable,
+};
+
+// A bloomtable FilterPolicy, probed along `path`.
 class PolicyBenchFilter final : public BenchFilter {
  public:
   PolicyBenchFilter(std::shared_ptr<const FilterPolicy> policy,
                     bool use_readers, std::function<double(int)> expected_rate)
+      : PolicyBenchFilter(std::move(policy),
+                          use_readers ? ProbePath::kReaders
+                                      : ProbePath::kPolicyCalls,
+                          std::move(expected_rate)) {}
+  PolicyBenchFilter(std::shared_ptr<const FilterPolicy> policy, ProbePath path,
+                    std::function<double(int)> expected_rate)
       : policy_(std::move(policy)),
-        use_readers_(use_readers),
+        path_(path),
         expected_rate_(std::move(expected_rate)) {}
 
   void SetKeys(const std::vector<std::string_view>& keys) override {
@@ -50,6 +65,8 @@ class PolicyBenchFilter final : public BenchFilter {
   void SetFilters(const std::vector<std::string_view>& filters) override {
     filters_ = filters;
     readers_.clear();
+    use_readers_ = path_ == ProbePath::kReaders ||
+                   (path_ == ProbePath::kAsTable && filters.size() == 1);
     if (use_readers_) {
       for (std::string_view filter : filters) {
         readers_.push_back(policy_->NewReader(filter));
@@ -83,7 +100,8 @@ class PolicyBenchFilter final : public BenchFilter {
 
  private:
   const std::shared_ptr<const FilterPolicy> policy_;
-  const bool use_readers_;
+  const ProbePath path_;
+  bool use_readers_ = false;
   const std::function<double(int)> expected_rate_;
   std::vector<std::string_view> keys_;
   std::vector<std::string_view> filters_;
@@ -176,27 +194,32 @@ std::vector<BenchFilterEntry> BenchFilterRegistry() {
   // expected rate is that of a million keys (it depends a little on the key
   // count; below 256 keys per filter it is stored as a cache-local Bloom
   // filter).
+  constexpr char kAsTableDescription[] =
+      "bloomtable; probed as a table does: one reader for a whole-table "
+      "filter, KeyMayMatch on the bytes for many small filters";
   entries.push_back(
       {"bloomtable/cache-local-bloom", "bloomtable.CacheLocalBloom",
        leveldb_baseline,
        [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
          return std::make_unique<PolicyBenchFilter>(
              NewCacheLocalBloomFilterPolicy(bits_per_key),
-             /*use_readers=*/true, [](int bits) {
+             ProbePath::kAsTable, [](int bits) {
                return CacheLocalBloomExpectedFalsePositiveRate(bits);
              });
-       }});
+       },
+       kAsTableDescription});
   entries.push_back({"bloomtable/ribbon", "bloomtable.Ribbon", leveldb_baseline,
                      [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
                        return std::make_unique<PolicyBenchFilter>(
                            NewRibbonFilterPolicy(bits_per_key),
-                           /*use_readers=*/true, [](int bits) {
+                           ProbePath::kAsTable, [](int bits) {
                              RibbonBuildOptions options;
                              options.bits_per_key = bits;
                              return RibbonExpectedFalsePositiveRate(1000000,
                                                                     options);
                            });
-                     }});
+                     },
+                     kAsTableDescription});
 #ifdef BLOOMTABLE_FILTER_BENCH_WITH_LEVELDB
   entries.push_back({kLevelDBRow, kLevelDBBloomName, "",
                      [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
