@@ -1,6 +1,7 @@
 // RunPlan: builds each configuration's engine, runs the benchmarks on it and
 // prints as it goes, LevelDB's db_bench style.
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -38,7 +39,7 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"compression_ratio", flags.compression_ratio},
       {"block_size", flags.block_size},
       {"compression_type", flags.compression_type},
-      {"tables", config.engine == "leveldb" ? 1 : flags.tables},
+      {"tables", IsLevelDBEngine(config.engine) ? 1 : flags.tables},
   };
 }
 
@@ -81,7 +82,7 @@ std::unique_ptr<Engine> MakeEngine(const std::string& name,
     return NewBloomtableEngine(options);
   }
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  if (name == "leveldb") return NewLevelDBEngine(options);
+  if (IsLevelDBEngine(name)) return NewLevelDBEngine(options);
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
   if (name == "rocksdb") return NewRocksDBEngine(options);
@@ -127,16 +128,17 @@ void PrintHeader(const BenchPlan& plan, const std::string& dir,
       flags.value_size,
       static_cast<int>(flags.value_size * flags.compression_ratio + 0.5));
   std::printf("Entries:    %llu\n", static_cast<unsigned long long>(plan.num));
-  std::printf("Reads:      %llu per thread, %d thread%s\n",
-              static_cast<unsigned long long>(plan.reads), flags.threads,
-              flags.threads == 1 ? "" : "s");
+  std::printf("Reads:      %llu per thread, %s thread%s\n",
+              static_cast<unsigned long long>(plan.reads),
+              absl::StrJoin(plan.threads, ", ").c_str(),
+              plan.threads.size() == 1 && plan.threads[0] == 1 ? "" : "s");
   std::printf("RawSize:    %.1f MB (estimated)\n", raw_mb);
   std::printf("FileSize:   %.1f MB (estimated)\n", file_mb);
   std::printf(
-      "Tables:     block %d bytes, %s; block cache %lld bytes; "
+      "Tables:     block %d bytes, %s; block cache %s bytes; "
       "%d table%s per lookup; io latency %lld us\n",
       flags.block_size, flags.compression_type.c_str(),
-      static_cast<long long>(flags.cache_size), flags.tables,
+      absl::StrJoin(plan.cache_sizes, ", ").c_str(), flags.tables,
       flags.tables == 1 ? "" : "s",
       static_cast<long long>(flags.io_latency_us));
   std::printf("Engines:    %s\n", absl::StrJoin(plan.engines, ", ").c_str());
@@ -168,17 +170,21 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       report->tables == 1
           ? "one sorted run"
           : absl::StrCat(report->tables, " overlapping tables, newest first");
-  std::printf("--- %s %s%s, %s: %s\n", config_plan.engine.c_str(),
-              report->FilterLabel().c_str(),
+  std::printf("--- %s %s%s, %s, block cache %s: %s\n",
+              config_plan.engine.c_str(), report->FilterLabel().c_str(),
               config_plan.filter_layout.empty()
                   ? ""
                   : absl::StrCat(" (", config_plan.filter_layout, ")").c_str(),
-              shape.c_str(), report->dir.c_str());
+              shape.c_str(), CacheSizeLabel(report->cache_size).c_str(),
+              report->dir.c_str());
   std::fflush(stdout);
 
   const nlohmann::json identity = DataIdentity(plan, config_plan);
+  // A store filled above (at another cache size) is opened like an existing
+  // one.
+  const bool existing = plan.flags.use_existing_db || config_plan.reuses_store;
   bool have_data = false;
-  if (plan.flags.use_existing_db) {
+  if (existing) {
     absl::Status status = CheckMeta(report->dir, identity);
     if (status.ok()) status = engine->OpenExisting();
     if (!status.ok()) {
@@ -194,16 +200,18 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   run_options.keys = &keys;
   run_options.values = &values;
   run_options.reads = plan.reads;
-  run_options.threads = plan.flags.threads;
+  run_options.batch_size = static_cast<uint64_t>(plan.flags.batch_size);
   run_options.seed = plan.flags.seed;
   run_options.histogram = plan.flags.histogram;
   run_options.label = report->Label();
 
   for (BenchmarkKind kind : plan.benchmarks) {
     if (IsFill(kind)) {
-      if (plan.flags.use_existing_db) {
-        std::printf("%-12s : skipped (--use_existing_db)\n",
-                    BenchmarkName(kind));
+      if (existing) {
+        std::printf("%-12s : skipped (%s)\n", BenchmarkName(kind),
+                    plan.flags.use_existing_db
+                        ? "--use_existing_db"
+                        : "the store filled above, reopened");
         continue;
       }
       engine->SetReadLatency(false);
@@ -230,21 +238,25 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       std::printf("stats        :\n%s\n", result.stats_text.c_str());
       report->results.push_back(std::move(result));
     } else {
-      engine->SetReadLatency(true);
-      absl::StatusOr<BenchmarkResult> result =
-          RunRead(kind, run_options, engine);
-      engine->SetReadLatency(false);
-      if (!result.ok()) {
-        report->error =
-            absl::StrCat(BenchmarkName(kind), ": ", result.status().ToString());
-        return;
+      for (int threads : plan.threads) {
+        run_options.threads = threads;
+        engine->SetReadLatency(true);
+        absl::StatusOr<BenchmarkResult> result =
+            RunRead(kind, run_options, engine);
+        engine->SetReadLatency(false);
+        if (!result.ok()) {
+          report->error = absl::StrCat(BenchmarkName(kind), ": ",
+                                       result.status().ToString());
+          return;
+        }
+        result->memory = engine->Memory();
+        std::printf("%s\n", BenchmarkLine(*result).c_str());
+        if (!result->histogram_text.empty()) {
+          std::printf("Microseconds per op:\n%s\n",
+                      result->histogram_text.c_str());
+        }
+        report->results.push_back(*std::move(result));
       }
-      std::printf("%s\n", BenchmarkLine(*result).c_str());
-      if (!result->histogram_text.empty()) {
-        std::printf("Microseconds per op:\n%s\n",
-                    result->histogram_text.c_str());
-      }
-      report->results.push_back(*std::move(result));
     }
     std::fflush(stdout);
     if (have_data && !report->storage) {
@@ -287,19 +299,30 @@ absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
   const KeyGenerator keys(plan.flags.key_size, plan.num);
   const ValueGenerator values(plan.flags.value_size,
                               plan.flags.compression_ratio, kValueSeed);
-  for (const ConfigPlan& config_plan : plan.configs) {
+  for (size_t c = 0; c < plan.configs.size(); ++c) {
+    const ConfigPlan& config_plan = plan.configs[c];
     ConfigReport report;
+    report.cache_size = config_plan.engine_options.cache_size;
     report.engine = config_plan.engine;
     report.filter = config_plan.filter;
     report.bloom_bits = config_plan.bloom_bits;
     report.filter_layout = config_plan.filter_layout;
-    report.tables = config_plan.engine == "leveldb" ||
+    report.tables = IsLevelDBEngine(config_plan.engine) ||
                             config_plan.engine == "bloomtable_single"
                         ? 1
                         : plan.flags.tables;
     report.dir = dir + "/" + config_plan.dir_name;
     RunConfig(plan, config_plan, keys, values, &report);
-    if (temporary) {
+    if (const MemorySummary* memory = report.LastMemory()) {
+      const std::string note =
+          absl::StrCat("Memory, ", report.engine, ": ", memory->sources, ".");
+      if (std::find(notes->begin(), notes->end(), note) == notes->end()) {
+        notes->push_back(note);
+      }
+    }
+    const bool store_needed_next =
+        c + 1 < plan.configs.size() && plan.configs[c + 1].reuses_store;
+    if (temporary && !store_needed_next) {
       // Free the disk before the next engine writes its copy.
       RemoveDirectory(report.dir).IgnoreError();
     }

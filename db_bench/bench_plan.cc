@@ -24,6 +24,10 @@ constexpr int64_t kMaxIoLatencyMicros = 1000000;  // one second per read
 constexpr int32_t kMaxBlockSize = 64 << 20;
 // Beyond this a filter is only waste; RocksDB caps its own near here too.
 constexpr double kMaxBloomBits = 100;
+// A MultiGet batch beyond this is a typo (RocksDB's own caps are lower).
+constexpr int64_t kMaxBatchSize = 1 << 20;
+// The engine name of LevelDB with a bloomtable filter through the adapter.
+constexpr char kLevelDBAdapted[] = "leveldb+bloomtable";
 
 absl::Status Invalid(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -59,6 +63,23 @@ absl::StatusOr<std::vector<double>> ParseBits(const std::string& list) {
   return bits;
 }
 
+absl::StatusOr<std::vector<int>> ParseThreads(const std::string& list) {
+  std::vector<int> threads;
+  for (const std::string& item : SplitList(list)) {
+    int value = 0;
+    if (!absl::SimpleAtoi(item, &value) || value < 1 || value > kMaxThreads) {
+      return Invalid(
+          absl::StrFormat("--threads: '%s' is not a whole number in [1, %d]",
+                          item, kMaxThreads));
+    }
+    if (std::find(threads.begin(), threads.end(), value) == threads.end()) {
+      threads.push_back(value);
+    }
+  }
+  if (threads.empty()) return Invalid("--threads is empty");
+  return threads;
+}
+
 std::string BitsName(double bits) { return absl::StrFormat("%g", bits); }
 
 bool Contains(const std::vector<std::string>& list, const std::string& item) {
@@ -67,10 +88,51 @@ bool Contains(const std::vector<std::string>& list, const std::string& item) {
 
 }  // namespace
 
+absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list) {
+  std::vector<uint64_t> sizes;
+  for (const std::string& item : SplitList(list)) {
+    size_t digits = 0;
+    while (digits < item.size() && absl::ascii_isdigit(item[digits])) ++digits;
+    uint64_t value = 0;
+    if (digits == 0 || !absl::SimpleAtoi(item.substr(0, digits), &value)) {
+      return Invalid(absl::StrCat("--cache_size: '", item,
+                                  "' is not a size in bytes (e.g. 8388608 or "
+                                  "8M)"));
+    }
+    std::string suffix = absl::AsciiStrToUpper(item.substr(digits));
+    int shift = 0;
+    if (!suffix.empty()) {
+      const char unit = suffix[0];
+      shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
+      const std::string rest = suffix.substr(1);
+      if (shift < 0 || !(rest.empty() || rest == "B" || rest == "IB")) {
+        return Invalid(absl::StrCat("--cache_size: '", item,
+                                    "': the suffix must be K, M or G"));
+      }
+    }
+    // 2^40 bytes is far beyond any machine this runs on: a typo.
+    constexpr uint64_t kMaxCacheBytes = uint64_t{1} << 40;
+    if (value > (kMaxCacheBytes >> shift)) {
+      return Invalid(absl::StrCat("--cache_size: '", item, "' is too large"));
+    }
+    value <<= shift;
+    if (std::find(sizes.begin(), sizes.end(), value) == sizes.end()) {
+      sizes.push_back(value);
+    }
+  }
+  if (sizes.empty()) return Invalid("--cache_size is empty");
+  return sizes;
+}
+
+bool IsLevelDBEngine(const std::string& engine) {
+  return engine == "leveldb" || engine == kLevelDBAdapted;
+}
+
 std::vector<std::string> BuiltEngines() {
   std::vector<std::string> engines = {"bloomtable", "bloomtable_single"};
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
   engines.push_back("leveldb");
+  engines.push_back(kLevelDBAdapted);
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
   engines.push_back("rocksdb");
@@ -107,10 +169,16 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     return Invalid(absl::StrCat("--compression_type=", flags.compression_type,
                                 ": expected snappy or none"));
   }
-  if (flags.cache_size < 0) return Invalid("--cache_size must not be negative");
-  if (flags.threads < 1 || flags.threads > kMaxThreads) {
+  absl::StatusOr<std::vector<uint64_t>> cache_sizes =
+      ParseCacheSizes(flags.cache_size);
+  if (!cache_sizes.ok()) return cache_sizes.status();
+  plan.cache_sizes = *cache_sizes;
+  absl::StatusOr<std::vector<int>> threads = ParseThreads(flags.threads);
+  if (!threads.ok()) return threads.status();
+  plan.threads = *threads;
+  if (flags.batch_size < 1 || flags.batch_size > kMaxBatchSize) {
     return Invalid(
-        absl::StrFormat("--threads must be in [1, %d]", kMaxThreads));
+        absl::StrFormat("--batch_size must be in [1, %d]", kMaxBatchSize));
   }
   if (flags.tables < 1 || flags.tables > kMaxTables) {
     return Invalid(absl::StrFormat("--tables must be in [1, %d]", kMaxTables));
@@ -145,7 +213,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   } else {
     for (const std::string& engine : SplitList(flags.engines)) {
       if (!Contains(built, engine)) {
-        const bool known = engine == "leveldb" || engine == "rocksdb";
+        const bool known = engine == "leveldb" || engine == kLevelDBAdapted ||
+                           engine == "rocksdb";
         return Invalid(absl::StrCat(
             "--engines: '", engine, "' ",
             known ? "was not built (BLOOMTABLE_WITH_LEVELDB / _ROCKSDB off)"
@@ -196,14 +265,16 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   base.block_size = static_cast<size_t>(flags.block_size);
   base.snappy = flags.compression_type == "snappy";
   base.tables = flags.tables;
-  base.cache_size = static_cast<uint64_t>(flags.cache_size);
   base.io_latency_us = static_cast<uint64_t>(flags.io_latency_us);
   base.verify_checksums = flags.verify_checksum;
   base.bloomtable_known_policies = known_policies;
 
+  // One configuration per cache size, adjacent, sharing one store; `adjust`
+  // sets what differs between engines.
   auto add_config = [&plan, &base](const std::string& engine,
                                    const std::string& filter, double bits,
-                                   const std::string& layout) -> ConfigPlan& {
+                                   const std::string& layout,
+                                   const auto& adjust) {
     ConfigPlan config;
     config.engine = engine;
     config.filter = filter;
@@ -217,9 +288,16 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     if (filter != "none")
       absl::StrAppend(&config.dir_name, "-", BitsName(bits));
     if (!layout.empty()) absl::StrAppend(&config.dir_name, "-", layout);
-    plan.configs.push_back(std::move(config));
-    return plan.configs.back();
+    adjust(&config.engine_options);
+    for (size_t c = 0; c < plan.cache_sizes.size(); ++c) {
+      config.engine_options.cache_size = plan.cache_sizes[c];
+      config.reuses_store = c > 0;
+      plan.configs.push_back(config);
+    }
   };
+  const auto no_adjustment = [](EngineOptions*) {};
+  // Filters that the LevelDB adapter refuses, reported once each.
+  std::vector<std::string> not_adaptable;
 
   for (const std::string& engine : plan.engines) {
     const bool bloomtable =
@@ -230,21 +308,48 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
           absl::StatusOr<ResolvedFilter> resolved =
               ResolveFilter(*entry, bits, flags.filter_layout);
           if (!resolved.ok()) return resolved.status();
-          ConfigPlan& config =
-              add_config(engine, std::string(entry->name), bits,
-                         std::string(LayoutName(resolved->layout)));
-          config.engine_options.bloomtable_policy = resolved->policy;
-          config.engine_options.bloomtable_layout = resolved->layout;
+          add_config(engine, std::string(entry->name), bits,
+                     std::string(LayoutName(resolved->layout)),
+                     [&resolved](EngineOptions* options) {
+                       options->bloomtable_policy = resolved->policy;
+                       options->bloomtable_layout = resolved->layout;
+                     });
         }
       } else if (engine == "leveldb") {
-        add_config(engine, "leveldb_bloom", bits, "per_block");
+        add_config(engine, "leveldb_bloom", bits, "per_block", no_adjustment);
+      } else if (engine == kLevelDBAdapted) {
+        for (const FilterEntry* entry : filters) {
+          absl::StatusOr<ResolvedFilter> resolved =
+              ResolveFilter(*entry, bits, "auto");
+          if (!resolved.ok()) return resolved.status();
+          if (!resolved->policy->SupportsPerBlock()) {
+            if (!Contains(not_adaptable, std::string(entry->name))) {
+              not_adaptable.emplace_back(entry->name);
+            }
+            continue;
+          }
+          add_config(engine, std::string(entry->name), bits, "per_block",
+                     [&resolved](EngineOptions* options) {
+                       options->leveldb_adapted_policy = resolved->policy;
+                     });
+        }
       } else if (engine == "rocksdb") {
-        add_config(engine, "rocksdb_bloom", bits, "whole_table");
-        add_config(engine, "rocksdb_ribbon", bits, "whole_table")
-            .engine_options.rocksdb_ribbon = true;
+        add_config(engine, "rocksdb_bloom", bits, "whole_table", no_adjustment);
+        add_config(
+            engine, "rocksdb_ribbon", bits, "whole_table",
+            [](EngineOptions* options) { options->rocksdb_ribbon = true; });
       }
     }
-    if (run_without_filter) add_config(engine, "none", 0, "");
+    // Without a filter, LevelDB through the adapter is plain LevelDB.
+    if (run_without_filter && engine != kLevelDBAdapted) {
+      add_config(engine, "none", 0, "", no_adjustment);
+    }
+  }
+
+  if (plan.configs.empty()) {
+    return Invalid(
+        "nothing to run: leveldb+bloomtable runs only with a filter that "
+        "works per block (not with --bloom_bits=0 or --filter=ribbon alone)");
   }
 
   // What the numbers mean and where engines differ.
@@ -257,9 +362,52 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
       "reads/op and bytes/op count table-file reads through each engine's "
       "file wrapper during the benchmark (block-cache hits are not reads).");
   plan.notes.push_back(
-      "Every engine reads through an LRU block cache of --cache_size bytes "
-      "(LevelDB's exposes no hit counters).");
-  if (flags.tables > 1 && Contains(plan.engines, "leveldb")) {
+      "Every engine reads through an LRU block cache of --cache_size bytes; "
+      "cache hit % = data-block lookups served by it (LevelDB: counted by a "
+      "wrapper around its cache; RocksDB: BLOCK_CACHE_DATA_HIT/_MISS; "
+      "bloomtable: TableStats). With several --cache_size values each store "
+      "is filled once, then reopened with each cache, cold.");
+  if (Contains(plan.engines, kLevelDBAdapted)) {
+    plan.notes.push_back(
+        "leveldb+bloomtable is a real leveldb::DB whose filter policy is "
+        "bloomtable's --filter policy through "
+        "bloomtable::NewLevelDBFilterPolicyAdapter (LevelDB's per-2 KiB "
+        "filter blocks); it runs with a filter only (without one it is "
+        "plain LevelDB: see the leveldb none rows).");
+    for (const std::string& name : not_adaptable) {
+      plan.notes.push_back(absl::StrCat(
+          "leveldb+bloomtable skips --filter=", name,
+          ": the policy builds whole-table filters only, and LevelDB asks "
+          "for one filter per 2 KiB of data blocks."));
+    }
+  }
+  for (BenchmarkKind kind : plan.benchmarks) {
+    if (kind != BenchmarkKind::kMultiReadRandom) continue;
+    plan.notes.push_back(absl::StrCat(
+        "multireadrandom looks up readrandom's keys ", flags.batch_size,
+        " at a time (--batch_size): bloomtable with Table::MultiGet (several "
+        "tables: newest first, passing on the keys still missing), RocksDB "
+        "with its batched DB::MultiGet (a file's blocks fetched with one "
+        "MultiRead, counted as one read and one --io_latency_us delay); "
+        "LevelDB has no MultiGet: a loop of Gets. micros/op is per key."));
+    break;
+  }
+  if (plan.threads.size() > 1 || plan.threads.front() > 1) {
+    plan.notes.push_back(
+        "With --threads=N every thread looks up --reads keys of its own; "
+        "ops/s = all threads' lookups / wall time; micros/op = each thread's "
+        "loop time per lookup (LevelDB's definition). 'x ops/s' compares "
+        "ops/s with the run at the first --threads value.");
+  }
+  plan.notes.push_back(
+      "Memory B/key = bytes held in memory per key: filter blocks, index "
+      "blocks, and the engine's own figure (bloomtable: "
+      "Table::ApproximateMemoryUsage; LevelDB: "
+      "leveldb.approximate-memory-usage, block cache and memtables only; "
+      "RocksDB: rocksdb.estimate-table-readers-mem); '-' where the engine "
+      "cannot tell.");
+  if (flags.tables > 1 && (Contains(plan.engines, "leveldb") ||
+                           Contains(plan.engines, kLevelDBAdapted))) {
     plan.notes.push_back(absl::StrFormat(
         "--tables=%d does not apply to LevelDB: it has no flush call, "
         "compacts level 0 at 4 files and compacts files that lookups probe "
@@ -302,8 +450,12 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan) {
   settings["compare_no_filter"] = flags.compare_no_filter;
   settings["filter"] = flags.filter;
   settings["filter_layout"] = flags.filter_layout;
-  settings["cache_size"] = flags.cache_size;
-  settings["threads"] = flags.threads;
+  // The first values under the old names; every value in the lists.
+  settings["cache_size"] = plan.cache_sizes.front();
+  settings["cache_sizes"] = plan.cache_sizes;
+  settings["threads"] = plan.threads.front();
+  settings["threads_list"] = plan.threads;
+  settings["batch_size"] = flags.batch_size;
   settings["seed"] = flags.seed;
   settings["tables"] = flags.tables;
   settings["io_latency_us"] = flags.io_latency_us;

@@ -2,6 +2,11 @@
 // of engine configurations to build and the benchmarks to run on each.
 // MakePlan rejects bad flags and bad combinations (InvalidArgument with a
 // message naming the flag) before anything is built.
+//
+// Every engine/filter combination is filled once; with several --cache_size
+// values it is then reopened with each cache in turn (cold) and read again,
+// and with several --threads values each read benchmark runs once per
+// value.
 
 #ifndef BLOOMTABLE_DB_BENCH_BENCH_PLAN_H_
 #define BLOOMTABLE_DB_BENCH_BENCH_PLAN_H_
@@ -33,8 +38,10 @@ struct PlanFlags {
   bool compare_no_filter = true;
   std::string filter;
   std::string filter_layout;
-  int64_t cache_size = 0;
-  int32_t threads = 1;
+  // Comma lists: each value runs separately.
+  std::string cache_size;
+  std::string threads;
+  int64_t batch_size = 1;
   uint64_t seed = 0;
   std::string db;
   bool use_existing_db = false;
@@ -45,9 +52,10 @@ struct PlanFlags {
   bool verify_checksum = true;
 };
 
-// One engine with one filter setting.
+// One engine with one filter setting and one block-cache size.
 struct ConfigPlan {
-  std::string engine;         // bloomtable, bloomtable_single, leveldb, rocksdb
+  // bloomtable, bloomtable_single, leveldb, leveldb+bloomtable, rocksdb
+  std::string engine;
   std::string filter;         // registry name, rocksdb_bloom, ..., or none
   double bloom_bits = 0;      // 0 for none
   std::string filter_layout;  // per_block / whole_table; empty for none
@@ -55,6 +63,9 @@ struct ConfigPlan {
   EngineOptions engine_options;
   // The subdirectory of --db that holds this configuration's files.
   std::string dir_name;
+  // True if the configuration before this one (the same store at another
+  // --cache_size) fills dir_name: this one skips fills and reopens it.
+  bool reuses_store = false;
 };
 
 struct BenchPlan {
@@ -62,16 +73,27 @@ struct BenchPlan {
   std::vector<BenchmarkKind> benchmarks;
   uint64_t num = 0;
   uint64_t reads = 0;
+  // --cache_size and --threads values, in the order given.
+  std::vector<uint64_t> cache_sizes;
+  std::vector<int> threads;
   std::vector<std::string> engines;
   std::vector<ConfigPlan> configs;
   // What the reader of the results must know (engine limits, definitions).
   std::vector<std::string> notes;
 };
 
+// True for the engines that are a leveldb::DB (always fully compacted:
+// --tables does not apply).
+bool IsLevelDBEngine(const std::string& engine);
+
 // The engines this binary was built with, in default order.
 std::vector<std::string> BuiltEngines();
 
 absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags);
+
+// Parses a --cache_size list: bytes, each optionally with a binary suffix K,
+// M or G (KB/KiB... alike), e.g. "8388608,64M".
+absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list);
 
 // The settings block of the JSON report.
 nlohmann::json PlanSettingsJson(const BenchPlan& plan);

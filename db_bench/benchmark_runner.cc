@@ -36,6 +36,7 @@ constexpr KindName kKindNames[] = {
     {BenchmarkKind::kFillSeq, "fillseq"},
     {BenchmarkKind::kFillRandom, "fillrandom"},
     {BenchmarkKind::kReadRandom, "readrandom"},
+    {BenchmarkKind::kMultiReadRandom, "multireadrandom"},
     {BenchmarkKind::kReadMissing, "readmissing"},
     {BenchmarkKind::kReadNearMiss, "readnearmiss"},
     {BenchmarkKind::kReadHot, "readhot"},
@@ -70,8 +71,13 @@ ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
                                                    : keys.key_size();
   out.bytes.resize(n * out.stride);
   out.entries.resize(n);
-  Random64 random(
-      DeriveSeed(options.seed, static_cast<uint64_t>(kind) * 1000003 + thread));
+  // multireadrandom asks for readrandom's keys, so that the two compare
+  // directly.
+  const BenchmarkKind key_kind = kind == BenchmarkKind::kMultiReadRandom
+                                     ? BenchmarkKind::kReadRandom
+                                     : kind;
+  Random64 random(DeriveSeed(
+      options.seed, static_cast<uint64_t>(key_kind) * 1000003 + thread));
   const uint64_t range = kind == BenchmarkKind::kReadHot
                              ? (keys.num() + kHotFraction - 1) / kHotFraction
                              : keys.num();
@@ -143,6 +149,52 @@ void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
       RecordError(status, result);
     }
     if ((i + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
+  }
+  result->seconds = Seconds(Clock::now() - start);
+  result->ops = n;
+}
+
+void RunMultiGets(const RunOptions& options, const Engine& engine,
+                  const ThreadKeys& keys, Progress* progress,
+                  ThreadResult* result) {
+  const ValueGenerator& values = *options.values;
+  const uint64_t n = keys.entries.size();
+  const uint64_t batch_size = std::max<uint64_t>(1, options.batch_size);
+  std::vector<std::string_view> batch;
+  batch.reserve(batch_size);
+  std::vector<absl::Status> statuses;
+  std::vector<std::string> found_values;
+  uint64_t unreported = 0;
+  const Clock::time_point start = Clock::now();
+  for (uint64_t begin = 0; begin < n; begin += batch_size) {
+    const uint64_t end = std::min(n, begin + batch_size);
+    batch.clear();
+    for (uint64_t i = begin; i < end; ++i) batch.push_back(keys.key(i));
+    // Every batch is timed: one clock read per batch_size keys.
+    const Clock::time_point batch_start = Clock::now();
+    engine.MultiGet(batch, &statuses, &found_values);
+    result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            Clock::now() - batch_start)
+                            .count() /
+                        static_cast<int64_t>(end - begin));
+    for (uint64_t i = begin; i < end; ++i) {
+      const absl::Status& status = statuses[i - begin];
+      const std::string& value = found_values[i - begin];
+      if (status.ok()) {
+        ++result->found;
+        result->bytes += batch[i - begin].size() + value.size();
+        if (value != values.Value(keys.entries[i])) ++result->wrong_values;
+      } else if (absl::IsNotFound(status)) {
+        ++result->not_found;
+      } else {
+        RecordError(status, result);
+      }
+    }
+    unreported += end - begin;
+    if (unreported >= kProgressBatch) {
+      progress->Add(unreported);
+      unreported = 0;
+    }
   }
   result->seconds = Seconds(Clock::now() - start);
   result->ops = n;
@@ -319,6 +371,9 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
         case BenchmarkKind::kSeekRandom:
           RunSeeks(*engine, keys[t], sample_mask, &progress, &results[t]);
           break;
+        case BenchmarkKind::kMultiReadRandom:
+          RunMultiGets(options, *engine, keys[t], &progress, &results[t]);
+          break;
         default:
           RunPointLookups(kind, options, *engine, keys[t], sample_mask,
                           &progress, &results[t]);
@@ -334,6 +389,10 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   BenchmarkResult result;
   result.kind = kind;
   result.threads = threads;
+  if (kind == BenchmarkKind::kMultiReadRandom) {
+    result.batch_size = std::max<uint64_t>(1, options.batch_size);
+    result.native_multiget = engine->HasNativeMultiGet();
+  }
   result.wall_seconds = Seconds(Clock::now() - start);
   result.counters = engine->Counters() - before;
   LatencySamples samples;

@@ -6,6 +6,8 @@
 //                 so reads know which keys exist; LevelDB's draws with
 //                 replacement)
 //   readrandom    Get present keys, uniformly at random
+//   multireadrandom  the keys of readrandom, looked up --batch_size at a time
+//                 with Engine::MultiGet (ops count keys, as in RocksDB's)
 //   readmissing   Get absent keys: a present key plus 8 random letters
 //   readnearmiss  Get absent keys one past a present key in the last digit
 //   readhot       Get present keys from the first 1% of the key space
@@ -40,6 +42,7 @@ enum class BenchmarkKind {
   kFillSeq,
   kFillRandom,
   kReadRandom,
+  kMultiReadRandom,
   kReadMissing,
   kReadNearMiss,
   kReadHot,
@@ -65,6 +68,8 @@ struct RunOptions {
   const ValueGenerator* values = nullptr;
   uint64_t reads = 0;  // per thread
   int threads = 1;
+  // Keys per MultiGet call (multireadrandom).
+  uint64_t batch_size = 1;
   uint64_t seed = 0;
   bool histogram = false;
   // Prefix of progress lines, e.g. "[leveldb leveldb_bloom/10]".
@@ -80,7 +85,12 @@ struct BenchmarkResult {
   // loop times over all operations (LevelDB's definition).
   double micros_per_op = 0;
   double ops_per_second = 0;
-  // Sampled single-operation latencies; NaN without samples (fills).
+  // multireadrandom: keys per MultiGet call, and whether the engine batched
+  // them itself (false: a loop of Gets).
+  uint64_t batch_size = 0;
+  bool native_multiget = false;
+  // Sampled single-operation latencies; NaN without samples (fills). For
+  // multireadrandom, each batch's time divided by its keys.
   double p50_micros = 0;
   double p99_micros = 0;
   // Key and value bytes moved (found entries for reads), and their rate.
@@ -96,6 +106,8 @@ struct BenchmarkResult {
   EngineCounters counters;
   std::string histogram_text;  // with --histogram
   std::string stats_text;      // the stats benchmark
+  // What the engine held in memory right after the benchmark (reads).
+  std::optional<MemorySummary> memory;
 };
 
 // Runs a fill benchmark: generates the write order and calls Engine::Fill.

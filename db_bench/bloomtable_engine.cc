@@ -6,7 +6,8 @@
 // first, skipping a table whose key range excludes the key (as LevelDB and
 // RocksDB do for level-0 files), and stops at the first that has the key.
 // With one table (or EngineOptions::bloomtable_single_table) a lookup is a
-// single Table::Get call.
+// single Table::Get call. MultiGet asks the tables newest first with
+// Table::MultiGet, passing on to the next table only the keys still missing.
 //
 // Every table file is read through NewCountingRandomAccessFile (one shared
 // FileReadCounters) and, with --io_latency_us, NewDelayedRandomAccessFile.
@@ -84,6 +85,11 @@ class BloomtableEngine final : public Engine {
     return absl::NotFoundError("");
   }
 
+  void MultiGet(const std::vector<std::string_view>& keys,
+                std::vector<absl::Status>* statuses,
+                std::vector<std::string>* values) const override;
+  bool HasNativeMultiGet() const override { return true; }
+
   std::unique_ptr<EngineIterator> NewIterator() const override {
     std::vector<std::unique_ptr<Iterator>> children;
     children.reserve(tables_.size());
@@ -112,6 +118,7 @@ class BloomtableEngine final : public Engine {
     return counters;
   }
 
+  MemorySummary Memory() const override;
   absl::StatusOr<StorageSummary> Storage() const override;
   std::string StatsText() const override;
 
@@ -126,6 +133,8 @@ class BloomtableEngine final : public Engine {
     // The table's key range, for skipping it without a lookup.
     std::string smallest;
     std::string largest;
+    // Bytes of the filter the table holds in memory (0 if none in use).
+    uint64_t filter_bytes = 0;
   };
 
   Options TableOptions() const {
@@ -246,9 +255,82 @@ absl::Status BloomtableEngine::OpenTables() {
     iter->SeekToLast();
     if (iter->Valid()) open.largest = std::string(iter->key());
     if (!iter->status().ok()) return iter->status();
+    if (open.table->filter_info().in_use) {
+      absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(open.path);
+      if (!info.ok()) return info.status();
+      open.filter_bytes = info->filter_bytes;
+    }
     tables_.push_back(std::move(open));
   }
   return absl::OkStatus();
+}
+
+void BloomtableEngine::MultiGet(const std::vector<std::string_view>& keys,
+                                std::vector<absl::Status>* statuses,
+                                std::vector<std::string>* values) const {
+  const size_t n = keys.size();
+  statuses->assign(n, absl::NotFoundError(""));
+  values->resize(n);
+  // The keys not found yet, by their index in `keys`.
+  std::vector<size_t> missing(n);
+  for (size_t i = 0; i < n; ++i) missing[i] = i;
+  std::vector<size_t> still_missing;
+  std::vector<size_t> asked;
+  std::vector<std::string_view> batch;
+  for (const OpenTable& open : tables_) {
+    if (missing.empty()) break;
+    batch.clear();
+    asked.clear();
+    still_missing.clear();
+    for (size_t i : missing) {
+      if (tables_.size() > 1 &&
+          (keys[i] < open.smallest || keys[i] > open.largest)) {
+        still_missing.push_back(i);
+      } else {
+        asked.push_back(i);
+        batch.push_back(keys[i]);
+      }
+    }
+    if (!batch.empty()) {
+      std::vector<absl::StatusOr<std::string>> results =
+          open.table->MultiGet(read_options_, batch);
+      for (size_t k = 0; k < asked.size(); ++k) {
+        const size_t i = asked[k];
+        if (results[k].ok()) {
+          (*values)[i] = *std::move(results[k]);
+          (*statuses)[i] = absl::OkStatus();
+        } else if (absl::IsNotFound(results[k].status())) {
+          still_missing.push_back(i);
+        } else {
+          // An error in a newer table hides the older ones, as in Get.
+          (*statuses)[i] = results[k].status();
+        }
+      }
+    }
+    missing.swap(still_missing);
+  }
+}
+
+MemorySummary BloomtableEngine::Memory() const {
+  MemorySummary memory;
+  uint64_t table_bytes = 0;
+  uint64_t filter_bytes = 0;
+  for (const OpenTable& open : tables_) {
+    table_bytes += open.table->ApproximateMemoryUsage();
+    filter_bytes += open.filter_bytes;
+  }
+  memory.filter_bytes = filter_bytes;
+  memory.index_bytes =
+      table_bytes > filter_bytes ? table_bytes - filter_bytes : 0;
+  memory.engine_bytes = table_bytes;
+  memory.engine_bytes_name = "Table::ApproximateMemoryUsage";
+  memory.block_cache_usage = block_cache_->usage();
+  memory.block_cache_capacity = block_cache_->capacity();
+  memory.sources =
+      "filter: the filter blocks' sizes (as stored, uncompressed); index: "
+      "Table::ApproximateMemoryUsage minus the filters (index blocks and the "
+      "table objects); block cache: Cache::usage";
+  return memory;
 }
 
 absl::StatusOr<StorageSummary> BloomtableEngine::Storage() const {

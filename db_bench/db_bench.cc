@@ -4,8 +4,10 @@
 // Flags keep the names of LevelDB's and RocksDB's db_bench where they exist.
 // Each engine runs the --benchmarks list once per filter setting: every
 // --bloom_bits value with its filters (bloomtable: each --filter; LevelDB: its
-// Bloom; RocksDB: its Bloom and its Ribbon) and, with --compare_no_filter,
-// once more without a filter. Then the comparison table, and --json / --plot.
+// Bloom; leveldb+bloomtable: each --filter that works per block; RocksDB: its
+// Bloom and its Ribbon) and, with --compare_no_filter, once more without a
+// filter; and that once per --cache_size value (the store filled once).
+// Then the comparison and memory tables, and --json / --plot.
 //
 // Never install this binary as "db_bench": RocksDB's rocksdb-tools owns
 // /usr/bin/db_bench. Run it from the build tree.
@@ -36,8 +38,8 @@
 ABSL_FLAG(std::string, benchmarks,
           "fillrandom,readrandom,readmissing,readnearmiss",
           "Comma-separated list run in order for every engine and filter: "
-          "fillseq, fillrandom, readrandom, readmissing, readnearmiss, "
-          "readhot, readseq, seekrandom, stats.");
+          "fillseq, fillrandom, readrandom, multireadrandom, readmissing, "
+          "readnearmiss, readhot, readseq, seekrandom, stats.");
 ABSL_FLAG(int64_t, num, 1000000, "Number of key/value pairs in the store.");
 ABSL_FLAG(int64_t, reads, -1,
           "Operations per thread in each read benchmark (-1: --num).");
@@ -55,16 +57,23 @@ ABSL_FLAG(std::string, bloom_bits, "10",
           "take them (not LevelDB's Bloom).");
 ABSL_FLAG(bool, compare_no_filter, true,
           "Also run every engine without a filter, for the comparison.");
-ABSL_FLAG(std::string, filter, "leveldb_bloom",
-          "bloomtable's filter policy by name; a comma-separated list runs "
-          "each. See --helpfull for the known names.");
+ABSL_FLAG(std::string, filter, "cache_local_bloom",
+          "bloomtable's filter policy by name, for the bloomtable engines and "
+          "leveldb+bloomtable (which skips policies that cannot work per "
+          "block); a comma-separated list runs each. See --helpfull for the "
+          "known names.");
 ABSL_FLAG(std::string, filter_layout, "auto",
           "bloomtable's filter layout: per_block (LevelDB's 2 KiB filter "
           "block), whole_table, or auto (per_block where the policy allows).");
-ABSL_FLAG(int64_t, cache_size, 8 << 20,
-          "Block cache bytes for LevelDB and RocksDB (bloomtable has no block "
-          "cache yet: its reads go to the file).");
-ABSL_FLAG(int32_t, threads, 1, "Threads per read benchmark.");
+ABSL_FLAG(std::string, cache_size, "8388608",
+          "Block cache bytes of every engine (K, M, G suffixes allowed); a "
+          "comma-separated list reopens each store with each size in turn.");
+ABSL_FLAG(std::string, threads, "1",
+          "Threads per read benchmark; a comma-separated list runs each read "
+          "benchmark once per value (e.g. 1,2 for the scaling ratio).");
+ABSL_FLAG(int64_t, batch_size, 1,
+          "Keys per MultiGet call in multireadrandom (RocksDB's db_bench "
+          "name and default).");
 ABSL_FLAG(uint64_t, seed, 301,
           "Seed of the write order and of the read keys (values do not depend "
           "on it).");
@@ -85,8 +94,9 @@ ABSL_FLAG(int64_t, io_latency_us, 0,
           "model a device.");
 ABSL_FLAG(std::string, engines, "",
           "Comma-separated engines: bloomtable, bloomtable_single (one table "
-          "through Table::Get), leveldb, rocksdb. Default: every engine built "
-          "(bloomtable_single only with --tables > 1).");
+          "through Table::Get), leveldb, leveldb+bloomtable (LevelDB with "
+          "bloomtable's --filter through the adapter), rocksdb. Default: "
+          "every engine built (bloomtable_single only with --tables > 1).");
 ABSL_FLAG(bool, verify_checksum, true,
           "Verify the checksum of every data block read, in every engine.");
 ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
@@ -125,6 +135,7 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.filter_layout = absl::GetFlag(FLAGS_filter_layout);
   flags.cache_size = absl::GetFlag(FLAGS_cache_size);
   flags.threads = absl::GetFlag(FLAGS_threads);
+  flags.batch_size = absl::GetFlag(FLAGS_batch_size);
   flags.seed = absl::GetFlag(FLAGS_seed);
   flags.db = absl::GetFlag(FLAGS_db);
   flags.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
@@ -207,6 +218,13 @@ int Main(int argc, char** argv) {
   }
 
   std::printf("\n%s", ComparisonTable(configs).c_str());
+  const std::string memory_table = MemoryTable(configs);
+  if (!memory_table.empty()) {
+    std::printf(
+        "\nMemory held for the tables (after the last read "
+        "benchmark)\n%s",
+        memory_table.c_str());
+  }
   for (const std::string& note : notes) std::printf("Note: %s\n", note.c_str());
   const std::vector<std::string> problems = CorrectnessProblems(configs);
   for (const std::string& problem : problems) {

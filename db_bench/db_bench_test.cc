@@ -18,6 +18,7 @@
 #include "db_bench/key_generator.h"
 #include "db_bench/latency_samples.h"
 #include "db_bench/merging_iterator.h"
+#include "db_bench/report.h"
 #include "db_bench/table_file_info.h"
 #include "db_bench/value_generator.h"
 #include "gtest/gtest.h"
@@ -138,9 +139,10 @@ PlanFlags DefaultFlags() {
   flags.num = 1000;
   flags.compression_type = "snappy";
   flags.bloom_bits = "10";
-  flags.filter = "leveldb_bloom";
+  flags.filter = "cache_local_bloom";
   flags.filter_layout = "auto";
-  flags.cache_size = 8 << 20;
+  flags.cache_size = "8388608";
+  flags.threads = "1";
   return flags;
 }
 
@@ -151,10 +153,11 @@ TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
   for (const ConfigPlan& config : plan->configs) {
     rows.push_back(config.engine + " " + config.filter);
   }
-  std::vector<std::string> expected = {"bloomtable leveldb_bloom",
+  std::vector<std::string> expected = {"bloomtable cache_local_bloom",
                                        "bloomtable none"};
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  expected.insert(expected.end(), {"leveldb leveldb_bloom", "leveldb none"});
+  expected.insert(expected.end(), {"leveldb leveldb_bloom", "leveldb none",
+                                   "leveldb+bloomtable cache_local_bloom"});
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
   expected.insert(expected.end(), {"rocksdb rocksdb_bloom",
@@ -174,6 +177,7 @@ TEST(BenchPlan, ReadsNeedAFillFirst) {
 TEST(BenchPlan, FractionalBitsAreRejectedWhenLevelDBRuns) {
   PlanFlags flags = DefaultFlags();
   flags.bloom_bits = "9.5";
+  flags.filter = "leveldb_bloom";
   flags.engines = "bloomtable";
   EXPECT_EQ(MakePlan(flags).status().code(),
             absl::StatusCode::kInvalidArgument);
@@ -183,6 +187,82 @@ TEST(BenchPlan, FractionalBitsAreRejectedWhenLevelDBRuns) {
             absl::StatusCode::kInvalidArgument);
 #endif
 }
+
+TEST(BenchPlan, EachCacheSizeReopensTheStoreFilledByTheFirst) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.cache_size = "8M,64M";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->configs.size(), 4u);  // (filter, none) x 2 cache sizes
+  for (size_t i = 0; i < plan->configs.size(); i += 2) {
+    const ConfigPlan& first = plan->configs[i];
+    const ConfigPlan& second = plan->configs[i + 1];
+    EXPECT_EQ(first.engine_options.cache_size, 8u << 20);
+    EXPECT_EQ(second.engine_options.cache_size, 64u << 20);
+    EXPECT_FALSE(first.reuses_store);
+    EXPECT_TRUE(second.reuses_store);
+    EXPECT_EQ(first.dir_name, second.dir_name);
+  }
+}
+
+TEST(BenchPlan, CacheSizesTakeBytesOrBinarySuffixes) {
+  absl::StatusOr<std::vector<uint64_t>> sizes =
+      ParseCacheSizes("8388608, 64M,1k,2GiB,0,8MB");
+  ASSERT_TRUE(sizes.ok()) << sizes.status();
+  // Duplicates (8388608 and 8MB) run once.
+  EXPECT_EQ(*sizes, (std::vector<uint64_t>{8u << 20, 64u << 20, 1024,
+                                           uint64_t{2} << 30, 0}));
+  for (const char* bad : {"", "lots", "8X", "-1", "8MM", "99999999999G"}) {
+    EXPECT_EQ(ParseCacheSizes(bad).status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << bad;
+  }
+}
+
+TEST(BenchPlan, ThreadsTakeAListOfPositiveCounts) {
+  PlanFlags flags = DefaultFlags();
+  flags.threads = "1,2,2";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->threads, (std::vector<int>{1, 2}));
+  for (const char* bad : {"0", "1,x", "", "-2"}) {
+    flags.threads = bad;
+    EXPECT_EQ(MakePlan(flags).status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << bad;
+  }
+}
+
+TEST(BenchPlan, BatchSizeMustBePositive) {
+  PlanFlags flags = DefaultFlags();
+  flags.batch_size = 0;
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+TEST(BenchPlan, LevelDBWithTheAdapterSkipsWholeTableOnlyPoliciesWithANote) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "leveldb+bloomtable";
+  flags.filter = "ribbon,cache_local_bloom";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // No "none" row either: without a filter it is plain LevelDB.
+  ASSERT_EQ(plan->configs.size(), 1u);
+  EXPECT_EQ(plan->configs[0].filter, "cache_local_bloom");
+  ASSERT_NE(plan->configs[0].engine_options.leveldb_adapted_policy, nullptr);
+  bool noted = false;
+  for (const std::string& note : plan->notes) {
+    if (note.find("skips --filter=ribbon") != std::string::npos) noted = true;
+  }
+  EXPECT_TRUE(noted);
+
+  flags.filter = "ribbon";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+#endif
 
 TEST(BenchPlan, ZeroBitsMeansNoFilterOnly) {
   PlanFlags flags = DefaultFlags();
@@ -313,6 +393,7 @@ TEST(BloomtableEngine, OverlappingTablesFindEveryKeyAndReadOnlyOnFilterMaybes) {
   EngineOptions options;
   options.dir = dir.path() + "/bt";
   options.tables = 3;
+  options.cache_size = 0;  // every data block from the file
   options.bloomtable_policy = NewLevelDBBloomFilterPolicy(10);
   std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
   const uint64_t num = 3000;
@@ -353,6 +434,201 @@ TEST(BloomtableEngine, OverlappingTablesFindEveryKeyAndReadOnlyOnFilterMaybes) {
     ++count;
   }
   EXPECT_EQ(count, num);
+}
+
+// Fills `engine` with `num` entries in a shuffled order.
+void FillShuffled(Engine* engine, const KeyGenerator& keys,
+                  const ValueGenerator& values) {
+  const uint64_t num = keys.num();
+  std::vector<uint64_t> order(num);
+  for (uint64_t j = 0; j < num; ++j) order[j] = (j * 7919) % num;
+  Progress progress("test", num);
+  ASSERT_TRUE(engine->Fill(FillInput{&keys, &values, order}, &progress).ok());
+}
+
+// Present, near-miss and out-of-range keys, interleaved and repeated, in one
+// batch: MultiGet must answer each as Get does.
+void ExpectMultiGetAnswersAsGet(const Engine& engine,
+                                const KeyGenerator& keys) {
+  std::vector<std::string> owned;
+  for (uint64_t j = 0; j < keys.num(); j += 3) {
+    owned.push_back(keys.PresentKey(j));
+    std::string near_miss(keys.key_size(), '?');
+    keys.NearMissKey(j, near_miss.data());
+    owned.push_back(near_miss);
+  }
+  owned.push_back(keys.PresentKey(5));  // a repeat
+  owned.push_back("");                  // before every table
+  owned.push_back("~");                 // after every table
+  std::vector<std::string_view> batch(owned.begin(), owned.end());
+  std::vector<absl::Status> statuses;
+  std::vector<std::string> values;
+  engine.MultiGet(batch, &statuses, &values);
+  ASSERT_EQ(statuses.size(), batch.size());
+  ASSERT_EQ(values.size(), batch.size());
+  std::string value;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const absl::Status status = engine.Get(batch[i], &value);
+    ASSERT_EQ(statuses[i].code(), status.code()) << i << " " << batch[i];
+    if (status.ok()) {
+      EXPECT_EQ(values[i], value) << i;
+    }
+  }
+}
+
+TEST(BloomtableEngine, MultiGetOverOverlappingTablesAnswersAsGet) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/bt";
+  options.tables = 3;
+  options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
+  std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
+  ASSERT_TRUE(engine->HasNativeMultiGet());
+  KeyGenerator keys(16, 3000);
+  ValueGenerator values(100, 0.5, 301);
+  FillShuffled(engine.get(), keys, values);
+  ExpectMultiGetAnswersAsGet(*engine, keys);
+}
+
+TEST(BloomtableEngine, MemoryCountsTheFilterAndTheIndex) {
+  TempDir dir;
+  for (bool with_filter : {true, false}) {
+    EngineOptions options;
+    options.dir = dir.path() + (with_filter ? "/filter" : "/none");
+    if (with_filter) {
+      options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
+    }
+    options.cache_size = 1 << 20;
+    std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
+    KeyGenerator keys(16, 5000);
+    ValueGenerator values(100, 0.5, 301);
+    FillShuffled(engine.get(), keys, values);
+    std::string value;
+    ASSERT_TRUE(engine->Get(keys.PresentKey(7), &value).ok());
+    const MemorySummary memory = engine->Memory();
+    ASSERT_TRUE(memory.filter_bytes && memory.index_bytes &&
+                memory.engine_bytes && memory.block_cache_usage);
+    if (with_filter) {
+      // 10 bits per key: about 1.25 bytes per key.
+      EXPECT_GT(*memory.filter_bytes, 5000u);
+      EXPECT_LT(*memory.filter_bytes, 5000u * 2);
+    } else {
+      EXPECT_EQ(*memory.filter_bytes, 0u);
+    }
+    EXPECT_GT(*memory.index_bytes, 0u);
+    EXPECT_EQ(*memory.engine_bytes, *memory.filter_bytes + *memory.index_bytes);
+    EXPECT_GT(*memory.block_cache_usage, 0u);  // the block just read
+    EXPECT_EQ(memory.block_cache_capacity, 1u << 20);
+  }
+}
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+TEST(LevelDBEngine, WithTheAdapterUsesBloomtablesFilterAndCountsItsCache) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/ldb";
+  options.bloom_bits = 10;
+  options.leveldb_adapted_policy = NewCacheLocalBloomFilterPolicy(10);
+  std::unique_ptr<Engine> engine = NewLevelDBEngine(options);
+  EXPECT_EQ(engine->name(), "leveldb+bloomtable");
+  EXPECT_FALSE(engine->HasNativeMultiGet());
+  KeyGenerator keys(16, 3000);
+  ValueGenerator values(100, 0.5, 301);
+  FillShuffled(engine.get(), keys, values);
+  ExpectMultiGetAnswersAsGet(*engine, keys);
+
+  const EngineCounters before = engine->Counters();
+  std::string value;
+  std::string near_miss(16, '?');
+  for (uint64_t j = 0; j < keys.num(); ++j) {
+    keys.NearMissKey(j, near_miss.data());
+    ASSERT_TRUE(absl::IsNotFound(engine->Get(near_miss, &value)));
+  }
+  const EngineCounters delta = engine->Counters() - before;
+  ASSERT_TRUE(delta.has_filter_counters);
+  // (A key past a file's last key skips that file, and its filter.)
+  EXPECT_GE(delta.filter_checks, keys.num() - 1);
+  // The cache-local Bloom holds up on near-miss keys: well under 5%.
+  EXPECT_LT(delta.filter_checks - delta.filter_negatives, keys.num() / 20);
+  ASSERT_TRUE(delta.has_block_cache_counters);
+  EXPECT_EQ(delta.block_cache_hits + delta.block_cache_misses,
+            delta.filter_checks - delta.filter_negatives);
+
+  const MemorySummary memory = engine->Memory();
+  ASSERT_TRUE(memory.filter_bytes.has_value());
+  EXPECT_GT(*memory.filter_bytes, keys.num());  // ~1.25 bytes per key and up
+  ASSERT_TRUE(memory.index_bytes.has_value());
+  EXPECT_GT(*memory.index_bytes, 0u);
+
+  absl::StatusOr<StorageSummary> storage = engine->Storage();
+  ASSERT_TRUE(storage.ok()) << storage.status();
+  ASSERT_TRUE(storage->filter_bytes.has_value());
+  EXPECT_EQ(*storage->filter_bytes, *memory.filter_bytes);
+}
+#endif
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+TEST(RocksDBEngine, MultiGetAnswersAsGet) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/rocks";
+  options.bloom_bits = 10;
+  std::unique_ptr<Engine> engine = NewRocksDBEngine(options);
+  ASSERT_TRUE(engine->HasNativeMultiGet());
+  KeyGenerator keys(16, 3000);
+  ValueGenerator values(100, 0.5, 301);
+  FillShuffled(engine.get(), keys, values);
+  ExpectMultiGetAnswersAsGet(*engine, keys);
+  const MemorySummary memory = engine->Memory();
+  EXPECT_TRUE(memory.engine_bytes.has_value());
+  ASSERT_TRUE(memory.filter_bytes.has_value());
+  EXPECT_GT(*memory.filter_bytes, 0u);
+}
+#endif
+
+TEST(Report, SeveralCacheSizesAndThreadCountsGetTheirOwnColumns) {
+  ConfigReport config;
+  config.engine = "bloomtable";
+  config.filter = "none";
+  config.keys_written = 100;
+  for (uint64_t cache_size : {uint64_t{8} << 20, uint64_t{64} << 20}) {
+    config.cache_size = cache_size;
+    config.results.clear();
+    for (int threads : {1, 2}) {
+      BenchmarkResult result;
+      result.kind = BenchmarkKind::kReadRandom;
+      result.threads = threads;
+      result.ops = 100 * threads;
+      result.found = result.ops;
+      result.ops_per_second = threads == 1 ? 1000 : 1800;
+      result.memory = MemorySummary();
+      result.memory->index_bytes = 50;
+      config.results.push_back(result);
+    }
+    std::vector<ConfigReport> configs = {config, config};
+    configs[0].cache_size = uint64_t{8} << 20;
+    configs[1].cache_size = uint64_t{64} << 20;
+    const std::string table = ComparisonTable(configs);
+    EXPECT_NE(table.find("cache"), std::string::npos);
+    EXPECT_NE(table.find("64M"), std::string::npos);
+    EXPECT_NE(table.find("x ops/s vs 1t"), std::string::npos);
+    EXPECT_NE(table.find("1.80"), std::string::npos);  // 2 threads: 1.8x
+    const nlohmann::json json = ReportJson({}, {}, configs);
+    const nlohmann::json& two_threads = json["configs"][1]["results"][1];
+    EXPECT_EQ(two_threads["threads"], 2);
+    EXPECT_DOUBLE_EQ(two_threads["throughput_ratio"].get<double>(), 1.8);
+    EXPECT_DOUBLE_EQ(
+        json["configs"][1]["memory"]["index_bytes_per_key"].get<double>(), 0.5);
+    EXPECT_TRUE(json["configs"][1]["memory"]["filter_bytes"].is_null());
+  }
+}
+
+TEST(Report, CacheSizeLabelsUseTheLargestWholeUnit) {
+  EXPECT_EQ(CacheSizeLabel(8 << 20), "8M");
+  EXPECT_EQ(CacheSizeLabel(uint64_t{1} << 30), "1G");
+  EXPECT_EQ(CacheSizeLabel(1536), "1536");
+  EXPECT_EQ(CacheSizeLabel(32 << 10), "32K");
+  EXPECT_EQ(CacheSizeLabel(0), "0");
 }
 
 }  // namespace

@@ -18,5 +18,15 @@ EngineCounters EngineCounters::operator-(const EngineCounters& earlier) const {
   return delta;
 }
 
+void Engine::MultiGet(const std::vector<std::string_view>& keys,
+                      std::vector<absl::Status>* statuses,
+                      std::vector<std::string>* values) const {
+  statuses->resize(keys.size());
+  values->resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    (*statuses)[i] = Get(keys[i], &(*values)[i]);
+  }
+}
+
 }  // namespace db_bench
 }  // namespace bloomtable

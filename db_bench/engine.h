@@ -3,11 +3,11 @@
 // (bloomtable's tables, a leveldb::DB, a rocksdb::DB) and counts the table-file
 // reads it makes, so that every row of the report means the same thing.
 //
-// Call order: (Fill | OpenExisting) then any number of reads (Get,
+// Call order: (Fill | OpenExisting) then any number of reads (Get, MultiGet,
 // NewIterator) and counter snapshots; Fill may be called again, and starts
-// from an empty store. Get, NewIterator and Counters are safe to call from
-// many threads at once; Fill, OpenExisting and SetReadLatency are not, and
-// must not run concurrently with reads.
+// from an empty store. Get, MultiGet, NewIterator, Counters and Memory are
+// safe to call from many threads at once; Fill, OpenExisting and
+// SetReadLatency are not, and must not run concurrently with reads.
 
 #ifndef BLOOMTABLE_DB_BENCH_ENGINE_H_
 #define BLOOMTABLE_DB_BENCH_ENGINE_H_
@@ -49,6 +49,10 @@ struct EngineOptions {
   bool bloomtable_single_table = false;
   // RocksDB: its Ribbon filter instead of its Bloom filter.
   bool rocksdb_ribbon = false;
+  // LevelDB: if set, this bloomtable policy (one that supports the per-block
+  // layout) through bloomtable::NewLevelDBFilterPolicyAdapter instead of
+  // LevelDB's own Bloom; the engine is then "leveldb+bloomtable".
+  std::shared_ptr<const FilterPolicy> leveldb_adapted_policy;
   // How many overlapping table files a lookup may consult, newest first
   // (LSM level-0 files). 1 = everything in one sorted run.
   int tables = 1;
@@ -96,6 +100,26 @@ struct StorageSummary {
   std::string shape;
 };
 
+// What the engine holds in memory for its table files, beside its block
+// cache. Each figure is absent where the engine cannot tell; `sources` says
+// how each present one was obtained.
+struct MemorySummary {
+  // Filter blocks (or whole-table filters) held by the open tables.
+  std::optional<uint64_t> filter_bytes;
+  // Index blocks held by the open tables.
+  std::optional<uint64_t> index_bytes;
+  // The engine's own figure for memory (`engine_bytes_name` says which:
+  // Table::ApproximateMemoryUsage, leveldb.approximate-memory-usage,
+  // rocksdb.estimate-table-readers-mem).
+  std::optional<uint64_t> engine_bytes;
+  std::string engine_bytes_name;
+  // Bytes the block cache holds now, and its capacity.
+  std::optional<uint64_t> block_cache_usage;
+  uint64_t block_cache_capacity = 0;
+  // How the figures were obtained, and what is not known; for the notes.
+  std::string sources;
+};
+
 // A forward iterator over the engine's entries in key order.
 class EngineIterator {
  public:
@@ -133,9 +157,24 @@ class Engine {
   // OK with the value; NotFound if absent; any other status is an error.
   virtual absl::Status Get(std::string_view key, std::string* value) const = 0;
 
+  // Looks up every key of `keys`: (*statuses)[i] is OK with the value in
+  // (*values)[i], NotFound, or an error, in the order of `keys`. The default
+  // is one Get per key; engines with a batched lookup override it (and
+  // HasNativeMultiGet).
+  virtual void MultiGet(const std::vector<std::string_view>& keys,
+                        std::vector<absl::Status>* statuses,
+                        std::vector<std::string>* values) const;
+  // True if MultiGet is the engine's own batched lookup rather than a loop of
+  // Gets.
+  virtual bool HasNativeMultiGet() const { return false; }
+
   virtual std::unique_ptr<EngineIterator> NewIterator() const = 0;
 
   virtual EngineCounters Counters() const = 0;
+
+  // Memory held for the open tables and the block cache, now. May read the
+  // table files' footers and metaindexes (not through the counted files).
+  virtual MemorySummary Memory() const = 0;
 
   virtual absl::StatusOr<StorageSummary> Storage() const = 0;
 
@@ -148,6 +187,7 @@ class Engine {
 
 std::unique_ptr<Engine> NewBloomtableEngine(const EngineOptions& options);
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+// "leveldb", or "leveldb+bloomtable" with options.leveldb_adapted_policy.
 std::unique_ptr<Engine> NewLevelDBEngine(const EngineOptions& options);
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB

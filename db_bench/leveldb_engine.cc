@@ -1,9 +1,17 @@
 // The LevelDB engine: a real leveldb::DB (Debian's LevelDB 1.23).
 //
-//   - filter: LevelDB's own NewBloomFilterPolicy(bits) (none at 0 bits),
-//     wrapped by a policy that forwards every call and counts queries and
-//     "absent" answers (LevelDB has no filter statistics);
-//   - block cache: NewLRUCache(--cache_size);
+//   - filter: LevelDB's own NewBloomFilterPolicy(bits) (none at 0 bits), or,
+//     as the engine "leveldb+bloomtable", a bloomtable policy through
+//     bloomtable::NewLevelDBFilterPolicyAdapter; either wrapped by a policy
+//     that forwards every call and counts queries and "absent" answers
+//     (LevelDB has no filter statistics);
+//   - block cache: NewLRUCache(--cache_size), wrapped to count the lookups
+//     that hit and miss (LevelDB has no cache statistics; only data blocks
+//     go through it);
+//   - memory: the filter and index blocks of the table files (which the
+//     open tables hold: all of them, with the default max_open_files), read
+//     from the files, and leveldb.approximate-memory-usage (block cache and
+//     memtables; it leaves the open tables out);
 //   - files: an EnvWrapper whose random-access files count reads and bytes
 //     and apply --io_latency_us;
 //   - layout: every key is written with Put, then CompactRange over the
@@ -17,8 +25,10 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bloomtable/leveldb_filter_adapter.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/io_model.h"
@@ -90,12 +100,13 @@ class CountingEnv final : public leveldb::EnvWrapper {
   IoModel* const io_;
 };
 
-// Forwards to LevelDB's Bloom policy (same name, same bytes) and counts the
-// queries that reach it. A leveldb::DB hands its policy user keys.
+// Forwards to a policy (same name, same bytes) and counts the queries that
+// reach it. A leveldb::DB hands its policy user keys.
 class CountingFilterPolicy final : public leveldb::FilterPolicy {
  public:
-  explicit CountingFilterPolicy(int bits_per_key)
-      : base_(leveldb::NewBloomFilterPolicy(bits_per_key)) {}
+  explicit CountingFilterPolicy(
+      std::unique_ptr<const leveldb::FilterPolicy> base)
+      : base_(std::move(base)) {}
 
   const char* Name() const override { return base_->Name(); }
 
@@ -119,6 +130,38 @@ class CountingFilterPolicy final : public leveldb::FilterPolicy {
   const std::unique_ptr<const leveldb::FilterPolicy> base_;
   mutable ShardedCounter checks_;
   mutable ShardedCounter negatives_;
+};
+
+// Forwards to LevelDB's LRU cache and counts lookups that hit and miss.
+class CountingCache final : public leveldb::Cache {
+ public:
+  explicit CountingCache(size_t capacity)
+      : base_(leveldb::NewLRUCache(capacity)) {}
+
+  Handle* Insert(const leveldb::Slice& key, void* value, size_t charge,
+                 void (*deleter)(const leveldb::Slice& key,
+                                 void* value)) override {
+    return base_->Insert(key, value, charge, deleter);
+  }
+  Handle* Lookup(const leveldb::Slice& key) override {
+    Handle* handle = base_->Lookup(key);
+    (handle != nullptr ? hits_ : misses_).Add(1);
+    return handle;
+  }
+  void Release(Handle* handle) override { base_->Release(handle); }
+  void* Value(Handle* handle) override { return base_->Value(handle); }
+  void Erase(const leveldb::Slice& key) override { base_->Erase(key); }
+  uint64_t NewId() override { return base_->NewId(); }
+  void Prune() override { base_->Prune(); }
+  size_t TotalCharge() const override { return base_->TotalCharge(); }
+
+  uint64_t hits() const { return hits_.Sum(); }
+  uint64_t misses() const { return misses_.Sum(); }
+
+ private:
+  const std::unique_ptr<leveldb::Cache> base_;
+  ShardedCounter hits_;
+  ShardedCounter misses_;
 };
 
 class LevelDBIterator final : public EngineIterator {
@@ -147,21 +190,38 @@ class LevelDBIterator final : public EngineIterator {
 class LevelDBEngine final : public Engine {
  public:
   explicit LevelDBEngine(const EngineOptions& options)
-      : options_(options), io_(options.io_latency_us), env_(&io_) {
+      : options_(options),
+        io_(options.io_latency_us),
+        env_(&io_),
+        block_cache_(std::make_unique<CountingCache>(options.cache_size)) {
     read_options_.verify_checksums = options.verify_checksums;
-    if (options.bloom_bits > 0) {
+    if (options.leveldb_adapted_policy != nullptr) {
+      absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> adapter =
+          NewLevelDBFilterPolicyAdapter(options.leveldb_adapted_policy);
+      if (adapter.ok()) {
+        filter_policy_ =
+            std::make_unique<CountingFilterPolicy>(*std::move(adapter));
+      } else {
+        setup_status_ = adapter.status();
+      }
+    } else if (options.bloom_bits > 0) {
       filter_policy_ = std::make_unique<CountingFilterPolicy>(
-          static_cast<int>(options.bloom_bits));
+          std::unique_ptr<const leveldb::FilterPolicy>(
+              leveldb::NewBloomFilterPolicy(
+                  static_cast<int>(options.bloom_bits))));
     }
-    block_cache_.reset(leveldb::NewLRUCache(options.cache_size));
   }
 
   ~LevelDBEngine() override { db_.reset(); }
 
-  std::string name() const override { return "leveldb"; }
+  std::string name() const override {
+    return options_.leveldb_adapted_policy != nullptr ? "leveldb+bloomtable"
+                                                      : "leveldb";
+  }
 
   absl::Status Fill(const FillInput& input, Progress* progress) override {
     db_.reset();
+    if (!setup_status_.ok()) return setup_status_;
     absl::Status status = RecreateDirectory(options_.dir);
     if (!status.ok()) return status;
     status = Open();
@@ -189,6 +249,7 @@ class LevelDBEngine final : public Engine {
 
   absl::Status OpenExisting() override {
     db_.reset();
+    if (!setup_status_.ok()) return setup_status_;
     return Open();
   }
 
@@ -213,7 +274,47 @@ class LevelDBEngine final : public Engine {
       counters.filter_checks = filter_policy_->checks();
       counters.filter_negatives = filter_policy_->negatives();
     }
+    counters.has_block_cache_counters = true;
+    counters.block_cache_hits = block_cache_->hits();
+    counters.block_cache_misses = block_cache_->misses();
     return counters;
+  }
+
+  MemorySummary Memory() const override {
+    MemorySummary memory;
+    memory.block_cache_usage = block_cache_->TotalCharge();
+    memory.block_cache_capacity = options_.cache_size;
+    std::string property;
+    uint64_t engine_bytes = 0;
+    if (db_ != nullptr &&
+        db_->GetProperty("leveldb.approximate-memory-usage", &property) &&
+        absl::SimpleAtoi(property, &engine_bytes)) {
+      memory.engine_bytes = engine_bytes;
+      memory.engine_bytes_name = "leveldb.approximate-memory-usage";
+    }
+    memory.sources =
+        "filter and index: the blocks read from the table files (LevelDB "
+        "holds both for every open table and cannot report them); "
+        "leveldb.approximate-memory-usage counts the block cache and "
+        "memtables only; block cache: Cache::TotalCharge";
+    // Compactions may replace files while we list them: then say nothing.
+    absl::StatusOr<std::vector<std::string>> paths =
+        ListFiles(options_.dir, ".ldb");
+    if (!paths.ok()) return memory;
+    uint64_t filter_bytes = 0;
+    uint64_t index_bytes = 0;
+    for (const std::string& path : *paths) {
+      absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
+      if (!info.ok()) return memory;
+      if (filter_policy_ != nullptr &&
+          info->filter_key == absl::StrCat("filter.", filter_policy_->Name())) {
+        filter_bytes += info->filter_bytes;
+      }
+      index_bytes += info->index_bytes;
+    }
+    memory.filter_bytes = filter_bytes;
+    memory.index_bytes = index_bytes;
+    return memory;
   }
 
   absl::StatusOr<StorageSummary> Storage() const override {
@@ -277,8 +378,10 @@ class LevelDBEngine final : public Engine {
   const EngineOptions options_;
   IoModel io_;
   CountingEnv env_;
+  // Why the filter policy could not be made, if it could not.
+  absl::Status setup_status_;
   std::unique_ptr<CountingFilterPolicy> filter_policy_;
-  std::unique_ptr<leveldb::Cache> block_cache_;
+  const std::unique_ptr<CountingCache> block_cache_;
   leveldb::ReadOptions read_options_;
   // Declared last: closed before what its options point to.
   std::unique_ptr<leveldb::DB> db_;

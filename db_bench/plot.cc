@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "db_bench/report.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -20,9 +21,9 @@ constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                     "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
 // The read benchmarks drawn in the right-hand panel, in this order.
-constexpr const char* kReadBenchmarks[] = {"readrandom",   "readmissing",
-                                           "readnearmiss", "readhot",
-                                           "readseq",      "seekrandom"};
+constexpr const char* kReadBenchmarks[] = {
+    "readrandom", "multireadrandom", "readmissing", "readnearmiss",
+    "readhot",    "readseq",         "seekrandom"};
 
 // gnuplot strings are in double quotes; keep labels free of quotes and
 // backslashes rather than escape them.
@@ -65,11 +66,30 @@ std::string PlotScript(const nlohmann::json& report,
       report.contains("configs") ? report["configs"] : empty;
 
   // Left panel: per series (engine + filter + layout), per workload.
+  // The same store at several cache sizes has the same filter: draw the
+  // first size's.
+  const nlohmann::json settings = report.contains("settings")
+                                      ? report["settings"]
+                                      : nlohmann::json::object();
+  std::vector<uint64_t> cache_sizes;
+  if (settings.contains("cache_sizes") && settings["cache_sizes"].is_array()) {
+    for (const nlohmann::json& size : settings["cache_sizes"]) {
+      if (size.is_number_unsigned())
+        cache_sizes.push_back(size.get<uint64_t>());
+    }
+  }
+  if (cache_sizes.empty()) {
+    cache_sizes.push_back(settings.value("cache_size", uint64_t{0}));
+  }
+  auto cache_size_of = [&cache_sizes](const nlohmann::json& config) {
+    return config.value("cache_size", cache_sizes.front());
+  };
   std::vector<std::string> series;
   std::map<std::string, std::map<std::string, std::vector<FpPoint>>> points;
   double max_bits = 0;
   for (const nlohmann::json& config : configs) {
     if (config.value("filter", "none") == "none") continue;
+    if (cache_size_of(config) != cache_sizes.front()) continue;
     if (!config.contains("storage") || !config["storage"].is_object()) continue;
     const nlohmann::json& bits = config["storage"]["filter_bits_per_key"];
     if (!bits.is_number()) continue;
@@ -128,8 +148,12 @@ std::string PlotScript(const nlohmann::json& report,
   double max_reads = 0;
   absl::StrAppend(&script, "$reads << EOD\n");
   for (const nlohmann::json& config : configs) {
-    std::string row = Quote(absl::StrCat(config.value("engine", "?"), " ",
-                                         config.value("filter_label", "?")));
+    std::string label = absl::StrCat(config.value("engine", "?"), " ",
+                                     config.value("filter_label", "?"));
+    if (cache_sizes.size() > 1) {
+      absl::StrAppend(&label, " ", CacheSizeLabel(cache_size_of(config)));
+    }
+    std::string row = Quote(label);
     for (const std::string& benchmark : benchmarks) {
       const nlohmann::json* result = FindResult(config, benchmark);
       if (result != nullptr && (*result)["reads_per_op"].is_number()) {
@@ -144,18 +168,19 @@ std::string PlotScript(const nlohmann::json& report,
   }
   absl::StrAppend(&script, "EOD\n");
 
-  const nlohmann::json settings = report.contains("settings")
-                                      ? report["settings"]
-                                      : nlohmann::json::object();
+  std::string cache_text;
+  for (uint64_t size : cache_sizes) {
+    absl::StrAppend(&cache_text, cache_text.empty() ? "" : ", ",
+                    CacheSizeLabel(size));
+  }
   absl::StrAppend(
       &script, "set multiplot layout 1,2 title ",
       Quote(absl::StrFormat(
           "db_bench: %d keys, %d reads per thread, %d-byte blocks, "
-          "%d-byte block cache, %d table(s) per lookup",
+          "%s block cache, %d table(s) per lookup",
           settings.value("num", uint64_t{0}),
           settings.value("reads", uint64_t{0}), settings.value("block_size", 0),
-          settings.value("cache_size", int64_t{0}),
-          settings.value("tables", 1))),
+          cache_text, settings.value("tables", 1))),
       "\n");
 
   // Left panel. The y axis reaches down to the floor at the right edge, but
@@ -192,7 +217,8 @@ std::string PlotScript(const nlohmann::json& report,
       "[*:*]\n",
       "set title 'Table-file reads per lookup'\nset xlabel ''\n",
       "set ylabel 'reads per lookup'\n",
-      absl::StrFormat("set yrange [0:%g]\n", std::max(0.1, max_reads * 1.15)),
+      // Headroom above the tallest bar for the key.
+      absl::StrFormat("set yrange [0:%g]\n", std::max(0.1, max_reads * 1.35)),
       "set style data histograms\nset style histogram clustered gap 1\n",
       "set style fill solid 0.85 border -1\nset boxwidth 0.9\n",
       "set xtics rotate by 30 right scale 0\nset key top right\n");

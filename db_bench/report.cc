@@ -84,12 +84,39 @@ std::string ConfigReport::FilterLabel() const {
 }
 
 std::string ConfigReport::Label() const {
-  return absl::StrCat("[", engine, " ", FilterLabel(), "]");
+  return absl::StrCat("[", engine, " ", FilterLabel(), ", cache ",
+                      CacheSizeLabel(cache_size), "]");
+}
+
+uint64_t ConfigReport::Keys() const {
+  if (storage && storage->entries > 0) return storage->entries;
+  return keys_written;
+}
+
+const MemorySummary* ConfigReport::LastMemory() const {
+  for (auto it = results.rbegin(); it != results.rend(); ++it) {
+    if (it->memory) return &*it->memory;
+  }
+  return nullptr;
+}
+
+std::string CacheSizeLabel(uint64_t bytes) {
+  constexpr struct {
+    int shift;
+    const char* suffix;
+  } kUnits[] = {{30, "G"}, {20, "M"}, {10, "K"}};
+  for (const auto& unit : kUnits) {
+    const uint64_t size = uint64_t{1} << unit.shift;
+    if (bytes >= size && bytes % size == 0) {
+      return absl::StrCat(bytes / size, unit.suffix);
+    }
+  }
+  return absl::StrCat(bytes);
 }
 
 std::optional<double> ConfigReport::FilterBitsPerKey() const {
   if (!storage || !storage->filter_bytes) return std::nullopt;
-  const uint64_t keys = storage->entries > 0 ? storage->entries : keys_written;
+  const uint64_t keys = Keys();
   if (keys == 0) return std::nullopt;
   return *storage->filter_bytes * 8.0 / keys;
 }
@@ -100,6 +127,13 @@ std::string BenchmarkLine(const BenchmarkResult& result) {
     absl::StrAppendFormat(&extra, " %6.1f MB/s", result.mb_per_second);
   }
   if (IsRead(result.kind)) {
+    if (result.threads > 1) {
+      absl::StrAppendFormat(&extra, " %d threads", result.threads);
+    }
+    if (result.kind == BenchmarkKind::kMultiReadRandom) {
+      absl::StrAppendFormat(&extra, " batch %d%s", result.batch_size,
+                            result.native_multiget ? "" : " (a loop of Gets)");
+    }
     absl::StrAppendFormat(&extra, " (%d of %d found)", result.found,
                           result.ops);
     absl::StrAppendFormat(&extra, " %.4f reads/op",
@@ -122,64 +156,204 @@ std::string BenchmarkLine(const BenchmarkResult& result) {
       static_cast<int64_t>(std::llround(result.ops_per_second)), extra);
 }
 
-std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
-  TextTable table({"benchmark", "engine", "filter", "layout", "micros/op",
-                   "p50", "p99", "ops/s", "MB/s", "reads/op", "bytes/op",
-                   "FP %", "filter b/key", "cache hit %", "table MB"},
-                  /*text_columns=*/4);
-  // Benchmarks in the order they first ran.
-  std::vector<BenchmarkKind> kinds;
+namespace {
+
+// The result of the same configuration and benchmark at `threads`, if any.
+const BenchmarkResult* FindResult(const ConfigReport& config,
+                                  BenchmarkKind kind, int threads) {
+  for (const BenchmarkResult& result : config.results) {
+    if (result.kind == kind && result.threads == threads) return &result;
+  }
+  return nullptr;
+}
+
+// ops/s relative to the same benchmark at the first thread count run, if
+// this result ran at another.
+std::optional<double> ThroughputRatio(const ConfigReport& config,
+                                      const BenchmarkResult& result,
+                                      int base_threads) {
+  if (result.threads == base_threads) return std::nullopt;
+  const BenchmarkResult* base = FindResult(config, result.kind, base_threads);
+  if (base == nullptr || base->ops_per_second <= 0) return std::nullopt;
+  return result.ops_per_second / base->ops_per_second;
+}
+
+// The thread count of the first read result: the base of the ratios.
+std::optional<int> BaseThreads(const std::vector<ConfigReport>& configs) {
   for (const ConfigReport& config : configs) {
+    for (const BenchmarkResult& result : config.results) {
+      if (IsRead(result.kind)) return result.threads;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string EngineCell(const ConfigReport& config,
+                       const BenchmarkResult& result) {
+  if (result.kind == BenchmarkKind::kMultiReadRandom &&
+      !result.native_multiget) {
+    return absl::StrCat(config.engine, " (Gets)");
+  }
+  return config.engine;
+}
+
+}  // namespace
+
+std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
+  // Cache sizes and benchmarks in the order they first ran; threads too.
+  std::vector<uint64_t> cache_sizes;
+  std::vector<BenchmarkKind> kinds;
+  std::vector<int> thread_counts;
+  for (const ConfigReport& config : configs) {
+    if (std::find(cache_sizes.begin(), cache_sizes.end(), config.cache_size) ==
+        cache_sizes.end()) {
+      cache_sizes.push_back(config.cache_size);
+    }
     for (const BenchmarkResult& result : config.results) {
       if (result.kind == BenchmarkKind::kStats) continue;
       if (std::find(kinds.begin(), kinds.end(), result.kind) == kinds.end()) {
         kinds.push_back(result.kind);
       }
+      if (IsRead(result.kind) &&
+          std::find(thread_counts.begin(), thread_counts.end(),
+                    result.threads) == thread_counts.end()) {
+        thread_counts.push_back(result.threads);
+      }
     }
   }
+  const bool show_cache = cache_sizes.size() > 1;
+  const bool show_threads =
+      thread_counts.size() > 1 ||
+      (thread_counts.size() == 1 && thread_counts[0] != 1);
+  const bool show_ratio = thread_counts.size() > 1;
+  const int base_threads = BaseThreads(configs).value_or(1);
+
+  std::vector<std::string> header;
+  if (show_cache) header.push_back("cache");
+  for (const char* name : {"benchmark", "engine", "filter", "layout"}) {
+    header.push_back(name);
+  }
+  const size_t text_columns = header.size();
+  if (show_threads) header.push_back("threads");
+  for (const char* name :
+       {"micros/op", "p50", "p99", "ops/s", "MB/s", "reads/op", "bytes/op",
+        "FP %", "filter b/key", "cache hit %", "table MB"}) {
+    header.push_back(name);
+  }
+  if (show_ratio) {
+    header.push_back(absl::StrCat("x ops/s vs ", base_threads, "t"));
+  }
+  TextTable table(std::move(header), text_columns);
+
   bool first_group = true;
-  for (BenchmarkKind kind : kinds) {
-    if (!first_group) table.AddSeparator();
-    first_group = false;
-    for (const ConfigReport& config : configs) {
-      for (const BenchmarkResult& result : config.results) {
-        if (result.kind != kind) continue;
-        const bool read = IsRead(kind);
-        const std::optional<double> fp = FalsePositiveRate(result);
-        const std::optional<double> bits = config.FilterBitsPerKey();
-        const std::optional<double> hit_rate = CacheHitRate(result);
-        table.AddRow({
-            BenchmarkName(kind),
-            config.engine,
-            config.FilterLabel(),
-            config.filter_layout.empty() ? "-" : config.filter_layout,
-            absl::StrFormat("%.3f", result.micros_per_op),
-            Cell(read && !std::isnan(result.p50_micros),
-                 absl::StrFormat("%.2f", result.p50_micros)),
-            Cell(read && !std::isnan(result.p99_micros),
-                 absl::StrFormat("%.2f", result.p99_micros)),
-            absl::StrFormat("%.0f", result.ops_per_second),
-            absl::StrFormat("%.1f", result.mb_per_second),
-            Cell(read, absl::StrFormat("%.4f", PerOp(result.counters.file_reads,
-                                                     result.ops))),
-            Cell(read,
-                 absl::StrFormat("%.0f", PerOp(result.counters.file_bytes_read,
+  for (uint64_t cache_size : cache_sizes) {
+    for (BenchmarkKind kind : kinds) {
+      bool any = false;
+      for (const ConfigReport& config : configs) {
+        if (config.cache_size != cache_size) continue;
+        for (const BenchmarkResult& result : config.results) {
+          if (result.kind != kind) continue;
+          if (!any && !first_group) table.AddSeparator();
+          any = true;
+          first_group = false;
+          const bool read = IsRead(kind);
+          const std::optional<double> fp = FalsePositiveRate(result);
+          const std::optional<double> bits = config.FilterBitsPerKey();
+          const std::optional<double> hit_rate = CacheHitRate(result);
+          std::vector<std::string> row;
+          if (show_cache) row.push_back(CacheSizeLabel(config.cache_size));
+          row.push_back(BenchmarkName(kind));
+          row.push_back(EngineCell(config, result));
+          row.push_back(config.FilterLabel());
+          row.push_back(config.filter_layout.empty() ? "-"
+                                                     : config.filter_layout);
+          if (show_threads) {
+            row.push_back(Cell(read, absl::StrCat(result.threads)));
+          }
+          const std::vector<std::string> numbers = {
+              absl::StrFormat("%.3f", result.micros_per_op),
+              Cell(read && !std::isnan(result.p50_micros),
+                   absl::StrFormat("%.2f", result.p50_micros)),
+              Cell(read && !std::isnan(result.p99_micros),
+                   absl::StrFormat("%.2f", result.p99_micros)),
+              absl::StrFormat("%.0f", result.ops_per_second),
+              absl::StrFormat("%.1f", result.mb_per_second),
+              Cell(read,
+                   absl::StrFormat(
+                       "%.4f", PerOp(result.counters.file_reads, result.ops))),
+              Cell(read, absl::StrFormat("%.0f",
+                                         PerOp(result.counters.file_bytes_read,
                                                result.ops))),
-            Cell(fp.has_value(), absl::StrFormat("%.3f", fp.value_or(0) * 100)),
-            Cell(bits.has_value() && config.filter != "none",
-                 absl::StrFormat("%.2f", bits.value_or(0))),
-            Cell(hit_rate.has_value(),
-                 absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
-            Cell(config.storage.has_value(),
-                 absl::StrFormat("%.1f",
-                                 config.storage
-                                     ? config.storage->table_bytes / 1048576.0
-                                     : 0.0)),
-        });
+              Cell(fp.has_value(),
+                   absl::StrFormat("%.3f", fp.value_or(0) * 100)),
+              Cell(bits.has_value() && config.filter != "none",
+                   absl::StrFormat("%.2f", bits.value_or(0))),
+              Cell(hit_rate.has_value(),
+                   absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
+              Cell(config.storage.has_value(),
+                   absl::StrFormat("%.1f",
+                                   config.storage
+                                       ? config.storage->table_bytes / 1048576.0
+                                       : 0.0)),
+          };
+          row.insert(row.end(), numbers.begin(), numbers.end());
+          if (show_ratio) {
+            const std::optional<double> ratio =
+                read ? ThroughputRatio(config, result, base_threads)
+                     : std::nullopt;
+            row.push_back(Cell(ratio.has_value(),
+                               absl::StrFormat("%.2f", ratio.value_or(0))));
+          }
+          table.AddRow(std::move(row));
+        }
       }
     }
   }
   return table.Render();
+}
+
+namespace {
+
+std::optional<double> BytesPerKey(std::optional<uint64_t> bytes,
+                                  uint64_t keys) {
+  if (!bytes || keys == 0) return std::nullopt;
+  return static_cast<double>(*bytes) / keys;
+}
+
+std::string BytesPerKeyCell(std::optional<uint64_t> bytes, uint64_t keys) {
+  const std::optional<double> per_key = BytesPerKey(bytes, keys);
+  return Cell(per_key.has_value(),
+              absl::StrFormat("%.3f", per_key.value_or(0)));
+}
+
+}  // namespace
+
+std::string MemoryTable(const std::vector<ConfigReport>& configs) {
+  TextTable table(
+      {"engine", "filter", "cache", "engine's own figure", "filter B/key",
+       "index B/key", "own B/key", "cache used MB", "cache MB"},
+      /*text_columns=*/4);
+  bool any = false;
+  for (const ConfigReport& config : configs) {
+    const MemorySummary* memory = config.LastMemory();
+    if (memory == nullptr) continue;
+    any = true;
+    const uint64_t keys = config.Keys();
+    table.AddRow({
+        config.engine,
+        config.FilterLabel(),
+        CacheSizeLabel(config.cache_size),
+        memory->engine_bytes ? memory->engine_bytes_name : "-",
+        BytesPerKeyCell(memory->filter_bytes, keys),
+        BytesPerKeyCell(memory->index_bytes, keys),
+        BytesPerKeyCell(memory->engine_bytes, keys),
+        Cell(memory->block_cache_usage.has_value(),
+             absl::StrFormat(
+                 "%.1f", memory->block_cache_usage.value_or(0) / 1048576.0)),
+        absl::StrFormat("%.1f", memory->block_cache_capacity / 1048576.0),
+    });
+  }
+  return any ? table.Render() : "";
 }
 
 std::vector<std::string> CorrectnessProblems(
@@ -192,8 +366,11 @@ std::vector<std::string> CorrectnessProblems(
     }
     for (const BenchmarkResult& result : config.results) {
       if (!IsRead(result.kind)) continue;
-      const std::string what =
-          absl::StrCat(config.Label(), " ", BenchmarkName(result.kind), ": ");
+      const std::string what = absl::StrCat(
+          config.Label(), " ", BenchmarkName(result.kind),
+          result.threads > 1 ? absl::StrCat(" (", result.threads, " threads)")
+                             : "",
+          ": ");
       const bool absent = ReadsAbsentKeys(result.kind);
       const bool point = result.kind != BenchmarkKind::kReadSeq;
       if (absent && result.found > 0) {
@@ -219,6 +396,34 @@ std::vector<std::string> CorrectnessProblems(
   return problems;
 }
 
+namespace {
+
+nlohmann::json OptionalBytesJson(std::optional<uint64_t> bytes) {
+  return bytes ? nlohmann::json(*bytes) : nlohmann::json(nullptr);
+}
+
+nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
+  return {
+      {"filter_bytes", OptionalBytesJson(memory.filter_bytes)},
+      {"index_bytes", OptionalBytesJson(memory.index_bytes)},
+      {"engine_bytes", OptionalBytesJson(memory.engine_bytes)},
+      {"engine_bytes_name", memory.engine_bytes
+                                ? nlohmann::json(memory.engine_bytes_name)
+                                : nlohmann::json(nullptr)},
+      {"filter_bytes_per_key",
+       OptionalJson(BytesPerKey(memory.filter_bytes, keys))},
+      {"index_bytes_per_key",
+       OptionalJson(BytesPerKey(memory.index_bytes, keys))},
+      {"engine_bytes_per_key",
+       OptionalJson(BytesPerKey(memory.engine_bytes, keys))},
+      {"block_cache_usage_bytes", OptionalBytesJson(memory.block_cache_usage)},
+      {"block_cache_capacity_bytes", memory.block_cache_capacity},
+      {"sources", memory.sources},
+  };
+}
+
+}  // namespace
+
 nlohmann::json ReportJson(const nlohmann::json& settings,
                           const std::vector<std::string>& notes,
                           const std::vector<ConfigReport>& configs) {
@@ -228,6 +433,7 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
   report["problems"] = CorrectnessProblems(configs);
   nlohmann::json& configs_json = report["configs"];
   configs_json = nlohmann::json::array();
+  const int base_threads = BaseThreads(configs).value_or(1);
   for (const ConfigReport& config : configs) {
     nlohmann::json c;
     c["engine"] = config.engine;
@@ -238,6 +444,7 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
                              ? nlohmann::json(nullptr)
                              : nlohmann::json(config.filter_layout);
     c["tables"] = config.tables;
+    c["cache_size"] = config.cache_size;
     c["dir"] = config.dir;
     c["keys_written"] = config.keys_written;
     c["error"] = config.error.empty() ? nlohmann::json(nullptr)
@@ -258,6 +465,9 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
     } else {
       c["storage"] = nullptr;
     }
+    const MemorySummary* memory = config.LastMemory();
+    c["memory"] = memory != nullptr ? MemoryJson(*memory, config.Keys())
+                                    : nlohmann::json(nullptr);
     nlohmann::json& results = c["results"];
     results = nlohmann::json::array();
     for (const BenchmarkResult& result : config.results) {
@@ -307,6 +517,15 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
           r["block_cache_misses"] = counters.block_cache_misses;
         }
         r["block_cache_hit_rate"] = OptionalJson(CacheHitRate(result));
+        r["throughput_ratio"] =
+            OptionalJson(ThroughputRatio(config, result, base_threads));
+        r["throughput_ratio_base_threads"] = base_threads;
+        if (result.kind == BenchmarkKind::kMultiReadRandom) {
+          r["batch_size"] = result.batch_size;
+          r["native_multiget"] = result.native_multiget;
+        }
+        r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
+                                    : nlohmann::json(nullptr);
       }
       if (!result.histogram_text.empty())
         r["histogram"] = result.histogram_text;

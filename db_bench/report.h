@@ -2,8 +2,9 @@
 //   - one line per engine and benchmark in the form LevelDB's and RocksDB's
 //     db_bench print, so that scripts written for them parse it:
 //       readmissing  :       0.478 micros/op 2090519 ops/sec;  0.0 MB/s ...
-//   - an aligned comparison table grouped by benchmark, so that engines and
-//     filters sit under one another;
+//   - an aligned comparison table grouped by block-cache size and benchmark,
+//     so that engines and filters sit under one another, and a table of what
+//     each engine holds in memory per key;
 //   - the same as JSON (--json), from which the plot is drawn.
 
 #ifndef BLOOMTABLE_DB_BENCH_REPORT_H_
@@ -22,11 +23,13 @@ namespace db_bench {
 
 // One engine with one filter setting: what was built and what it measured.
 struct ConfigReport {
-  std::string engine;  // bloomtable, bloomtable_single, leveldb, rocksdb
+  // bloomtable, bloomtable_single, leveldb, leveldb+bloomtable, rocksdb
+  std::string engine;
   std::string filter;  // leveldb_bloom, rocksdb_bloom, rocksdb_ribbon, none
   double bloom_bits = 0;
   std::string filter_layout;  // per_block, whole_table; empty for none
   int tables = 1;
+  uint64_t cache_size = 0;  // block cache bytes
   std::string dir;
   std::optional<StorageSummary> storage;
   // Keys written (the denominator of bits per key when the engine does not
@@ -37,17 +40,29 @@ struct ConfigReport {
 
   // "leveldb_bloom/10", "rocksdb_ribbon/10", "none".
   std::string FilterLabel() const;
-  // "[bloomtable leveldb_bloom/10]".
+  // "[bloomtable leveldb_bloom/10, cache 8M]".
   std::string Label() const;
   // Stored filter bits per key, if known.
   std::optional<double> FilterBitsPerKey() const;
+  // Keys in the store: as the engine reports them, else as written.
+  uint64_t Keys() const;
+  // What the engine held in memory after its last read benchmark, if any.
+  const MemorySummary* LastMemory() const;
 };
+
+// "8M", "64K", "1G", or bytes ("1000") when not a whole number of those.
+std::string CacheSizeLabel(uint64_t bytes);
 
 // The LevelDB-style line for one result.
 std::string BenchmarkLine(const BenchmarkResult& result);
 
-// The comparison table of every read and fill result, grouped by benchmark.
+// The comparison table of every read and fill result, grouped by cache size
+// (when there are several) and benchmark.
 std::string ComparisonTable(const std::vector<ConfigReport>& configs);
+
+// Per configuration: bytes per key held in memory by the filter, the index
+// and by the engine's own count, and the block cache's usage.
+std::string MemoryTable(const std::vector<ConfigReport>& configs);
 
 // Problems that make numbers meaningless: false negatives, wrong values,
 // keys found that are absent, lookup errors, failed configurations. One line

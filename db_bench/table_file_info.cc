@@ -64,6 +64,11 @@ absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path) {
     break;
   }
   if (!iter.status().ok()) return iter.status();
+
+  absl::StatusOr<BlockContents> index =
+      ReadBlock(**file, footer.index_handle(), read_options, nullptr);
+  if (!index.ok()) return index.status();
+  info.index_bytes = index->data.size();
   return info;
 }
 

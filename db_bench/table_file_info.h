@@ -1,9 +1,10 @@
 // ReadTableFileInfo learns, from a table file in LevelDB's format (ours, or a
 // LevelDB database's .ldb file), what db_bench reports about its storage: the
-// file size and the filter block the metaindex names, so that "filter bits per
-// key as stored" is measured from the file rather than assumed.
+// file size, the filter block the metaindex names (so that "filter bits per
+// key as stored" is measured from the file rather than assumed) and the size
+// of the index block once uncompressed (what a reader holds in memory).
 //
-// Reads the footer and the metaindex block only (checksums verified).
+// Reads the footer, the metaindex and the index block (checksums verified).
 
 #ifndef BLOOMTABLE_DB_BENCH_TABLE_FILE_INFO_H_
 #define BLOOMTABLE_DB_BENCH_TABLE_FILE_INFO_H_
@@ -23,6 +24,9 @@ struct TableFileInfo {
   std::string filter_key;
   // Bytes of the filter block, trailer excluded (0 without a filter).
   uint64_t filter_bytes = 0;
+  // Bytes of the index block as a reader holds it: uncompressed, trailer
+  // excluded.
+  uint64_t index_bytes = 0;
 };
 
 // DataLoss for a damaged file; InvalidArgument for another format; the
