@@ -1,5 +1,6 @@
-// Shared by the fuzz targets: the filter policies every target knows, so that
-// tables naming any of them get their filter parsed.
+// Shared by the fuzz targets and the seed-corpus generator: the filter
+// policies every target knows, so that tables naming any of them get their
+// filter parsed, and the read options that supply them all.
 
 #ifndef BLOOMTABLE_FUZZ_FUZZ_OPTIONS_H_
 #define BLOOMTABLE_FUZZ_FUZZ_OPTIONS_H_
@@ -12,8 +13,12 @@
 
 namespace bloomtable {
 
+// One policy per filter name the library writes. Readers do not depend on
+// the bits per key (it only sizes new filters), so one instance per name
+// reads every table of that name.
 inline std::vector<std::shared_ptr<const FilterPolicy>> AllFilterPolicies() {
-  return {NewLevelDBBloomFilterPolicy(10)};
+  return {NewLevelDBBloomFilterPolicy(10), NewCacheLocalBloomFilterPolicy(10),
+          NewRibbonFilterPolicy(10)};
 }
 
 inline Options FuzzReadOptions(KeyFormat key_format) {

@@ -1,6 +1,9 @@
 // Writes seed corpora for the fuzz targets into OUT_DIR/<target>/: small
 // valid tables of every option combination (block size, restart interval,
-// compression, filter layout, key format), raw blocks, footers and filters.
+// compression, filter policy and layout, key format), raw blocks, footers,
+// filters and filter blocks in each target's input layout, and, when built
+// with LevelDB, tables that LevelDB itself wrote (a database's compacted
+// .ldb files and leveldb::TableBuilder output).
 //
 //   make_seed_corpus OUT_DIR
 
@@ -14,21 +17,75 @@
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
 #include "bloomtable/table_builder.h"
+#include "filter/filter_block.h"
 #include "fuzz/fuzz_options.h"
 #include "table/block_builder.h"
 #include "util/coding.h"
 
+#ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
+#include <dirent.h>
+
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include "leveldb/db.h"
+#include "leveldb/env.h"
+#include "leveldb/filter_policy.h"
+#include "leveldb/options.h"
+#include "leveldb/table_builder.h"
+#include "leveldb/write_batch.h"
+#endif
+
 namespace bloomtable {
 namespace {
 
-bool WriteSeed(const std::string& dir, const std::string& name,
-               const std::string& bytes) {
-  ::mkdir(dir.c_str(), 0755);
-  std::FILE* file = std::fopen((dir + "/" + name).c_str(), "wb");
-  if (file == nullptr) return false;
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
-  return std::fclose(file) == 0 && ok;
-}
+// The -max_len the fuzzers run with (.ci/run): 16 KiB.
+constexpr size_t kMaxInputLength = 16384;
+
+class SeedWriter {
+ public:
+  explicit SeedWriter(std::string out) : out_(std::move(out)) {
+    ::mkdir(out_.c_str(), 0755);
+  }
+
+  void Write(const std::string& target, const std::string& name,
+             const std::string& bytes) {
+    const std::string dir = out_ + "/" + target;
+    ::mkdir(dir.c_str(), 0755);
+    std::FILE* file = std::fopen((dir + "/" + name).c_str(), "wb");
+    bool ok = file != nullptr;
+    if (ok) {
+      ok = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+      ok = std::fclose(file) == 0 && ok;
+    }
+    if (ok) {
+      ++written_;
+    } else {
+      ++failed_;
+    }
+  }
+
+  // A whole table: the table, tool and (its footer) format targets. Tables
+  // longer than the fuzzers' -max_len would be cut short: left out.
+  void WriteTable(const std::string& name, const std::string& bytes) {
+    if (bytes.size() > kMaxInputLength) return;
+    Write("table_fuzzer", name, bytes);
+    Write("tool_fuzzer", name, bytes);
+    if (bytes.size() >= 48) {
+      Write("format_fuzzer", name + ".footer", bytes.substr(bytes.size() - 48));
+    }
+  }
+
+  const std::string& out() const { return out_; }
+  int written() const { return written_; }
+  int failed() const { return failed_; }
+
+ private:
+  const std::string out_;
+  int written_ = 0;
+  int failed_ = 0;
+};
 
 std::string UserKey(int i) {
   char key[32];
@@ -43,11 +100,17 @@ std::string InternalKey(int i, uint64_t sequence, bool deletion) {
   return key;
 }
 
-int Main(const std::string& out) {
-  ::mkdir(out.c_str(), 0755);
-  int written = 0;
+std::string PolicyTag(
+    int filter,
+    const std::vector<std::shared_ptr<const FilterPolicy>>& policies) {
+  return filter < 0 ? "none" : std::string(policies[filter]->Name());
+}
+
+// Tables of every option combination, `num_keys` keys each.
+bool WriteTables(SeedWriter* seeds, int num_keys) {
   const std::vector<std::shared_ptr<const FilterPolicy>> policies =
       AllFilterPolicies();
+  int count = 0;
   for (size_t block_size : {64u, 512u, 4096u}) {
     for (int restart_interval : {1, 16}) {
       for (CompressionType compression :
@@ -59,6 +122,11 @@ int Main(const std::string& out) {
             for (KeyFormat key_format :
                  {KeyFormat::kPlain, KeyFormat::kLevelDBInternal}) {
               if (filter < 0 && layout == FilterLayout::kWholeTable) continue;
+              // A whole-table-only policy writes the same table either way.
+              if (filter >= 0 && !policies[filter]->SupportsPerBlock() &&
+                  layout == FilterLayout::kPerBlock) {
+                continue;
+              }
               Options options;
               options.block_size = block_size;
               options.block_restart_interval = restart_interval;
@@ -68,56 +136,259 @@ int Main(const std::string& out) {
               if (filter >= 0) options.filter_policy = policies[filter];
               StringWritableFile file;
               TableBuilder builder(options, &file);
-              for (int i = 0; i < 40; ++i) {
-                const std::string value(i % 7 * 3, static_cast<char>('a' + i % 26));
+              for (int i = 0; i < num_keys; ++i) {
+                const std::string value(i % 7 * 3,
+                                        static_cast<char>('a' + i % 26));
                 if (key_format == KeyFormat::kPlain) {
                   (void)builder.Add(UserKey(i), value);
                 } else {
-                  // Two versions of every third key, newest first.
-                  if (i % 3 == 0) (void)builder.Add(InternalKey(i, 100 + i, i % 2 == 0), "");
+                  // Two versions of every third key, newest first; the
+                  // newer one alternately a deletion.
+                  if (i % 3 == 0) {
+                    (void)builder.Add(InternalKey(i, 100000 + i, i % 2 == 0),
+                                      "");
+                  }
                   (void)builder.Add(InternalKey(i, i, false), value);
                 }
               }
-              if (!builder.Finish().ok()) return 1;
-              written += WriteSeed(out + "/table_fuzzer",
-                                   "table" + std::to_string(written),
-                                   file.contents());
-              written += WriteSeed(out + "/format_fuzzer",
-                                   "footer" + std::to_string(written),
-                                   file.contents().substr(
-                                       file.contents().size() - 48));
+              if (!builder.Finish().ok()) return false;
+              seeds->WriteTable(
+                  "table_" + std::to_string(num_keys) + "keys_" +
+                      std::to_string(count++) + "_" +
+                      PolicyTag(filter, policies) +
+                      (layout == FilterLayout::kWholeTable ? "_whole" : ""),
+                  file.contents());
             }
           }
         }
       }
     }
   }
+  return true;
+}
+
+void WriteBlocks(SeedWriter* seeds) {
   for (int restart_interval : {1, 2, 16}) {
     BlockBuilder block(restart_interval);
     for (int i = 0; i < 30; ++i) block.Add(UserKey(i), std::string(i % 5, 'v'));
-    written += WriteSeed(out + "/block_fuzzer",
-                         "block" + std::to_string(restart_interval),
-                         std::string(block.Finish()));
+    seeds->Write("block_fuzzer", "block" + std::to_string(restart_interval),
+                 std::string(block.Finish()));
+    BlockBuilder internal(restart_interval);
+    for (int i = 0; i < 30; ++i) {
+      internal.Add(InternalKey(i, 1000 - i, i % 4 == 0),
+                   std::string(i % 3, 'w'));
+    }
+    seeds->Write("block_fuzzer",
+                 "internal_block" + std::to_string(restart_interval),
+                 std::string(internal.Finish()));
   }
+  BlockBuilder empty(16);
+  seeds->Write("block_fuzzer", "empty_block", std::string(empty.Finish()));
+}
+
+// filter_policy_fuzzer: read mode [policy][key length][key][filter] and
+// build mode [0x80 | kind][parameter][copies][length, key]...
+void WriteFilters(SeedWriter* seeds) {
+  const std::vector<std::shared_ptr<const FilterPolicy>> policies =
+      AllFilterPolicies();
   for (size_t p = 0; p < policies.size(); ++p) {
-    for (int n : {0, 1, 10, 100}) {
+    for (int n : {0, 1, 10, 100, 300, 1000}) {
       std::vector<std::string> keys;
       for (int i = 0; i < n; ++i) keys.push_back(UserKey(i));
       std::vector<std::string_view> views(keys.begin(), keys.end());
       std::string filter;
       policies[p]->CreateFilter(views.data(), views.size(), &filter);
-      // The fuzzer reads: policy index, key length, key, filter.
-      std::string seed;
-      seed.push_back(static_cast<char>(p));
-      seed.push_back(8);
-      seed += UserKey(0);
-      seed += filter;
-      written += WriteSeed(out + "/filter_policy_fuzzer",
-                           "filter" + std::to_string(p) + "_" + std::to_string(n),
-                           seed);
+      for (int probe : {0, n + 1}) {
+        std::string seed;
+        seed.push_back(static_cast<char>(p));
+        seed.push_back(8);
+        seed += UserKey(probe);
+        seed += filter;
+        seeds->Write("filter_policy_fuzzer",
+                     "read_" + std::string(policies[p]->Name()) + "_" +
+                         std::to_string(n) + "_probe" + std::to_string(probe),
+                     seed);
+      }
     }
   }
-  std::printf("wrote %d seeds into %s\n", written, out.c_str());
+  // Build mode: each of the four policy kinds, with a few keys repeated into
+  // enough copies to make a real Ribbon filter.
+  for (int kind = 0; kind < 4; ++kind) {
+    for (int copies : {1, 40}) {
+      std::string seed;
+      seed.push_back(static_cast<char>(0x80 | kind));
+      seed.push_back(0);  // the first (ordinary) parameter
+      seed.push_back(static_cast<char>(copies - 1));
+      for (int i = 0; i < 12; ++i) {
+        const std::string key = UserKey(i * 7);
+        seed.push_back(static_cast<char>(key.size()));
+        seed += key;
+      }
+      seeds->Write("filter_policy_fuzzer",
+                   "build_kind" + std::to_string(kind) + "_copies" +
+                       std::to_string(copies),
+                   seed);
+    }
+  }
+}
+
+// filter_block_fuzzer: read mode [policy][fixed16 n][block][queries] with
+// real filter blocks, and build mode [0x80 | policy][records].
+void WriteFilterBlocks(SeedWriter* seeds) {
+  const std::vector<std::shared_ptr<const FilterPolicy>> policies =
+      AllFilterPolicies();
+  for (size_t p = 0; p < policies.size(); ++p) {
+    // Blocks at 0, 1000, 3000, 9000: filters shared, single and empty.
+    const uint64_t offsets[] = {0, 1000, 3000, 9000};
+    FilterBlockBuilder builder(policies[p].get());
+    builder.StartBlock(0);
+    std::string queries;
+    int key_index = 0;
+    for (size_t b = 0; b < 4; ++b) {
+      for (int i = 0; i < 5; ++i) {
+        const std::string key = UserKey(key_index++);
+        builder.AddKey(key);
+        queries.push_back(static_cast<char>(key.size()));
+        queries += key;
+        PutFixed64(&queries, offsets[b]);
+      }
+      builder.StartBlock(b + 1 < 4 ? offsets[b + 1] : 9100);
+    }
+    const std::string block(builder.Finish());
+    std::string seed;
+    seed.push_back(static_cast<char>(p));
+    seed.push_back(static_cast<char>(block.size() & 0xff));
+    seed.push_back(static_cast<char>(block.size() >> 8));
+    seed += block;
+    seed += queries;
+    seeds->Write("filter_block_fuzzer",
+                 "read_" + std::string(policies[p]->Name()), seed);
+
+    std::string build;
+    build.push_back(static_cast<char>(0x80 | p));
+    for (int b = 0; b < 6; ++b) {
+      for (int i = 0; i < 4; ++i) {
+        const std::string key = UserKey(b * 10 + i);
+        build.push_back(static_cast<char>(key.size()));
+        build += key;
+      }
+      build.push_back(static_cast<char>(0x80 | (b * 13)));
+    }
+    seeds->Write("filter_block_fuzzer",
+                 "build_" + std::string(policies[p]->Name()), build);
+  }
+}
+
+#ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
+bool ReadWholeFile(const std::string& path, std::string* contents) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  contents->assign(std::istreambuf_iterator<char>(in),
+                   std::istreambuf_iterator<char>());
+  return true;
+}
+
+class LevelDBStringSink final : public leveldb::WritableFile {
+ public:
+  leveldb::Status Append(const leveldb::Slice& data) override {
+    contents.append(data.data(), data.size());
+    return leveldb::Status::OK();
+  }
+  leveldb::Status Close() override { return leveldb::Status::OK(); }
+  leveldb::Status Flush() override { return leveldb::Status::OK(); }
+  leveldb::Status Sync() override { return leveldb::Status::OK(); }
+  std::string contents;
+};
+
+// Tables written by LevelDB itself: a database's compacted .ldb files
+// (internal keys, several versions, deletions, a Bloom filter) and
+// leveldb::TableBuilder output (plain keys).
+bool WriteLevelDBTables(SeedWriter* seeds) {
+  std::unique_ptr<const leveldb::FilterPolicy> bloom(
+      leveldb::NewBloomFilterPolicy(10));
+  for (bool compress : {false, true}) {
+    const std::string db_path =
+        seeds->out() + "/leveldb_db_" + (compress ? "snappy" : "none");
+    leveldb::Options options;
+    options.create_if_missing = true;
+    options.filter_policy = bloom.get();
+    options.block_size = 1024;
+    options.compression =
+        compress ? leveldb::kSnappyCompression : leveldb::kNoCompression;
+    leveldb::DB* raw_db = nullptr;
+    if (!leveldb::DB::Open(options, db_path, &raw_db).ok()) return false;
+    std::unique_ptr<leveldb::DB> db(raw_db);
+    for (int round = 0; round < 3; ++round) {
+      leveldb::WriteBatch batch;
+      for (int i = 0; i < 200; ++i) {
+        if ((i + round) % 5 == 0) {
+          batch.Delete(UserKey(i));
+        } else {
+          batch.Put(UserKey(i),
+                    std::string(i % 11, static_cast<char>('A' + round)));
+        }
+      }
+      if (!db->Write(leveldb::WriteOptions(), &batch).ok()) return false;
+      // Flush so that the versions land in separate tables, then compact
+      // all but the last round into one.
+      if (round < 2) db->CompactRange(nullptr, nullptr);
+    }
+    db.reset();
+    DIR* dir = ::opendir(db_path.c_str());
+    if (dir == nullptr) return false;
+    while (const dirent* entry = ::readdir(dir)) {
+      const std::string name = entry->d_name;
+      if (name.size() < 4 || name.substr(name.size() - 4) != ".ldb") continue;
+      std::string contents;
+      if (ReadWholeFile(db_path + "/" + name, &contents)) {
+        seeds->WriteTable(std::string("leveldb_db_") +
+                              (compress ? "snappy_" : "none_") + name,
+                          contents);
+      }
+    }
+    ::closedir(dir);
+    (void)leveldb::DestroyDB(db_path, options);
+
+    LevelDBStringSink sink;
+    leveldb::Options table_options;
+    table_options.filter_policy = bloom.get();
+    table_options.block_size = 256;
+    table_options.compression = options.compression;
+    leveldb::TableBuilder builder(table_options, &sink);
+    for (int i = 0; i < 100; ++i)
+      builder.Add(UserKey(i), std::string(i % 9, 'x'));
+    if (!builder.Finish().ok()) return false;
+    seeds->WriteTable(
+        std::string("leveldb_tablebuilder_") + (compress ? "snappy" : "none"),
+        sink.contents);
+  }
+  return true;
+}
+#endif  // BLOOMTABLE_SEEDS_WITH_LEVELDB
+
+int Main(const std::string& out) {
+  SeedWriter seeds(out);
+  // 40 keys: a few blocks of each size. 300 keys: enough for a real Ribbon
+  // filter (below 256 keys it stores a cache-local Bloom one).
+  if (!WriteTables(&seeds, 40) || !WriteTables(&seeds, 300)) {
+    std::fprintf(stderr, "make_seed_corpus: building a table failed\n");
+    return 1;
+  }
+  WriteBlocks(&seeds);
+  WriteFilters(&seeds);
+  WriteFilterBlocks(&seeds);
+#ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
+  if (!WriteLevelDBTables(&seeds)) {
+    std::fprintf(stderr, "make_seed_corpus: writing LevelDB tables failed\n");
+    return 1;
+  }
+#endif
+  std::printf("wrote %d seeds into %s\n", seeds.written(), out.c_str());
+  if (seeds.failed() > 0) {
+    std::fprintf(stderr, "make_seed_corpus: %d seeds could not be written\n",
+                 seeds.failed());
+    return 1;
+  }
   return 0;
 }
 

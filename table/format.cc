@@ -60,11 +60,52 @@ absl::Status Footer::DecodeFrom(std::string_view input) {
   return absl::OkStatus();
 }
 
+absl::Status CheckFooterLayout(const Footer& footer, uint64_t footer_offset) {
+  const BlockHandle& index = footer.index_handle();
+  const BlockHandle& metaindex = footer.metaindex_handle();
+  if (!index.FitsWithin(footer_offset) ||
+      !metaindex.FitsWithin(footer_offset)) {
+    return absl::DataLossError(absl::StrFormat(
+        "footer: index block (offset %u, size %u) or metaindex block (offset "
+        "%u, size %u) extends past the footer at %u",
+        index.offset(), index.size(), metaindex.offset(), metaindex.size(),
+        footer_offset));
+  }
+  // No overflow: both fit below footer_offset.
+  const uint64_t index_end = index.offset() + index.size() + kBlockTrailerSize;
+  const uint64_t metaindex_end =
+      metaindex.offset() + metaindex.size() + kBlockTrailerSize;
+  if (index.offset() < metaindex_end && metaindex.offset() < index_end) {
+    return absl::DataLossError(absl::StrFormat(
+        "footer: index block (offset %u) and metaindex block (offset %u) "
+        "overlap",
+        index.offset(), metaindex.offset()));
+  }
+  if (index_end != footer_offset && metaindex_end != footer_offset) {
+    return absl::DataLossError(absl::StrFormat(
+        "footer: neither the index block (ending at %u) nor the metaindex "
+        "block (ending at %u) ends where the footer begins (%u)",
+        index_end, metaindex_end, footer_offset));
+  }
+  return absl::OkStatus();
+}
+
 size_t MaxUncompressedBlockSize(size_t block_size) {
   constexpr size_t kFloor = size_t{64} << 20;  // 64 MiB
   constexpr size_t kBlockSizeMultiple = 32;
   if (block_size > SIZE_MAX / kBlockSizeMultiple) return SIZE_MAX;
   return std::max(kFloor, block_size * kBlockSizeMultiple);
+}
+
+size_t MaxSnappyUncompressedLength(size_t compressed_size) {
+  // Snappy's elements: a literal of L bytes takes 1 + L or more input
+  // bytes; a copy takes 2 bytes for at most 11 output bytes, or 3 or 5 bytes
+  // for at most 64. No element yields more than 64 bytes per 3 it takes, and
+  // the length header yields none.
+  constexpr size_t kMaxOutputPerElement = 64;
+  constexpr size_t kMinInputPerLongCopy = 3;
+  if (compressed_size > SIZE_MAX / kMaxOutputPerElement) return SIZE_MAX;
+  return compressed_size * kMaxOutputPerElement / kMinInputPerLongCopy;
 }
 
 namespace {
@@ -127,6 +168,14 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
       size_t uncompressed_size = 0;
       if (!snappy::GetUncompressedLength(data, n, &uncompressed_size)) {
         return BlockError(handle, "damaged Snappy block (bad length header)");
+      }
+      const size_t expansion_limit = MaxSnappyUncompressedLength(n);
+      if (uncompressed_size > expansion_limit) {
+        return BlockError(
+            handle,
+            absl::StrFormat("Snappy block claims %u uncompressed bytes, more "
+                            "than its %u bytes can expand to (%u)",
+                            uncompressed_size, n, expansion_limit));
       }
       if (uncompressed_size > options.max_uncompressed_size) {
         return BlockError(

@@ -92,6 +92,15 @@ class Footer {
   BlockHandle index_handle_;
 };
 
+// Checks where the footer's two handles point, for a file whose footer
+// starts at `footer_offset`: both blocks inside the file, not overlapping,
+// and one of them ending exactly where the footer begins (LevelDB writes the
+// index block last, RocksDB's legacy format the metaindex). Every writer's
+// files pass; a damaged footer that points the index at another valid block
+// (the metaindex, a data block: checksums cannot tell) fails with DataLoss
+// instead of reading as a table with missing keys.
+absl::Status CheckFooterLayout(const Footer& footer, uint64_t footer_offset);
+
 // A block's uncompressed contents and the buffer that holds them.
 // Move-only; `data` stays valid while `owned` lives (moving keeps it valid).
 struct BlockContents {
@@ -104,6 +113,13 @@ struct BlockContents {
 // large value can make one bigger, so the cap is generous); anything above
 // it is treated as damage rather than trusted for an allocation.
 size_t MaxUncompressedBlockSize(size_t block_size);
+
+// Upper bound on what `compressed_size` bytes of Snappy data can
+// decompress to (64 output bytes per 3 input bytes, Snappy's densest copy).
+// A block claiming more is damaged: ReadBlock rejects it before allocating,
+// so that no block costs more than about 21 x its stored size in memory,
+// whatever MaxUncompressedBlockSize allows.
+size_t MaxSnappyUncompressedLength(size_t compressed_size);
 
 struct ReadBlockOptions {
   // Check the trailer's CRC32C.
@@ -124,7 +140,9 @@ struct BlockReadReport {
 
 // Reads the block at `handle` and its trailer, checks the trailer and
 // decompresses. Nothing is allocated before `handle` is checked against
-// options.readable_limit. Errors: DataLoss "truncated" on a short read,
+// options.readable_limit, nor for decompression before the claimed length is
+// checked against MaxSnappyUncompressedLength and max_uncompressed_size.
+// Errors: DataLoss "truncated" on a short read,
 // "checksum mismatch", "unknown compression type N", or a damaged Snappy
 // block; the file's own errors. `report` may be null.
 absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,

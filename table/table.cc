@@ -185,7 +185,8 @@ struct Table::Rep final : public DataBlockReader {
     if (options.block_cache == nullptr) return;
     options.block_cache->EraseId(cache_id);
     if (cache_charge > 0) {
-      options.block_cache->AdjustPinnedCharge(-static_cast<int64_t>(cache_charge));
+      options.block_cache->AdjustPinnedCharge(
+          -static_cast<int64_t>(cache_charge));
     }
   }
 
@@ -282,6 +283,9 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
     return absl::DataLossError(absl::StrCat(name, ": truncated footer read"));
   }
   status = rep->footer.DecodeFrom(footer_bytes);
+  if (status.ok()) {
+    status = CheckFooterLayout(rep->footer, file_size - Footer::kEncodedLength);
+  }
   if (!status.ok()) return WithContext(status, name);
 
   absl::StatusOr<std::shared_ptr<const Block>> index =
@@ -361,13 +365,13 @@ std::vector<absl::StatusOr<std::string>> Table::MultiGet(
   }
 
   // Then each needed data block once, in file order.
-  std::stable_sort(pending.begin(), pending.end(),
-                   [](const Pending& a, const Pending& b) {
-                     return a.offset < b.offset;
-                   });
+  std::stable_sort(
+      pending.begin(), pending.end(),
+      [](const Pending& a, const Pending& b) { return a.offset < b.offset; });
   for (size_t begin = 0; begin < pending.size();) {
     size_t end = begin + 1;
-    while (end < pending.size() && pending[end].offset == pending[begin].offset) {
+    while (end < pending.size() &&
+           pending[end].offset == pending[begin].offset) {
       ++end;
     }
     const BlockHandle& handle = handles[pending[begin].key_index];

@@ -1,5 +1,6 @@
 #include "table/table_filter.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,9 @@ absl::Status TableFilter::Load(const Options& options,
   *info = TableFilterInfo();
 
   std::vector<Candidate> candidates;
+  // Metaindex keys of the candidates whose policy is known: at most one per
+  // supplied policy and layout.
+  std::vector<std::string> known_keys;
   BlockIter iter(BytewiseComparator(), &metaindex);
   for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
     const std::string_view key = iter.key();
@@ -80,9 +84,20 @@ absl::Status TableFilter::Load(const Options& options,
     } else {
       continue;  // some other meta block (RocksDB's properties, ...)
     }
+    candidate.policy = FindPolicy(options, name);
+    // A valid metaindex names each filter once (its keys are sorted and
+    // distinct). Reading a repeated name again could only cost another
+    // block read per entry of a damaged metaindex: skip it. (Only filters of
+    // known policies are ever read, at most one per policy and layout.)
+    if (candidate.policy != nullptr) {
+      if (std::find(known_keys.begin(), known_keys.end(), key) !=
+          known_keys.end()) {
+        continue;
+      }
+      known_keys.emplace_back(key);
+    }
     candidate.metaindex_key = std::string(key);
     candidate.encoded_handle = std::string(iter.value());
-    candidate.policy = FindPolicy(options, name);
     candidates.push_back(std::move(candidate));
   }
   if (!iter.status().ok()) {

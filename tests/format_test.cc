@@ -104,6 +104,59 @@ TEST(Footer, MalformedHandlesAreDataLoss) {
   EXPECT_EQ(Footer().DecodeFrom(encoded).code(), absl::StatusCode::kDataLoss);
 }
 
+// A footer for a file of `file_size` bytes whose index is (index_offset,
+// index_size) and metaindex (metaindex_offset, metaindex_size).
+absl::Status CheckLayout(uint64_t metaindex_offset, uint64_t metaindex_size,
+                         uint64_t index_offset, uint64_t index_size,
+                         uint64_t footer_offset) {
+  return CheckFooterLayout(Footer(BlockHandle(metaindex_offset, metaindex_size),
+                                  BlockHandle(index_offset, index_size)),
+                           footer_offset);
+}
+
+TEST(CheckFooterLayout, AcceptsLevelDBOrderIndexLast) {
+  // [data 0..100) [metaindex 100..113) [index 113..150) [footer 150..]
+  EXPECT_TRUE(CheckLayout(100, 8, 113, 32, 150).ok());
+}
+
+TEST(CheckFooterLayout, AcceptsRocksDBLegacyOrderMetaindexLast) {
+  // [data] [index 50..80) [properties 80..120) [metaindex 120..150) [footer]
+  EXPECT_TRUE(CheckLayout(120, 25, 50, 25, 150).ok());
+}
+
+TEST(CheckFooterLayout, IndexPointingAtTheMetaindexIsDataLoss) {
+  // A damaged index handle copied from the metaindex one: a valid block,
+  // which would read as an empty index.
+  const absl::Status status = CheckLayout(100, 8, 100, 8, 150);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(absl::StrContains(status.message(), "overlap")) << status;
+}
+
+TEST(CheckFooterLayout, IndexPointingAtADataBlockIsDataLoss) {
+  const absl::Status status = CheckLayout(100, 8, 20, 30, 150);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(absl::StrContains(status.message(), "ends where the footer"))
+      << status;
+}
+
+TEST(CheckFooterLayout, OverlappingBlocksAreDataLossEvenIfOneEndsAtTheFooter) {
+  EXPECT_EQ(CheckLayout(110, 8, 113, 32, 150).code(),
+            absl::StatusCode::kDataLoss);
+  EXPECT_EQ(CheckLayout(0, 145, 113, 32, 150).code(),
+            absl::StatusCode::kDataLoss);
+}
+
+TEST(CheckFooterLayout, HandlesPastTheFooterAreDataLossWithoutOverflow) {
+  const uint64_t max = std::numeric_limits<uint64_t>::max();
+  EXPECT_EQ(CheckLayout(100, 8, 113, 33, 150).code(),
+            absl::StatusCode::kDataLoss);
+  EXPECT_EQ(CheckLayout(max, 8, 113, 32, 150).code(),
+            absl::StatusCode::kDataLoss);
+  EXPECT_EQ(CheckLayout(100, 8, 113, max, 150).code(),
+            absl::StatusCode::kDataLoss);
+  EXPECT_EQ(CheckLayout(0, 0, 0, 0, 3).code(), absl::StatusCode::kDataLoss);
+}
+
 // A file holding `prefix`, then `contents` with a trailer of `type` and a
 // correct CRC. Returns the handle of the block.
 BlockHandle AppendBlock(std::string* file, std::string_view contents,
@@ -225,7 +278,7 @@ TEST(ReadBlock, SnappyWithABadLengthHeaderIsDataLoss) {
       absl::StatusCode::kDataLoss);
 }
 
-TEST(ReadBlock, SnappyClaimingMoreThanTheCapIsDataLoss) {
+TEST(ReadBlock, SnappyClaimingMoreThanItsBytesCanHoldIsDataLoss) {
   // A varint length of 2^32 - 1 followed by nothing: the claim alone must
   // be refused, without allocating it.
   std::string claim;
@@ -235,8 +288,53 @@ TEST(ReadBlock, SnappyClaimingMoreThanTheCapIsDataLoss) {
   auto file = NewMemoryRandomAccessFile(bytes);
   auto contents = ReadBlock(*file, handle, OptionsFor(bytes), nullptr);
   EXPECT_EQ(contents.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(absl::StrContains(contents.status().message(), "can expand to"))
+      << contents.status();
+}
+
+TEST(ReadBlock, SnappyClaimingAboveTheCapIsDataLoss) {
+  // 2000 bytes claimed by a 200-byte block: within what 200 bytes can
+  // expand to, above a cap of 1000.
+  std::string claim;
+  PutVarint32(&claim, 2000);
+  claim.resize(200, '\0');
+  std::string bytes;
+  const BlockHandle handle = AppendBlock(&bytes, claim, kSnappyCompressionType);
+  auto file = NewMemoryRandomAccessFile(bytes);
+  ReadBlockOptions options = OptionsFor(bytes);
+  options.max_uncompressed_size = 1000;
+  auto contents = ReadBlock(*file, handle, options, nullptr);
+  EXPECT_EQ(contents.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_TRUE(absl::StrContains(contents.status().message(), "limit"))
       << contents.status();
+}
+
+// The densest inputs Snappy knows: long runs (copies of 64 bytes at 3 bytes
+// each) must stay within the bound and read back, so the bound never
+// rejects a valid block.
+TEST(ReadBlock, DensestSnappyBlocksAreWithinTheExpansionBound) {
+  for (const std::string& raw :
+       {std::string(1 << 20, '\0'), std::string(100000, 'a'),
+        std::string(65, 'b'), std::string(4, 'c')}) {
+    std::string compressed;
+    snappy::Compress(raw.data(), raw.size(), &compressed);
+    EXPECT_LE(raw.size(), MaxSnappyUncompressedLength(compressed.size()));
+    std::string bytes;
+    const BlockHandle handle =
+        AppendBlock(&bytes, compressed, kSnappyCompressionType);
+    auto file = NewMemoryRandomAccessFile(bytes);
+    auto contents = ReadBlock(*file, handle, OptionsFor(bytes), nullptr);
+    ASSERT_TRUE(contents.ok()) << contents.status();
+    EXPECT_EQ(contents->data, raw);
+  }
+}
+
+TEST(MaxSnappyUncompressedLength, Is64BytesPer3AndNeverOverflows) {
+  EXPECT_EQ(MaxSnappyUncompressedLength(0), 0u);
+  EXPECT_EQ(MaxSnappyUncompressedLength(3), 64u);
+  EXPECT_EQ(MaxSnappyUncompressedLength(300), 6400u);
+  EXPECT_EQ(MaxSnappyUncompressedLength(std::numeric_limits<size_t>::max()),
+            std::numeric_limits<size_t>::max());
 }
 
 TEST(ReadBlock, SnappyWithDamagedBodyIsDataLoss) {
