@@ -76,8 +76,10 @@ class Table {
   // A new iterator over all entries (internal keys for kLevelDBInternal).
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& read_options) const;
 
-  // The approximate file offset at which data for `key` begins (the file's
-  // data size if key is past the last entry).
+  // The approximate file offset at which data for `key` begins: the offset of
+  // the data block that would hold it, or, past the last entry, the end of
+  // the data and filter blocks (the metaindex's offset), as in LevelDB. Takes
+  // a user key when options.key_format is kLevelDBInternal.
   uint64_t ApproximateOffsetOf(std::string_view key) const;
 
   // Looks up many keys at once: one result per key, in the order of `keys`
