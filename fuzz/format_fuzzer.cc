@@ -1,4 +1,5 @@
-// The footer and block-handle decoders on arbitrary bytes.
+// The footer and block-handle decoders, and the footer layout check, on
+// arbitrary bytes.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,8 +16,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (size >= bloomtable::Footer::kEncodedLength) {
     bloomtable::Footer footer;
-    (void)footer.DecodeFrom(
-        bytes.substr(size - bloomtable::Footer::kEncodedLength));
+    const uint64_t footer_offset = size - bloomtable::Footer::kEncodedLength;
+    if (footer.DecodeFrom(bytes.substr(footer_offset)).ok()) {
+      (void)bloomtable::CheckFooterLayout(footer, footer_offset);
+      // Also as if the file were much larger than the input.
+      (void)bloomtable::CheckFooterLayout(footer, ~uint64_t{0} - 48);
+    }
   }
   return 0;
 }
