@@ -32,6 +32,7 @@
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/io_model.h"
+#include "db_bench/peer_iterator.h"
 #include "db_bench/sharded_counter.h"
 #include "db_bench/table_file_info.h"
 #include "leveldb/cache.h"
@@ -49,17 +50,11 @@ namespace {
 constexpr int kLevelDBLevels = 7;
 
 leveldb::Slice ToSlice(std::string_view s) {
-  return leveldb::Slice(s.data(), s.size());
+  return ToPeerSlice<leveldb::Slice>(s);
 }
 
 absl::Status FromLevelDB(const leveldb::Status& status) {
-  if (status.ok()) return absl::OkStatus();
-  if (status.IsNotFound()) return absl::NotFoundError(status.ToString());
-  if (status.IsCorruption()) return absl::DataLossError(status.ToString());
-  if (status.IsInvalidArgument()) {
-    return absl::InvalidArgumentError(status.ToString());
-  }
-  return absl::UnknownError(status.ToString());
+  return FromPeerStatus(status);
 }
 
 class CountingFile final : public leveldb::RandomAccessFile {
@@ -164,29 +159,6 @@ class CountingCache final : public leveldb::Cache {
   ShardedCounter misses_;
 };
 
-class LevelDBIterator final : public EngineIterator {
- public:
-  explicit LevelDBIterator(std::unique_ptr<leveldb::Iterator> iter)
-      : iter_(std::move(iter)) {}
-
-  void SeekToFirst() override { iter_->SeekToFirst(); }
-  void Seek(std::string_view target) override { iter_->Seek(ToSlice(target)); }
-  void Next() override { iter_->Next(); }
-  bool Valid() const override { return iter_->Valid(); }
-  std::string_view key() const override {
-    const leveldb::Slice key = iter_->key();
-    return std::string_view(key.data(), key.size());
-  }
-  std::string_view value() const override {
-    const leveldb::Slice value = iter_->value();
-    return std::string_view(value.data(), value.size());
-  }
-  absl::Status status() const override { return FromLevelDB(iter_->status()); }
-
- private:
-  const std::unique_ptr<leveldb::Iterator> iter_;
-};
-
 class LevelDBEngine final : public Engine {
  public:
   explicit LevelDBEngine(const EngineOptions& options)
@@ -261,7 +233,7 @@ class LevelDBEngine final : public Engine {
   }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
-    return std::make_unique<LevelDBIterator>(
+    return std::make_unique<PeerIterator<leveldb::Iterator>>(
         std::unique_ptr<leveldb::Iterator>(db_->NewIterator(read_options_)));
   }
 

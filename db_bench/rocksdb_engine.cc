@@ -32,6 +32,7 @@
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/io_model.h"
+#include "db_bench/peer_iterator.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -49,17 +50,11 @@ namespace db_bench {
 namespace {
 
 rocksdb::Slice ToSlice(std::string_view s) {
-  return rocksdb::Slice(s.data(), s.size());
+  return ToPeerSlice<rocksdb::Slice>(s);
 }
 
 absl::Status FromRocksDB(const rocksdb::Status& status) {
-  if (status.ok()) return absl::OkStatus();
-  if (status.IsNotFound()) return absl::NotFoundError(status.ToString());
-  if (status.IsCorruption()) return absl::DataLossError(status.ToString());
-  if (status.IsInvalidArgument()) {
-    return absl::InvalidArgumentError(status.ToString());
-  }
-  return absl::UnknownError(status.ToString());
+  return FromPeerStatus(status);
 }
 
 class CountingFile final : public rocksdb::FSRandomAccessFileOwnerWrapper {
@@ -116,29 +111,6 @@ class CountingFileSystem final : public rocksdb::FileSystemWrapper {
 
  private:
   IoModel* const io_;
-};
-
-class RocksDBIterator final : public EngineIterator {
- public:
-  explicit RocksDBIterator(std::unique_ptr<rocksdb::Iterator> iter)
-      : iter_(std::move(iter)) {}
-
-  void SeekToFirst() override { iter_->SeekToFirst(); }
-  void Seek(std::string_view target) override { iter_->Seek(ToSlice(target)); }
-  void Next() override { iter_->Next(); }
-  bool Valid() const override { return iter_->Valid(); }
-  std::string_view key() const override {
-    const rocksdb::Slice key = iter_->key();
-    return std::string_view(key.data(), key.size());
-  }
-  std::string_view value() const override {
-    const rocksdb::Slice value = iter_->value();
-    return std::string_view(value.data(), value.size());
-  }
-  absl::Status status() const override { return FromRocksDB(iter_->status()); }
-
- private:
-  const std::unique_ptr<rocksdb::Iterator> iter_;
 };
 
 class RocksDBEngine final : public Engine {
@@ -204,7 +176,7 @@ class RocksDBEngine final : public Engine {
   bool HasNativeMultiGet() const override { return true; }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
-    return std::make_unique<RocksDBIterator>(
+    return std::make_unique<PeerIterator<rocksdb::Iterator>>(
         std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(read_options_)));
   }
 

@@ -33,6 +33,17 @@ std::shared_ptr<const Block> ParseOrDie(std::string_view bytes) {
   return block.ok() ? *block : nullptr;
 }
 
+// `bytes` parse as a block whose first entry is damaged: the iterator is
+// not valid and says DataLoss.
+void ExpectFirstEntryIsDataLoss(std::string_view bytes) {
+  auto block = ParseOrDie(bytes);
+  ASSERT_NE(block, nullptr);
+  BlockIter it(BytewiseComparator(), block.get());
+  it.SeekToFirst();
+  EXPECT_FALSE(it.Valid());
+  EXPECT_EQ(it.status().code(), absl::StatusCode::kDataLoss);
+}
+
 using Model = std::map<std::string, std::string>;
 
 std::string BuildBlock(const Model& model, int restart_interval) {
@@ -294,12 +305,7 @@ TEST(Block, ValueLengthPastTheEntriesIsDataLoss) {
   PutVarint32(&bytes, 100);  // value claims 100 bytes
   bytes += "a";
   bytes += RestartArray({0});
-  auto block = ParseOrDie(bytes);
-  ASSERT_NE(block, nullptr);
-  BlockIter it(BytewiseComparator(), block.get());
-  it.SeekToFirst();
-  EXPECT_FALSE(it.Valid());
-  EXPECT_EQ(it.status().code(), absl::StatusCode::kDataLoss);
+  ExpectFirstEntryIsDataLoss(bytes);
 }
 
 TEST(Block, HugeLengthsDoNotOverflowTheBoundsCheck) {
@@ -308,12 +314,7 @@ TEST(Block, HugeLengthsDoNotOverflowTheBoundsCheck) {
   PutVarint32(&bytes, 0xffffffffu);
   PutVarint32(&bytes, 0xffffffffu);
   bytes += RestartArray({0});
-  auto block = ParseOrDie(bytes);
-  ASSERT_NE(block, nullptr);
-  BlockIter it(BytewiseComparator(), block.get());
-  it.SeekToFirst();
-  EXPECT_FALSE(it.Valid());
-  EXPECT_EQ(it.status().code(), absl::StatusCode::kDataLoss);
+  ExpectFirstEntryIsDataLoss(bytes);
 }
 
 TEST(Block, SeekResetsAnEarlierError) {

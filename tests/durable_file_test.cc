@@ -18,22 +18,13 @@
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
+#include "tests/temp_dir.h"
 
 namespace bloomtable {
 namespace {
 
 class DurableFileTest : public testing::Test {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/bloomtable_durable_test.XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(std::system(command.c_str()), 0);
-  }
-
   std::vector<std::string> DirectoryEntries() const {
     std::vector<std::string> names;
     DIR* dir = opendir(dir_.c_str());
@@ -46,7 +37,8 @@ class DurableFileTest : public testing::Test {
     return names;
   }
 
-  std::string dir_;
+  const TempDir temp_dir_;
+  const std::string dir_ = temp_dir_.path();
 };
 
 TEST_F(DurableFileTest, WritesTheFileAndLeavesNoTemporary) {

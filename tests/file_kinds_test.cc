@@ -10,6 +10,7 @@
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
+#include "tests/temp_dir.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 
@@ -60,14 +61,12 @@ TEST(FileKinds, RocksDBMagicIsAnotherFormat) {
 }
 
 TEST(FileKinds, DirectoryIsAnErrorNamingIt) {
-  char pattern[] = "/tmp/bloomtable_file_kinds.XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  const std::string dir = pattern;
+  const TempDir temp_dir;
+  const std::string dir = temp_dir.path();
   auto file = OpenRandomAccessFile(dir);
   ASSERT_FALSE(file.ok());
   EXPECT_TRUE(Mentions(file.status(), dir)) << file.status();
   EXPECT_TRUE(Mentions(file.status(), "directory")) << file.status();
-  ASSERT_EQ(rmdir(dir.c_str()), 0);
 }
 
 TEST(FileKinds, UnknownCompressionTypeIsNamed) {

@@ -7,22 +7,15 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/temp_dir.h"
 
 namespace bloomtable {
 namespace {
 
 class PosixFileTest : public testing::Test {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/bloomtable_file_test.XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(std::system(command.c_str()), 0);
-  }
-  std::string dir_;
+  const TempDir temp_dir_;
+  const std::string dir_ = temp_dir_.path();
 };
 
 TEST_F(PosixFileTest, WrittenBytesReadBackAtAnyOffset) {

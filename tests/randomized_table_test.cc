@@ -48,6 +48,7 @@
 #include "table/block.h"
 #include "table/format.h"
 #include "table/internal_key.h"
+#include "tests/table_layout.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 
@@ -570,61 +571,7 @@ TEST(RandomizedTable, OperationSequencesMatchTheModel) {
 // ---------------------------------------------------------------------------
 // Damage.
 
-// Where the blocks of an undamaged table lie.
-struct TableLayout {
-  BlockHandle index;
-  BlockHandle metaindex;
-  std::vector<BlockHandle> data;
-  std::optional<BlockHandle> filter;
-  uint64_t file_size = 0;
-};
-
-std::vector<Entry> ReadHandleBlock(const std::string& contents,
-                                   const BlockHandle& handle) {
-  auto file = NewMemoryRandomAccessFile(contents);
-  ReadBlockOptions options;
-  options.readable_limit = contents.size() - Footer::kEncodedLength;
-  auto block_contents = ReadBlock(*file, handle, options, nullptr);
-  EXPECT_TRUE(block_contents.ok()) << block_contents.status();
-  if (!block_contents.ok()) return {};
-  auto block = Block::Parse(*std::move(block_contents));
-  EXPECT_TRUE(block.ok()) << block.status();
-  if (!block.ok()) return {};
-  std::vector<Entry> entries;
-  BlockIter it(BytewiseComparator(), block->get());
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
-    entries.emplace_back(it.key(), it.value());
-  }
-  EXPECT_TRUE(it.status().ok());
-  return entries;
-}
-
-BlockHandle DecodeHandle(std::string_view encoded) {
-  BlockHandle handle;
-  EXPECT_TRUE(handle.DecodeFrom(&encoded).ok());
-  return handle;
-}
-
-TableLayout ParseLayout(const std::string& contents) {
-  TableLayout layout;
-  layout.file_size = contents.size();
-  Footer footer;
-  EXPECT_TRUE(footer
-                  .DecodeFrom(std::string_view(contents).substr(
-                      contents.size() - Footer::kEncodedLength))
-                  .ok());
-  layout.index = footer.index_handle();
-  layout.metaindex = footer.metaindex_handle();
-  for (const auto& [key, value] : ReadHandleBlock(contents, layout.index)) {
-    layout.data.push_back(DecodeHandle(value));
-  }
-  for (const auto& [key, value] : ReadHandleBlock(contents, layout.metaindex)) {
-    if (key.rfind("filter.", 0) == 0 || key.rfind("fullfilter.", 0) == 0) {
-      layout.filter = DecodeHandle(value);
-    }
-  }
-  return layout;
-}
+using table_test::TableLayout;
 
 // One random change to `bytes` within [begin, end).
 void DamageOnce(Rng* rng, std::string* bytes, size_t begin, size_t end) {
@@ -835,7 +782,7 @@ TEST(RandomizedTable, RandomDamageNeverYieldsAWrongValue) {
         absl::StrCat("seed ", base_seed + round, ": ", spec.Describe()));
     const TableModel model = RandomModel(&rng, spec);
     const std::string contents = BuildTable(spec, model);
-    const TableLayout layout = ParseLayout(contents);
+    const TableLayout layout = table_test::ReadTableLayout(contents);
     for (int damage = 0; damage < 8; ++damage) {
       SCOPED_TRACE(absl::StrCat("damage ", damage));
       const std::string damaged = Damage(&rng, contents, layout);
@@ -946,7 +893,7 @@ TEST(RandomizedTable, DamagedFilterNeverHidesAPresentKey) {
         absl::StrCat("seed ", base_seed + round, ": ", spec.Describe()));
     const TableModel model = RandomModel(&rng, spec);
     const std::string contents = BuildTable(spec, model);
-    const TableLayout layout = ParseLayout(contents);
+    const TableLayout layout = table_test::ReadTableLayout(contents);
     ASSERT_TRUE(layout.filter.has_value());
     const BlockHandle filter = *layout.filter;
 

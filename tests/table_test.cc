@@ -24,6 +24,7 @@
 #include "table/block.h"
 #include "table/format.h"
 #include "table/internal_key.h"
+#include "tests/table_layout.h"
 #include "tests/table_test_policies.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -499,30 +500,6 @@ TEST(TableFilter, WholeTableOnlyPolicyAskedForPerBlockGetsWholeTable) {
   EXPECT_TRUE(table->filter_info().in_use);
 }
 
-// Where the table's filter block is, from its metaindex.
-BlockHandle FindFilterBlock(const std::string& contents) {
-  Footer footer;
-  EXPECT_TRUE(footer
-                  .DecodeFrom(std::string_view(contents).substr(
-                      contents.size() - Footer::kEncodedLength))
-                  .ok());
-  auto file = NewMemoryRandomAccessFile(contents);
-  ReadBlockOptions options;
-  options.readable_limit = contents.size();
-  auto metaindex_contents =
-      ReadBlock(*file, footer.metaindex_handle(), options, nullptr);
-  EXPECT_TRUE(metaindex_contents.ok());
-  auto metaindex = Block::Parse(*std::move(metaindex_contents));
-  EXPECT_TRUE(metaindex.ok());
-  BlockIter it(BytewiseComparator(), metaindex->get());
-  it.SeekToFirst();
-  EXPECT_TRUE(it.Valid());
-  std::string_view value = it.value();
-  BlockHandle handle;
-  EXPECT_TRUE(handle.DecodeFrom(&value).ok());
-  return handle;
-}
-
 Model NumberedModel(int n) {
   Model model;
   for (int i = 0; i < n; ++i) model[absl::StrCat("key", 1000 + i)] = "v";
@@ -546,7 +523,8 @@ TEST(TableFilter, FilterWithBadChecksumOpensWithoutFilterAndIsCounted) {
     options.filter_policy = NewHashListPolicy();
     options.filter_layout = layout;
     std::string contents = BuildTable(options, model);
-    const BlockHandle filter = FindFilterBlock(contents);
+    const BlockHandle filter =
+        table_test::ReadTableLayout(contents).filter.value();
     contents[filter.offset()] ^= 0x01;
     auto table = OpenTable(options, contents);
     ASSERT_NE(table, nullptr);
@@ -565,7 +543,8 @@ TEST(TableFilter, MalformedFilterBlockWithValidChecksumIsNotUsed) {
   options.block_size = 256;
   options.filter_policy = NewHashListPolicy();
   std::string contents = BuildTable(options, model);
-  const BlockHandle filter = FindFilterBlock(contents);
+  const BlockHandle filter =
+      table_test::ReadTableLayout(contents).filter.value();
   // base_lg 0 is never written: the block is unusable. Re-seal the CRC.
   const size_t end = filter.offset() + filter.size();
   contents[end - 1] = 0;
@@ -601,12 +580,7 @@ TEST(TableOpen, RocksDBTableIsInvalidArgument) {
 
 TEST(TableOpen, DamagedIndexIsAnOpenError) {
   std::string contents = BuildTable(Options(), NumberedModel(50));
-  Footer footer;
-  ASSERT_TRUE(footer
-                  .DecodeFrom(std::string_view(contents).substr(
-                      contents.size() - Footer::kEncodedLength))
-                  .ok());
-  contents[footer.index_handle().offset()] ^= 0x40;
+  contents[table_test::ReadFooter(contents).index_handle().offset()] ^= 0x40;
   auto table = Table::Open(Options(), NewMemoryRandomAccessFile(contents),
                            contents.size());
   EXPECT_EQ(table.status().code(), absl::StatusCode::kDataLoss);
@@ -865,22 +839,11 @@ TEST(TableInternalKeys, MalformedInternalKeyInATableIsDataLossOnGet) {
 
 // The index block's keys, in order.
 std::vector<std::string> IndexKeys(const std::string& contents) {
-  Footer footer;
-  EXPECT_TRUE(footer
-                  .DecodeFrom(std::string_view(contents).substr(
-                      contents.size() - Footer::kEncodedLength))
-                  .ok());
-  auto file = NewMemoryRandomAccessFile(contents);
-  ReadBlockOptions options;
-  options.readable_limit = contents.size();
-  auto index_contents =
-      ReadBlock(*file, footer.index_handle(), options, nullptr);
-  EXPECT_TRUE(index_contents.ok());
-  auto index = Block::Parse(*std::move(index_contents));
-  EXPECT_TRUE(index.ok());
   std::vector<std::string> keys;
-  BlockIter it(BytewiseComparator(), index->get());
-  for (it.SeekToFirst(); it.Valid(); it.Next()) keys.emplace_back(it.key());
+  for (auto& [key, value] : table_test::ReadBlockEntries(
+           contents, table_test::ReadFooter(contents).index_handle())) {
+    keys.push_back(std::move(key));
+  }
   return keys;
 }
 

@@ -46,6 +46,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "tests/temp_dir.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 
@@ -97,35 +98,6 @@ inline void WriteFile(const std::string& path, const std::string& contents) {
   out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
   ASSERT_TRUE(out.good()) << "cannot write " << path;
 }
-
-// A fresh directory, removed with everything in it on destruction.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TEST_TMPDIR");
-    std::string pattern =
-        absl::StrCat(base != nullptr && *base != '\0' ? base : "/tmp",
-                     "/bloomtable-tool-XXXXXX");
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      ADD_FAILURE() << "mkdtemp failed: " << errno;
-    }
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const {
-    return absl::StrCat(path_, "/", name);
-  }
-
- private:
-  std::string path_;
-};
 
 // Runs the tool with `args` (not including the program name), feeding
 // `stdin_data` on its standard input.

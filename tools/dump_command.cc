@@ -94,23 +94,7 @@ DumpReport Collect(const TableWalker& walker, const DumpSettings& settings) {
     keys_per_block.push_back(
         DataBlockKeys{block.summary.handle.offset(), block.entries});
   }
-  for (const HandleEntry& meta : walker.metaindex()) {
-    std::string policy_name;
-    bool whole_table = false;
-    if (!ParseFilterMetaindexKey(meta.key, &policy_name, &whole_table)) {
-      continue;
-    }
-    BlockSummary summary;
-    BlockContents contents;
-    WalkStatus status =
-        walker.ReadBlock(meta.handle, "filter", &summary, &contents);
-    if (!status.ok()) {
-      report.error = status;
-      return report;
-    }
-    report.filters.push_back(
-        AnalyzeFilter(meta.key, meta.handle, contents.data, keys_per_block));
-  }
+  report.error = AnalyzeFilterBlocks(walker, keys_per_block, &report.filters);
   return report;
 }
 

@@ -204,5 +204,25 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
   return analysis;
 }
 
+WalkStatus AnalyzeFilterBlocks(const TableWalker& walker,
+                               const std::vector<DataBlockKeys>& data_blocks,
+                               std::vector<FilterAnalysis>* filters) {
+  for (const HandleEntry& meta : walker.metaindex()) {
+    std::string policy_name;
+    bool whole_table = false;
+    if (!ParseFilterMetaindexKey(meta.key, &policy_name, &whole_table)) {
+      continue;
+    }
+    BlockSummary summary;
+    BlockContents contents;
+    WalkStatus status =
+        walker.ReadBlock(meta.handle, "filter", &summary, &contents);
+    if (!status.ok()) return status;
+    filters->push_back(
+        AnalyzeFilter(meta.key, meta.handle, contents.data, data_blocks));
+  }
+  return WalkStatus();
+}
+
 }  // namespace tool
 }  // namespace bloomtable

@@ -6,7 +6,8 @@
 // The per-block layout is parsed here from FORMAT.md rather than through
 // filter/filter_block.h, whose reader answers queries but does not expose
 // individual filters. Damaged bytes are described, never trusted for sizes.
-// Pure functions, safe from any thread.
+// Pure functions, safe from any thread, except AnalyzeFilterBlocks, which
+// reads through the TableWalker it is given.
 
 #ifndef BLOOMTABLE_TOOLS_FILTER_ANALYSIS_H_
 #define BLOOMTABLE_TOOLS_FILTER_ANALYSIS_H_
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "table/format.h"
+#include "tools/table_walker.h"
 
 namespace bloomtable {
 namespace tool {
@@ -64,6 +66,13 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
                              const BlockHandle& handle,
                              std::string_view contents,
                              const std::vector<DataBlockKeys>& data_blocks);
+
+// Reads every filter block the walker's metaindex names and appends its
+// analysis to `filters`, in metaindex order. Stops at the first block that
+// cannot be read and returns its error.
+WalkStatus AnalyzeFilterBlocks(const TableWalker& walker,
+                               const std::vector<DataBlockKeys>& data_blocks,
+                               std::vector<FilterAnalysis>* filters);
 
 }  // namespace tool
 }  // namespace bloomtable

@@ -61,21 +61,7 @@ WalkStatus Collect(const TableWalker& walker, bool internal_keys,
     stats->stored_data_bytes += summary.handle.size();
     keys_per_block.push_back(DataBlockKeys{summary.handle.offset(), entries});
   }
-  for (const HandleEntry& meta : walker.metaindex()) {
-    std::string policy_name;
-    bool whole_table = false;
-    if (!ParseFilterMetaindexKey(meta.key, &policy_name, &whole_table)) {
-      continue;
-    }
-    BlockSummary summary;
-    BlockContents contents;
-    WalkStatus status =
-        walker.ReadBlock(meta.handle, "filter", &summary, &contents);
-    if (!status.ok()) return status;
-    stats->filters.push_back(
-        AnalyzeFilter(meta.key, meta.handle, contents.data, keys_per_block));
-  }
-  return WalkStatus();
+  return AnalyzeFilterBlocks(walker, keys_per_block, &stats->filters);
 }
 
 double PerKey(uint64_t bytes, uint64_t entries) {

@@ -17,6 +17,7 @@
 #include "leveldb/db.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
+#include "tests/temp_dir.h"
 
 namespace bloomtable {
 namespace {
@@ -59,16 +60,6 @@ std::string Key(int i) {
 
 class LevelDBAdapterTest : public testing::Test {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/bloomtable_adapter_test.XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(std::system(command.c_str()), 0);
-  }
-
   // Opens the database with `policy`, no block cache (so every data-block
   // lookup reaches the file) and the counting Env.
   std::unique_ptr<leveldb::DB> OpenDB(const leveldb::FilterPolicy* policy) {
@@ -108,7 +99,8 @@ class LevelDBAdapterTest : public testing::Test {
     return env_.reads.load() - before;
   }
 
-  std::string dir_;
+  const TempDir temp_dir_;
+  const std::string dir_ = temp_dir_.path();
   CountingEnv env_;
   std::unique_ptr<leveldb::Cache> no_cache_{leveldb::NewLRUCache(0)};
 };

@@ -30,6 +30,7 @@
 #include "bloomtable/table.h"
 #include "gtest/gtest.h"
 #include "tests/compat/leveldb_files.h"
+#include "tests/temp_dir.h"
 #include "util/coding.h"
 
 namespace bloomtable {
@@ -186,17 +187,8 @@ void ExpectNewestEntryWins(const OpenedTable& opened,
 
 class LevelDBDatabaseTest : public testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = testing::TempDir() + "bloomtable_leveldb_db.XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    const std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(std::system(command.c_str()), 0);
-  }
-
-  std::string dir_;
+  const TempDir temp_dir_;
+  const std::string dir_ = temp_dir_.path();
 };
 
 // The live table files of `db`, from its "leveldb.sstables" property

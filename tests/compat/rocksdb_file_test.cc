@@ -9,14 +9,14 @@
 #include "bloomtable/file.h"
 #include "bloomtable/table.h"
 #include "gtest/gtest.h"
+#include "tests/temp_dir.h"
 
 namespace bloomtable {
 namespace {
 
 TEST(RocksDBFile, RealRocksDBTableIsRefusedAsAnotherFormat) {
-  char pattern[] = "/tmp/bloomtable_rocksdb_file.XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  const std::string dir = pattern;
+  const TempDir temp_dir;
+  const std::string dir = temp_dir.path();
   const std::string db = dir + "/db";
   const std::string commands =
       "ldb --db=" + db + " --create_if_missing put key1 value1 >/dev/null && " +
@@ -46,8 +46,6 @@ TEST(RocksDBFile, RealRocksDBTableIsRefusedAsAnotherFormat) {
   const std::string message(table.status().message());
   EXPECT_NE(message.find(sst), std::string::npos) << message;
   EXPECT_NE(message.find("RocksDB"), std::string::npos) << message;
-
-  ASSERT_EQ(std::system(("rm -rf '" + dir + "'").c_str()), 0);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include "bloomtable/options.h"
 #include "gtest/gtest.h"
 #include "tests/compat/leveldb_files.h"
+#include "tests/temp_dir.h"
 #include "util/coding.h"
 
 namespace bloomtable {
@@ -61,13 +62,6 @@ class SstDumpTest : public testing::Test {
     // A missing tool is a failure, not a skip: the set-up script installs it.
     ASSERT_EQ(access(kSstDump, X_OK), 0)
         << kSstDump << " is missing: install rocksdb-tools";
-    std::string pattern = testing::TempDir() + "bloomtable_sst_dump.XXXXXX";
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    const std::string command = "rm -rf '" + dir_ + "'";
-    ASSERT_EQ(std::system(command.c_str()), 0);
   }
 
   // Writes `contents` as <dir>/<name>.sst (sst_dump wants that extension).
@@ -86,7 +80,8 @@ class SstDumpTest : public testing::Test {
                                    " --command=verify --verify_checksum"));
   }
 
-  std::string dir_;
+  const TempDir temp_dir_;
+  const std::string dir_ = temp_dir_.path();
 };
 
 // What sst_dump 7.8 prints: "The file is ok" after a clean verify; on damage

@@ -1,0 +1,72 @@
+// Conversions between db_bench's types and a peer engine's: LevelDB and
+// RocksDB name their slice, status and iterator types alike, with the same
+// members, so one template serves both.
+//
+// PeerIterator<Iterator> is an EngineIterator over a peer's iterator, which it
+// owns. Like the peer's iterator, it is not safe for concurrent use.
+
+#ifndef BLOOMTABLE_DB_BENCH_PEER_ITERATOR_H_
+#define BLOOMTABLE_DB_BENCH_PEER_ITERATOR_H_
+
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "db_bench/engine.h"
+
+namespace bloomtable {
+namespace db_bench {
+
+template <typename Slice>
+Slice ToPeerSlice(std::string_view s) {
+  return Slice(s.data(), s.size());
+}
+
+template <typename Slice>
+std::string_view FromPeerSlice(const Slice& s) {
+  return std::string_view(s.data(), s.size());
+}
+
+// The peer's NotFound, Corruption and InvalidArgument map to absl's codes of
+// the same meaning (Corruption is DataLoss); anything else is Unknown, with
+// the peer's message kept.
+template <typename Status>
+absl::Status FromPeerStatus(const Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  if (status.IsNotFound()) return absl::NotFoundError(status.ToString());
+  if (status.IsCorruption()) return absl::DataLossError(status.ToString());
+  if (status.IsInvalidArgument()) {
+    return absl::InvalidArgumentError(status.ToString());
+  }
+  return absl::UnknownError(status.ToString());
+}
+
+template <typename Iterator>
+class PeerIterator final : public EngineIterator {
+ public:
+  explicit PeerIterator(std::unique_ptr<Iterator> iter)
+      : iter_(std::move(iter)) {}
+
+  void SeekToFirst() override { iter_->SeekToFirst(); }
+  void Seek(std::string_view target) override {
+    iter_->Seek(ToPeerSlice<decltype(iter_->key())>(target));
+  }
+  void Next() override { iter_->Next(); }
+  bool Valid() const override { return iter_->Valid(); }
+  std::string_view key() const override { return FromPeerSlice(iter_->key()); }
+  std::string_view value() const override {
+    return FromPeerSlice(iter_->value());
+  }
+  absl::Status status() const override {
+    return FromPeerStatus(iter_->status());
+  }
+
+ private:
+  const std::unique_ptr<Iterator> iter_;
+};
+
+}  // namespace db_bench
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_BENCH_PEER_ITERATOR_H_
