@@ -44,10 +44,10 @@ class PolicyBenchFilter final : public BenchFilter {
  public:
   PolicyBenchFilter(std::shared_ptr<const FilterPolicy> policy,
                     bool use_readers, std::function<double(int)> expected_rate)
-      : PolicyBenchFilter(std::move(policy),
-                          use_readers ? ProbePath::kReaders
-                                      : ProbePath::kPolicyCalls,
-                          std::move(expected_rate)) {}
+      : PolicyBenchFilter(
+            std::move(policy),
+            use_readers ? ProbePath::kReaders : ProbePath::kPolicyCalls,
+            std::move(expected_rate)) {}
   PolicyBenchFilter(std::shared_ptr<const FilterPolicy> policy, ProbePath path,
                     std::function<double(int)> expected_rate)
       : policy_(std::move(policy)),
@@ -197,17 +197,17 @@ std::vector<BenchFilterEntry> BenchFilterRegistry() {
   constexpr char kAsTableDescription[] =
       "bloomtable; probed as a table does: one reader for a whole-table "
       "filter, KeyMayMatch on the bytes for many small filters";
-  entries.push_back(
-      {"bloomtable/cache-local-bloom", "bloomtable.CacheLocalBloom",
-       leveldb_baseline,
-       [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
-         return std::make_unique<PolicyBenchFilter>(
-             NewCacheLocalBloomFilterPolicy(bits_per_key),
-             ProbePath::kAsTable, [](int bits) {
-               return CacheLocalBloomExpectedFalsePositiveRate(bits);
-             });
-       },
-       kAsTableDescription});
+  entries.push_back({"bloomtable/cache-local-bloom",
+                     "bloomtable.CacheLocalBloom", leveldb_baseline,
+                     [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
+                       return std::make_unique<PolicyBenchFilter>(
+                           NewCacheLocalBloomFilterPolicy(bits_per_key),
+                           ProbePath::kAsTable, [](int bits) {
+                             return CacheLocalBloomExpectedFalsePositiveRate(
+                                 bits);
+                           });
+                     },
+                     kAsTableDescription});
   entries.push_back({"bloomtable/ribbon", "bloomtable.Ribbon", leveldb_baseline,
                      [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
                        return std::make_unique<PolicyBenchFilter>(

@@ -69,8 +69,8 @@ inline constexpr int kRibbonHeadColumns = 2;
 #if defined(__SANITIZE_THREAD__)
 #define BLOOMTABLE_RIBBON_UNDER_TSAN 1
 #endif
-#if defined(__x86_64__) && defined(__ELF__) && \
-    (defined(__GNUC__) || defined(__clang__)) &&  \
+#if defined(__x86_64__) && defined(__ELF__) &&   \
+    (defined(__GNUC__) || defined(__clang__)) && \
     !defined(BLOOMTABLE_RIBBON_UNDER_TSAN)
 #define BLOOMTABLE_RIBBON_POPCNT_CLONES \
   __attribute__((target_clones("popcnt", "default")))

@@ -44,8 +44,9 @@ TEST(BlockCacheConcurrency, ManyThreadsManyTablesTinyCache) {
       ASSERT_TRUE(builder.Add(KeyOf(i), ValueOf(t, i)).ok());
     }
     ASSERT_TRUE(builder.Finish().ok());
-    auto table = Table::Open(options, NewMemoryRandomAccessFile(file.contents()),
-                             file.contents().size());
+    auto table =
+        Table::Open(options, NewMemoryRandomAccessFile(file.contents()),
+                    file.contents().size());
     ASSERT_TRUE(table.ok());
     tables.push_back(*std::move(table));
   }

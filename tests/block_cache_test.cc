@@ -158,9 +158,9 @@ class ZipfGenerator {
   }
   int Next() {
     std::uniform_real_distribution<double> uniform(0, cumulative_.back());
-    return static_cast<int>(
-        std::lower_bound(cumulative_.begin(), cumulative_.end(), uniform(rng_)) -
-        cumulative_.begin());
+    return static_cast<int>(std::lower_bound(cumulative_.begin(),
+                                             cumulative_.end(), uniform(rng_)) -
+                            cumulative_.begin());
   }
 
  private:
@@ -172,7 +172,8 @@ TEST(TableBlockCache, HitRateOnASkewedMixRisesWithCapacity) {
   constexpr int kKeys = 20000;
   const std::string contents = BuildTable(kKeys);
   double previous_hit_rate = -1;
-  for (size_t capacity : {size_t{16} << 10, size_t{128} << 10, size_t{1} << 20}) {
+  for (size_t capacity :
+       {size_t{16} << 10, size_t{128} << 10, size_t{1} << 20}) {
     auto table = OpenTable(contents, NewLRUCache(capacity, 0));
     ZipfGenerator zipf(kKeys, 99);
     // Ranks are scattered over the key space, as hot keys are in practice.

@@ -111,7 +111,8 @@ TEST(LRUCache, CountsHitsMissesAndInserts) {
 TEST(LRUCache, ShardedCacheStaysWithinCapacity) {
   auto cache = NewLRUCache(64 * 1024, 4);
   const uint64_t id = cache->NewId();
-  for (uint64_t i = 0; i < 10000; ++i) cache->Insert(id, i * 4096, Value("b"), 512);
+  for (uint64_t i = 0; i < 10000; ++i)
+    cache->Insert(id, i * 4096, Value("b"), 512);
   EXPECT_LE(cache->usage(), 64u * 1024);
   EXPECT_GT(cache->usage(), 32u * 1024);  // the shards are all used
 }

@@ -43,7 +43,12 @@ TEST(BytewiseComparator, SeparatorKeepsStartWhenNoRoom) {
 
 TEST(BytewiseComparator, SuccessorIncrementsFirstNon0xffByte) {
   EXPECT_EQ(Successor("abc"), "b");
-  EXPECT_EQ(Successor(std::string("\xff\xff" "a", 3)), std::string("\xff\xff" "b", 3));
+  EXPECT_EQ(Successor(std::string("\xff\xff"
+                                  "a",
+                                  3)),
+            std::string("\xff\xff"
+                        "b",
+                        3));
   EXPECT_EQ(Successor(std::string("\xff\xff", 2)), std::string("\xff\xff", 2));
   EXPECT_EQ(Successor(""), "");
 }

@@ -26,10 +26,9 @@ class ToolFilterTest : public ToolTest,
 
 TEST_P(ToolFilterTest, BuiltTableVerifiesAndItsFilterIsUsed) {
   const FilterCase& c = GetParam();
-  const std::string table =
-      Build("t", NumberedInput(500),
-            {"--filter", c.filter, "--bits_per_key", "9.5", "--filter_layout",
-             c.layout});
+  const std::string table = Build("t", NumberedInput(500),
+                                  {"--filter", c.filter, "--bits_per_key",
+                                   "9.5", "--filter_layout", c.layout});
 
   ToolResult verify = RunTool({"verify", table});
   EXPECT_EQ(verify.exit_status, kSuccess) << verify;
@@ -42,7 +41,8 @@ TEST_P(ToolFilterTest, BuiltTableVerifiesAndItsFilterIsUsed) {
   // Absent keys: the filter answers for most of them without a block read.
   int rejected = 0;
   for (int i = 0; i < 40; ++i) {
-    ToolResult absent = RunTool({"get", table, "key" + std::to_string(i) + "x"});
+    ToolResult absent =
+        RunTool({"get", table, "key" + std::to_string(i) + "x"});
     EXPECT_EQ(absent.exit_status, kKeyNotFound) << absent;
     if (absent.err.find("filter: absent") != std::string::npos) ++rejected;
   }
@@ -65,12 +65,12 @@ TEST_P(ToolFilterTest, BuiltTableVerifiesAndItsFilterIsUsed) {
 
 INSTANTIATE_TEST_SUITE_P(
     Policies, ToolFilterTest,
-    ::testing::Values(
-        FilterCase{"cache_local_bloom", "per_block",
-                   "filter.bloomtable.CacheLocalBloom"},
-        FilterCase{"cache_local_bloom", "whole_table",
-                   "fullfilter.bloomtable.CacheLocalBloom"},
-        FilterCase{"ribbon", "whole_table", "fullfilter.bloomtable.Ribbon"}),
+    ::testing::Values(FilterCase{"cache_local_bloom", "per_block",
+                                 "filter.bloomtable.CacheLocalBloom"},
+                      FilterCase{"cache_local_bloom", "whole_table",
+                                 "fullfilter.bloomtable.CacheLocalBloom"},
+                      FilterCase{"ribbon", "whole_table",
+                                 "fullfilter.bloomtable.Ribbon"}),
     [](const ::testing::TestParamInfo<FilterCase>& info) {
       return info.param.filter + "_" + info.param.layout;
     });

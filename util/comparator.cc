@@ -13,7 +13,9 @@ class BytewiseComparatorImpl final : public Comparator {
     return a.compare(b);
   }
 
-  std::string_view Name() const override { return "leveldb.BytewiseComparator"; }
+  std::string_view Name() const override {
+    return "leveldb.BytewiseComparator";
+  }
 
   void FindShortestSeparator(std::string* start,
                              std::string_view limit) const override {

@@ -14,8 +14,8 @@ uint32_t Extend(uint32_t crc, const char* data, size_t n) {
   uint32_t reg = ~crc;
   auto* bytes = reinterpret_cast<unsigned char*>(const_cast<char*>(data));
   while (n > 0) {
-    const int chunk = n > static_cast<size_t>(INT_MAX) ? INT_MAX
-                                                       : static_cast<int>(n);
+    const int chunk =
+        n > static_cast<size_t>(INT_MAX) ? INT_MAX : static_cast<int>(n);
     reg = crc32_iscsi(bytes, chunk, reg);
     bytes += chunk;
     n -= static_cast<size_t>(chunk);

@@ -36,7 +36,8 @@ absl::Status WriteFileDurably(
   // The process id keeps two writers of the same path apart.
   const std::string temp_path =
       path + "." + std::to_string(::getpid()) + ".tmp";
-  absl::StatusOr<std::unique_ptr<WritableFile>> file = NewWritableFile(temp_path);
+  absl::StatusOr<std::unique_ptr<WritableFile>> file =
+      NewWritableFile(temp_path);
   if (!file.ok()) return file.status();
 
   absl::Status status = write(file->get());

@@ -164,7 +164,8 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
   if (!file.ok()) return file.status();
   std::string contents(*size, '\0');
   std::string_view got;
-  absl::Status status = (*file)->Read(0, contents.size(), &got, contents.data());
+  absl::Status status =
+      (*file)->Read(0, contents.size(), &got, contents.data());
   if (!status.ok()) return status;
   contents.resize(got.size());
   return contents;

@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  if (!builder.Finish().ok() || !(*file)->Sync().ok() || !(*file)->Close().ok()) {
+  if (!builder.Finish().ok() || !(*file)->Sync().ok() ||
+      !(*file)->Close().ok()) {
     return 1;
   }
 

@@ -69,8 +69,7 @@ int main(int argc, char** argv) {
   }
   // Backward from the last key before `to`.
   int backward = 0;
-  for (it->Seek(to), it->Prev(); it->Valid() && it->key() >= from;
-       it->Prev()) {
+  for (it->Seek(to), it->Prev(); it->Valid() && it->key() >= from; it->Prev()) {
     ++backward;
   }
   if (!it->status().ok()) {

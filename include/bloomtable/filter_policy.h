@@ -57,7 +57,8 @@ class FilterPolicy {
 
   // Parses `filter` once for repeated queries. `filter` must outlive the
   // reader. The default answers through KeyMayMatch.
-  virtual std::unique_ptr<FilterReader> NewReader(std::string_view filter) const;
+  virtual std::unique_ptr<FilterReader> NewReader(
+      std::string_view filter) const;
 
   // Whether filters of this policy may be used in LevelDB's per-block layout
   // (many small filters). Whole-table-only policies return false.

@@ -32,9 +32,9 @@ struct TableStats {
   uint64_t filter_negatives = 0;  // filter said "absent": data reads avoided
   uint64_t data_block_reads = 0;  // data blocks read from the file
   uint64_t bytes_read = 0;        // bytes read from the file, trailers included
-  uint64_t checksum_failures = 0; // blocks whose checksum did not match
-  uint64_t block_cache_hits = 0;   // data blocks found in the block cache
-  uint64_t block_cache_misses = 0; // data blocks looked for and not found
+  uint64_t checksum_failures = 0;   // blocks whose checksum did not match
+  uint64_t block_cache_hits = 0;    // data blocks found in the block cache
+  uint64_t block_cache_misses = 0;  // data blocks looked for and not found
 };
 
 // What Open learned about the table's filter.

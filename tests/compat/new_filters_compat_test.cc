@@ -40,7 +40,8 @@ TEST(NewFiltersCompat, LevelDBIteratesTablesWithOurFilters) {
        FilterLayout::kPerBlock},
       {"cache-local whole-table", NewCacheLocalBloomFilterPolicy(10),
        FilterLayout::kWholeTable},
-      {"ribbon whole-table", NewRibbonFilterPolicy(7), FilterLayout::kWholeTable},
+      {"ribbon whole-table", NewRibbonFilterPolicy(7),
+       FilterLayout::kWholeTable},
   };
   const std::vector<KeyValue> entries = Entries();
   std::unique_ptr<const leveldb::FilterPolicy> leveldb_bloom(
