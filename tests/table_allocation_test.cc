@@ -1,0 +1,261 @@
+// What reading a hostile table may allocate (issue #9, "resource limits"):
+// Table::Open, Get, MultiGet and iteration over intact and damaged tables
+// never hold more heap than a small multiple of the file's size.
+//
+// The bound: the reader holds the index, metaindex and filter blocks and the
+// data blocks it is reading, each at most its stored size, or 64/3 times
+// that after Snappy (the most Snappy can expand; format.h bounds the claimed
+// length by it), plus the stored bytes while they are decompressed. That is
+// at most 64/3 + 1 < 24 times the file's size, plus a constant for the
+// objects themselves. A reader that allocated what a damaged length or count
+// claims would exceed it.
+//
+// This binary replaces the global operator new and delete to count the live
+// bytes and their peak; under a sanitizer, which has its own allocator, the
+// tests skip.
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "bloomtable/file.h"
+#include "bloomtable/filter_policy.h"
+#include "bloomtable/iterator.h"
+#include "bloomtable/options.h"
+#include "bloomtable/table.h"
+#include "bloomtable/table_builder.h"
+#include "fuzz/fix_checksums.h"
+#include "gtest/gtest.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BLOOMTABLE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define BLOOMTABLE_SANITIZED 1
+#endif
+#endif
+
+#ifndef BLOOMTABLE_SANITIZED
+namespace {
+
+std::atomic<int64_t> live_bytes{0};
+std::atomic<int64_t> peak_bytes{0};
+
+// Each allocation carries its size in a header of the maximal alignment.
+constexpr size_t kHeader = alignof(std::max_align_t);
+
+void* CountedAllocate(size_t n) noexcept {
+  void* raw = std::malloc(n + kHeader);
+  if (raw == nullptr) return nullptr;
+  *static_cast<size_t*>(raw) = n;
+  const int64_t live =
+      live_bytes.fetch_add(static_cast<int64_t>(n)) + static_cast<int64_t>(n);
+  int64_t peak = peak_bytes.load();
+  while (live > peak && !peak_bytes.compare_exchange_weak(peak, live)) {
+  }
+  return static_cast<char*>(raw) + kHeader;
+}
+
+void CountedFree(void* p) noexcept {
+  if (p == nullptr) return;
+  char* raw = static_cast<char*>(p) - kHeader;
+  live_bytes.fetch_sub(static_cast<int64_t>(*reinterpret_cast<size_t*>(raw)));
+  std::free(raw);
+}
+
+void* CountedAllocateOrThrow(size_t n) {
+  void* p = CountedAllocate(n);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+void* operator new(size_t n) { return CountedAllocateOrThrow(n); }
+void* operator new[](size_t n) { return CountedAllocateOrThrow(n); }
+void* operator new(size_t n, const std::nothrow_t&) noexcept {
+  return CountedAllocate(n);
+}
+void* operator new[](size_t n, const std::nothrow_t&) noexcept {
+  return CountedAllocate(n);
+}
+void operator delete(void* p) noexcept { CountedFree(p); }
+void operator delete[](void* p) noexcept { CountedFree(p); }
+void operator delete(void* p, size_t) noexcept { CountedFree(p); }
+void operator delete[](void* p, size_t) noexcept { CountedFree(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  CountedFree(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  CountedFree(p);
+}
+#endif  // BLOOMTABLE_SANITIZED
+
+namespace bloomtable {
+namespace {
+
+#ifdef BLOOMTABLE_SANITIZED
+#define BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR() \
+  GTEST_SKIP() << "a sanitizer's allocator replaces the counting one"
+#else
+#define BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR() \
+  do {                                          \
+  } while (0)
+#endif
+
+// The reader's objects themselves: Table and its parts, iterators, statuses
+// with their messages, the counters.
+constexpr int64_t kConstantAllowance = 64 << 10;
+constexpr int64_t kFileSizeMultiple = 24;
+
+// The peak of live heap bytes above the level at the call, while `read`
+// runs. Whatever `read` keeps is freed before it returns.
+template <typename Read>
+int64_t PeakHeapOf(const Read& read) {
+#ifdef BLOOMTABLE_SANITIZED
+  read();
+  return 0;
+#else
+  const int64_t before = live_bytes.load();
+  peak_bytes.store(before);
+  read();
+  return peak_bytes.load() - before;
+#endif
+}
+
+// Opens `contents` and reads all it can: Gets and a MultiGet of `probes`,
+// a full scan both ways, and seeks to the probes.
+void ReadEverything(const Options& options, const std::string& contents,
+                    const std::vector<std::string>& probes) {
+  auto table = Table::Open(options, NewMemoryRandomAccessFile(contents),
+                           contents.size());
+  if (!table.ok()) return;
+  std::string value;
+  for (const std::string& key : probes) {
+    (void)(*table)->Get(ReadOptions(), key, &value);
+  }
+  const std::vector<std::string_view> views(probes.begin(), probes.end());
+  (void)(*table)->MultiGet(ReadOptions(), views);
+  std::unique_ptr<Iterator> it = (*table)->NewIterator(ReadOptions());
+  size_t steps = 0;
+  for (it->SeekToFirst(); it->Valid() && steps < 100000; it->Next()) ++steps;
+  for (it->SeekToLast(); it->Valid() && steps < 200000; it->Prev()) ++steps;
+  for (const std::string& key : probes) it->Seek(key);
+}
+
+struct TableKind {
+  const char* name;
+  CompressionType compression;
+  std::shared_ptr<const FilterPolicy> policy;
+  FilterLayout layout;
+};
+
+std::vector<TableKind> Kinds() {
+  return {
+      {"snappy, LevelDB Bloom", CompressionType::kSnappy,
+       NewLevelDBBloomFilterPolicy(10), FilterLayout::kPerBlock},
+      {"none, cache-local Bloom", CompressionType::kNone,
+       NewCacheLocalBloomFilterPolicy(10), FilterLayout::kPerBlock},
+      {"snappy, Ribbon whole table", CompressionType::kSnappy,
+       NewRibbonFilterPolicy(10), FilterLayout::kWholeTable},
+  };
+}
+
+Options OptionsFor(const TableKind& kind) {
+  Options options;
+  options.block_size = 512;
+  options.block_restart_interval = 8;
+  options.compression = kind.compression;
+  options.filter_policy = kind.policy;
+  options.filter_layout = kind.layout;
+  return options;
+}
+
+// 400 keys; values of 0 to 300 bytes, half of them compressible.
+std::string BuildTable(const Options& options, std::vector<std::string>* keys) {
+  std::mt19937 rng(301);
+  StringWritableFile file;
+  TableBuilder builder(options, &file);
+  for (int i = 0; i < 400; ++i) {
+    const std::string key = absl::StrCat("key", 100000 + i * 7);
+    std::string value(rng() % 301, 'v');
+    if (i % 2 == 1) {
+      for (char& c : value) c = static_cast<char>(rng());
+    }
+    EXPECT_TRUE(builder.Add(key, value).ok());
+    keys->push_back(key);
+  }
+  EXPECT_TRUE(builder.Finish().ok());
+  return file.contents();
+}
+
+void ExpectWithinBound(const Options& options, const std::string& contents,
+                       const std::vector<std::string>& probes,
+                       const std::string& what) {
+  const int64_t peak =
+      PeakHeapOf([&] { ReadEverything(options, contents, probes); });
+  const int64_t bound =
+      kFileSizeMultiple * static_cast<int64_t>(contents.size()) +
+      kConstantAllowance;
+  EXPECT_LE(peak, bound) << what << ": file of " << contents.size() << " bytes";
+}
+
+TEST(TableAllocation, IntactTablesStayWithinTheBound) {
+  BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR();
+  for (const TableKind& kind : Kinds()) {
+    const Options options = OptionsFor(kind);
+    std::vector<std::string> keys;
+    const std::string contents = BuildTable(options, &keys);
+    // The counter sees the reader's allocations at all.
+    const int64_t peak =
+        PeakHeapOf([&] { ReadEverything(options, contents, keys); });
+    EXPECT_GT(peak, 0) << kind.name;
+    ExpectWithinBound(options, contents, keys, kind.name);
+  }
+}
+
+// Random damage: byte changes, runs of 0xff (huge varints and lengths),
+// truncations; half of the copies with every checksum repaired so that the
+// damage reaches the parsers and the decompressor.
+TEST(TableAllocation, DamagedTablesStayWithinTheBound) {
+  BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR();
+  std::mt19937 rng(7);
+  for (const TableKind& kind : Kinds()) {
+    const Options options = OptionsFor(kind);
+    std::vector<std::string> keys;
+    const std::string contents = BuildTable(options, &keys);
+    const std::vector<std::string> probes(keys.begin(), keys.begin() + 40);
+    for (int round = 0; round < 400; ++round) {
+      std::string damaged = contents;
+      const int changes = 1 + static_cast<int>(rng() % 4);
+      for (int c = 0; c < changes; ++c) {
+        const size_t at = rng() % damaged.size();
+        if (rng() % 3 == 0) {
+          const size_t run = std::min<size_t>(5, damaged.size() - at);
+          damaged.replace(at, run, run, '\xff');
+        } else {
+          damaged[at] = static_cast<char>(rng());
+        }
+      }
+      if (rng() % 8 == 0) damaged.resize(rng() % damaged.size());
+      if (round % 2 == 1) {
+        damaged = fuzz_internal::WithChecksumsFixed(std::move(damaged));
+      }
+      ExpectWithinBound(options, damaged, probes,
+                        absl::StrCat(kind.name, ", round ", round));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bloomtable
