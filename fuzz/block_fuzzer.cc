@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bloomtable/comparator.h"
+#include "fuzz/touch_entry.h"
 #include "table/block.h"
 #include "table/internal_key.h"
 
@@ -21,13 +22,6 @@ namespace {
 // Bounds the walks: no block of a fuzzer input holds more entries.
 constexpr size_t kMaxSteps = 100000;
 
-uint64_t Touch(const BlockIter& it) {
-  uint64_t sum = 0;
-  for (const char c : it.key()) sum += static_cast<unsigned char>(c);
-  for (const char c : it.value()) sum += static_cast<unsigned char>(c);
-  return sum;
-}
-
 uint64_t Exercise(const Comparator* comparator, const Block* block,
                   std::string_view input) {
   BlockIter it(comparator, block);
@@ -36,22 +30,22 @@ uint64_t Exercise(const Comparator* comparator, const Block* block,
                                       std::string(9, '\xff')};
   size_t steps = 0;
   for (it.SeekToFirst(); it.Valid() && steps < kMaxSteps; it.Next(), ++steps) {
-    sum += Touch(it);
+    sum += TouchEntry(it);
     if (steps % 8 == 0) targets.emplace_back(it.key());
   }
   for (it.SeekToLast(); it.Valid() && steps < 2 * kMaxSteps;
        it.Prev(), ++steps) {
-    sum += Touch(it);
+    sum += TouchEntry(it);
   }
   for (const std::string& target : targets) {
     it.Seek(target);
     for (int step = 0; step < 3 && it.Valid(); ++step) {
-      sum += Touch(it);
+      sum += TouchEntry(it);
       it.Next();
     }
     it.Seek(target);
     for (int step = 0; step < 3 && it.Valid(); ++step) {
-      sum += Touch(it);
+      sum += TouchEntry(it);
       it.Prev();
     }
     (void)it.status();

@@ -20,21 +20,13 @@
 #include "bloomtable/table.h"
 #include "fuzz/fix_checksums.h"
 #include "fuzz/fuzz_options.h"
+#include "fuzz/touch_entry.h"
 
 namespace bloomtable {
 namespace {
 
 // Bounds the walks: a 16 KiB input cannot hold more entries than this.
 constexpr size_t kMaxSteps = 100000;
-
-// Reads every byte of the entry the iterator is at, so that ASan sees a key
-// or value that points outside its block. The sum keeps the reads alive.
-uint64_t Touch(const Iterator& it) {
-  uint64_t sum = 0;
-  for (const char c : it.key()) sum += static_cast<unsigned char>(c);
-  for (const char c : it.value()) sum += static_cast<unsigned char>(c);
-  return sum;
-}
 
 void Exercise(const std::string& bytes, KeyFormat key_format,
               const ReadOptions& read_options,
@@ -52,7 +44,7 @@ void Exercise(const std::string& bytes, KeyFormat key_format,
   uint64_t sum = 0;
   size_t forward = 0;
   for (it->SeekToFirst(); it->Valid() && forward < kMaxSteps; it->Next()) {
-    sum += Touch(*it);
+    sum += TouchEntry(*it);
     if (forward < 4 || forward % 16 == 0) {
       keys.emplace_back(it->key());
       if (key_format == KeyFormat::kLevelDBInternal && it->key().size() >= 8) {
@@ -63,7 +55,7 @@ void Exercise(const std::string& bytes, KeyFormat key_format,
   }
   size_t backward = 0;
   for (it->SeekToLast(); it->Valid() && backward < kMaxSteps; it->Prev()) {
-    sum += Touch(*it);
+    sum += TouchEntry(*it);
     ++backward;
   }
   std::string value;
@@ -72,11 +64,11 @@ void Exercise(const std::string& bytes, KeyFormat key_format,
     it->Seek(key);
     // A short walk both ways from every seek.
     for (int step = 0; step < 3 && it->Valid(); ++step) {
-      sum += Touch(*it);
+      sum += TouchEntry(*it);
       it->Next();
     }
     for (int step = 0; step < 6 && it->Valid(); ++step) {
-      sum += Touch(*it);
+      sum += TouchEntry(*it);
       it->Prev();
     }
     (void)it->status();
@@ -87,7 +79,7 @@ void Exercise(const std::string& bytes, KeyFormat key_format,
   (void)(*table)->GetStats();
   (void)(*table)->ApproximateMemoryUsage();
   (void)(*table)->filter_info();
-  // Never true: keeps the reads of Touch from being optimised away.
+  // Never true: keeps the reads of TouchEntry from being optimised away.
   if (sum == ~uint64_t{0}) __builtin_trap();
 }
 
