@@ -1,8 +1,8 @@
-// For the fuzz targets: rewrites the CRCs of a table's blocks so that they
-// match, letting mutated bytes get past the checksum checks and reach the
-// block, index, metaindex and filter parsers. (A mutation almost never keeps
-// a CRC32C right by chance; without this the fuzzer only explores what
-// lies before the checks.)
+// For the fuzz targets and tests/table_allocation_test.cc: rewrites the
+// CRCs of a table's blocks so that they match, letting mutated bytes get past
+// the checksum checks and reach the block, index, metaindex and filter
+// parsers. (A mutation almost never keeps a CRC32C right by chance; without
+// this the fuzzer only explores what lies before the checks.)
 //
 // The blocks found are those the footer names (index and metaindex) and
 // those their entries name (data and filter blocks), as far as they decode.
