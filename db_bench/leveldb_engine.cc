@@ -53,10 +53,6 @@ leveldb::Slice ToSlice(std::string_view s) {
   return ToPeerSlice<leveldb::Slice>(s);
 }
 
-absl::Status FromLevelDB(const leveldb::Status& status) {
-  return FromPeerStatus(status);
-}
-
 class CountingFile final : public leveldb::RandomAccessFile {
  public:
   CountingFile(std::unique_ptr<leveldb::RandomAccessFile> base, IoModel* io)
@@ -206,7 +202,7 @@ class LevelDBEngine final : public Engine {
       input.keys->PresentKey(j, key.data());
       leveldb::Status put =
           db_->Put(write_options, key, ToSlice(input.values->Value(j)));
-      if (!put.ok()) return FromLevelDB(put);
+      if (!put.ok()) return FromPeerStatus(put);
       if (++unreported == kProgressBatch) {
         progress->Add(unreported);
         unreported = 0;
@@ -229,7 +225,7 @@ class LevelDBEngine final : public Engine {
     leveldb::Status status = db_->Get(read_options_, ToSlice(key), value);
     if (status.ok()) return absl::OkStatus();
     if (status.IsNotFound()) return absl::NotFoundError("");
-    return FromLevelDB(status);
+    return FromPeerStatus(status);
   }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
@@ -342,7 +338,7 @@ class LevelDBEngine final : public Engine {
     db_options.filter_policy = filter_policy_.get();
     leveldb::DB* db = nullptr;
     leveldb::Status status = leveldb::DB::Open(db_options, options_.dir, &db);
-    if (!status.ok()) return FromLevelDB(status);
+    if (!status.ok()) return FromPeerStatus(status);
     db_.reset(db);
     return absl::OkStatus();
   }

@@ -53,10 +53,6 @@ rocksdb::Slice ToSlice(std::string_view s) {
   return ToPeerSlice<rocksdb::Slice>(s);
 }
 
-absl::Status FromRocksDB(const rocksdb::Status& status) {
-  return FromPeerStatus(status);
-}
-
 class CountingFile final : public rocksdb::FSRandomAccessFileOwnerWrapper {
  public:
   CountingFile(std::unique_ptr<rocksdb::FSRandomAccessFile> base, IoModel* io)
@@ -147,7 +143,7 @@ class RocksDBEngine final : public Engine {
       return absl::OkStatus();
     }
     if (status.IsNotFound()) return absl::NotFoundError("");
-    return FromRocksDB(status);
+    return FromPeerStatus(status);
   }
 
   void MultiGet(const std::vector<std::string_view>& keys,
@@ -169,7 +165,7 @@ class RocksDBEngine final : public Engine {
       } else if (results[i].IsNotFound()) {
         (*statuses)[i] = absl::NotFoundError("");
       } else {
-        (*statuses)[i] = FromRocksDB(results[i]);
+        (*statuses)[i] = FromPeerStatus(results[i]);
       }
     }
   }
@@ -270,7 +266,7 @@ absl::Status RocksDBEngine::Open(uint64_t memtable_bytes) {
   }
   rocksdb::DB* db = nullptr;
   rocksdb::Status status = rocksdb::DB::Open(db_options, options_.dir, &db);
-  if (!status.ok()) return FromRocksDB(status);
+  if (!status.ok()) return FromPeerStatus(status);
   db_.reset(db);
   return absl::OkStatus();
 }
@@ -301,14 +297,14 @@ absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
       input.keys->PresentKey(j, key.data());
       rocksdb::Status put =
           db_->Put(write_options, key, ToSlice(input.values->Value(j)));
-      if (!put.ok()) return FromRocksDB(put);
+      if (!put.ok()) return FromPeerStatus(put);
       if (++unreported == kProgressBatch) {
         progress->Add(unreported);
         unreported = 0;
       }
     }
     rocksdb::Status flush = db_->Flush(rocksdb::FlushOptions());
-    if (!flush.ok()) return FromRocksDB(flush);
+    if (!flush.ok()) return FromPeerStatus(flush);
   }
   progress->Add(unreported);
   if (runs == 1) {
@@ -318,7 +314,7 @@ absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
         rocksdb::BottommostLevelCompaction::kForce;
     rocksdb::Status compact =
         db_->CompactRange(compact_options, nullptr, nullptr);
-    if (!compact.ok()) return FromRocksDB(compact);
+    if (!compact.ok()) return FromPeerStatus(compact);
   }
   return absl::OkStatus();
 }
@@ -369,7 +365,7 @@ absl::StatusOr<StorageSummary> RocksDBEngine::Storage() const {
   }
   rocksdb::TablePropertiesCollection properties;
   rocksdb::Status status = db_->GetPropertiesOfAllTables(&properties);
-  if (!status.ok()) return FromRocksDB(status);
+  if (!status.ok()) return FromPeerStatus(status);
   uint64_t filter_bytes = 0;
   for (const auto& [path, table] : properties) {
     filter_bytes += table->filter_size;
