@@ -6,6 +6,7 @@
 
 #include "bloomtable/table_builder.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -32,9 +33,7 @@ struct TableBuilder::Rep {
                        : opts.comparator),
         file(f),
         data_block(opts.block_restart_interval),
-        // Index entries are looked up by binary search alone: every entry
-        // is a restart point.
-        index_block(1) {
+        index_block(std::max(1, opts.index_block_restart_interval)) {
     const FilterPolicy* policy = options.filter_policy.get();
     if (policy == nullptr) return;
     // A policy that cannot build per-block filters gets the whole-table

@@ -16,6 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
@@ -267,6 +268,32 @@ TEST(TableHarness, LargeValuesAndLongKeys) {
 
 // ---------------------------------------------------------------------------
 // The builder's contract.
+
+// An index block with restart points every N entries shares separator
+// prefixes: the table reads the same and holds a smaller index.
+TEST(TableHarness, IndexRestartIntervalAboveOneReadsTheSameWithASmallerIndex) {
+  std::mt19937 rng(20261124);
+  Model model;
+  for (int i = 0; i < 3000; ++i) {
+    model[absl::StrFormat("%016d", 2 * i)] = RandomBytes(&rng, 40);
+  }
+  Options options;
+  options.block_size = 256;
+  options.filter_policy = NewHashListPolicy();
+  const std::string leveldb_layout = BuildTable(options, model);
+  auto baseline = OpenTable(options, leveldb_layout);
+  ASSERT_NE(baseline, nullptr);
+  for (int interval : {2, 16, 1024}) {
+    SCOPED_TRACE(interval);
+    options.index_block_restart_interval = interval;
+    const std::string contents = BuildTable(options, model);
+    auto table = OpenTable(options, contents);
+    ASSERT_NE(table, nullptr);
+    CheckTableAgainstModel(*table, model, contents.size(), &rng);
+    EXPECT_LT(table->ApproximateMemoryUsage(),
+              baseline->ApproximateMemoryUsage());
+  }
+}
 
 TEST(TableBuilder, OutOfOrderKeyIsInvalidArgumentAndTheBuilderStaysFailed) {
   StringWritableFile file;

@@ -53,6 +53,15 @@ struct Options {
   // Writing: entries between restart points in data blocks.
   int block_restart_interval = 16;
 
+  // Writing: entries between restart points in the index block. 1 (every
+  // entry a restart point, no key prefix shared) is what LevelDB writes and
+  // lets a lookup find its data block by binary search alone. A larger value
+  // shares key prefixes between separators and shrinks the index that an open
+  // table holds in memory (about 2.5x smaller at 16 for 16-byte decimal keys)
+  // for a short linear scan after the binary search; LevelDB and every
+  // LevelDB-format reader read such index blocks. Values below 1 mean 1.
+  int index_block_restart_interval = 1;
+
   // Writing: compression of data, index and metaindex blocks.
   CompressionType compression = CompressionType::kSnappy;
 
