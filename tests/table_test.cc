@@ -392,11 +392,13 @@ TEST(TableFilter, AbsentKeyRejectedByTheFilterReadsNoDataBlock) {
     model[absl::StrCat("key", 100000 + 2 * i)] = std::string(20, 'v');
   }
   for (FilterLayout layout :
-       {FilterLayout::kPerBlock, FilterLayout::kWholeTable}) {
+       {FilterLayout::kPerBlock, FilterLayout::kWholeTable,
+        FilterLayout::kPartitioned}) {
     Options options;
     options.block_size = 256;
     options.filter_policy = NewHashListPolicy();
     options.filter_layout = layout;
+    options.filter_partition_keys = 64;  // 8 partitions
     const std::string contents = BuildTable(options, model);
     auto file_counters = std::make_shared<FileReadCounters>();
     auto table = OpenTable(options, contents, file_counters);
@@ -441,7 +443,8 @@ TEST(TableFilter, WholeTableFilterIsAskedEvenForKeysPastTheIndex) {
   // whole-table filter, consulted first, sees it.
   Model model{{"a", "1"}, {"b", "2"}};
   for (FilterLayout layout :
-       {FilterLayout::kPerBlock, FilterLayout::kWholeTable}) {
+       {FilterLayout::kPerBlock, FilterLayout::kWholeTable,
+        FilterLayout::kPartitioned}) {
     Options options;
     options.filter_policy = NewHashListPolicy();
     options.filter_layout = layout;
@@ -450,7 +453,7 @@ TEST(TableFilter, WholeTableFilterIsAskedEvenForKeysPastTheIndex) {
     EXPECT_EQ(table->Get(ReadOptions(), "zzz").status().code(),
               absl::StatusCode::kNotFound);
     EXPECT_EQ(table->GetStats().filter_checks,
-              layout == FilterLayout::kWholeTable ? 1u : 0u);
+              layout != FilterLayout::kPerBlock ? 1u : 0u);
   }
 }
 
