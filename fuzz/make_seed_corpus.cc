@@ -119,10 +119,11 @@ bool WriteTables(SeedWriter* seeds, int num_keys) {
         for (int filter = -1; filter < static_cast<int>(policies.size());
              ++filter) {
           for (FilterLayout layout :
-               {FilterLayout::kPerBlock, FilterLayout::kWholeTable}) {
+               {FilterLayout::kPerBlock, FilterLayout::kWholeTable,
+                FilterLayout::kPartitioned}) {
             for (KeyFormat key_format :
                  {KeyFormat::kPlain, KeyFormat::kLevelDBInternal}) {
-              if (filter < 0 && layout == FilterLayout::kWholeTable) continue;
+              if (filter < 0 && layout != FilterLayout::kPerBlock) continue;
               // A whole-table-only policy writes the same table either way.
               if (filter >= 0 && !policies[filter]->SupportsPerBlock() &&
                   layout == FilterLayout::kPerBlock) {
@@ -133,6 +134,8 @@ bool WriteTables(SeedWriter* seeds, int num_keys) {
               options.block_restart_interval = restart_interval;
               options.compression = compression;
               options.filter_layout = layout;
+              // Several partitions even in small tables.
+              options.filter_partition_keys = 4;
               options.key_format = key_format;
               if (filter >= 0) options.filter_policy = policies[filter];
               StringWritableFile file;
@@ -157,7 +160,9 @@ bool WriteTables(SeedWriter* seeds, int num_keys) {
                   "table_" + std::to_string(num_keys) + "keys_" +
                       std::to_string(count++) + "_" +
                       PolicyTag(filter, policies) +
-                      (layout == FilterLayout::kWholeTable ? "_whole" : ""),
+                      (layout == FilterLayout::kWholeTable    ? "_whole"
+                       : layout == FilterLayout::kPartitioned ? "_partitioned"
+                                                              : ""),
                   file.contents());
             }
           }
