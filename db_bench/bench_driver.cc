@@ -39,7 +39,7 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"compression_ratio", flags.compression_ratio},
       {"block_size", flags.block_size},
       {"compression_type", flags.compression_type},
-      {"tables", IsLevelDBEngine(config.engine) ? 1 : flags.tables},
+      {"tables", TablesFor(config.engine, flags.tables)},
   };
 }
 
@@ -74,20 +74,6 @@ absl::Status CheckMeta(const std::string& dir, const nlohmann::json& identity) {
     }
   }
   return absl::OkStatus();
-}
-
-std::unique_ptr<Engine> MakeEngine(const std::string& name,
-                                   const EngineOptions& options) {
-  if (name == "bloomtable" || name == "bloomtable_single") {
-    return NewBloomtableEngine(options);
-  }
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  if (IsLevelDBEngine(name)) return NewLevelDBEngine(options);
-#endif
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  if (name == "rocksdb") return NewRocksDBEngine(options);
-#endif
-  return nullptr;
 }
 
 // "2 * AMD EPYC ..." from /proc/cpuinfo, as LevelDB's db_bench prints it.
@@ -160,7 +146,7 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   Engine* engine = nullptr;
   EngineOptions options = config_plan.engine_options;
   options.dir = report->dir;
-  std::unique_ptr<Engine> owned = MakeEngine(config_plan.engine, options);
+  std::unique_ptr<Engine> owned = NewEngine(config_plan.engine, options);
   engine = owned.get();
   if (engine == nullptr) {
     report->error = "engine not built";
@@ -170,8 +156,9 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       report->tables == 1
           ? "one sorted run"
           : absl::StrCat(report->tables, " overlapping tables, newest first");
-  std::printf("--- %s %s%s, %s, block cache %s: %s\n",
-              config_plan.engine.c_str(), report->FilterLabel().c_str(),
+  std::printf("--- %s (%s level, %s) %s%s, %s, block cache %s: %s\n",
+              config_plan.engine.c_str(), config_plan.level.c_str(),
+              config_plan.io.c_str(), report->FilterLabel().c_str(),
               config_plan.filter_layout.empty()
                   ? ""
                   : absl::StrCat(" (", config_plan.filter_layout, ")").c_str(),
@@ -203,6 +190,7 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   run_options.batch_size = static_cast<uint64_t>(plan.flags.batch_size);
   run_options.seed = plan.flags.seed;
   run_options.histogram = plan.flags.histogram;
+  run_options.min_seconds = plan.flags.min_seconds;
   run_options.label = report->Label();
 
   for (BenchmarkKind kind : plan.benchmarks) {
@@ -263,14 +251,20 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       absl::StatusOr<StorageSummary> storage = engine->Storage();
       if (storage.ok()) {
         report->storage = *storage;
-        std::printf("%-12s : %s, %.1f MB in %llu files%s\n", "storage",
-                    storage->shape.c_str(), storage->table_bytes / 1048576.0,
-                    static_cast<unsigned long long>(storage->table_files),
-                    report->FilterBitsPerKey() && config_plan.filter != "none"
-                        ? absl::StrFormat(", filter %.2f bits/key",
-                                          *report->FilterBitsPerKey())
-                              .c_str()
-                        : "");
+        std::printf(
+            "%-12s : %s, %.1f MB in %llu files%s\n", "storage",
+            storage->shape.c_str(), storage->table_bytes / 1048576.0,
+            static_cast<unsigned long long>(storage->table_files),
+            report->FilterBitsPerKey() && config_plan.filter != "none"
+                ? absl::StrFormat(
+                      ", filter %.2f bits/key stored%s",
+                      *report->FilterBitsPerKey(),
+                      config_plan.target_stored_bits > 0
+                          ? absl::StrFormat(" (target %g)",
+                                            config_plan.target_stored_bits)
+                          : "")
+                      .c_str()
+                : "");
       } else {
         std::printf("%-12s : unknown (%s)\n", "storage",
                     storage.status().ToString().c_str());
@@ -304,13 +298,13 @@ absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
     ConfigReport report;
     report.cache_size = config_plan.engine_options.cache_size;
     report.engine = config_plan.engine;
+    report.level = config_plan.level;
+    report.io = config_plan.io;
     report.filter = config_plan.filter;
     report.bloom_bits = config_plan.bloom_bits;
     report.filter_layout = config_plan.filter_layout;
-    report.tables = IsLevelDBEngine(config_plan.engine) ||
-                            config_plan.engine == "bloomtable_single"
-                        ? 1
-                        : plan.flags.tables;
+    report.target_stored_bits = config_plan.target_stored_bits;
+    report.tables = TablesFor(config_plan.engine, plan.flags.tables);
     report.dir = dir + "/" + config_plan.dir_name;
     RunConfig(plan, config_plan, keys, values, &report);
     if (const MemorySummary* memory = report.LastMemory()) {

@@ -93,10 +93,31 @@ ABSL_FLAG(int64_t, io_latency_us, 0,
           "Delay added to every table-file read during read benchmarks, to "
           "model a device.");
 ABSL_FLAG(std::string, engines, "",
-          "Comma-separated engines: bloomtable, bloomtable_single (one table "
-          "through Table::Get), leveldb, leveldb+bloomtable (LevelDB with "
-          "bloomtable's --filter through the adapter), rocksdb. Default: "
-          "every engine built (bloomtable_single only with --tables > 1).");
+          "Comma-separated engines. Table level: bloomtable (Table::Get), "
+          "bloomtable_single (one table through Table::Get), leveldb_table "
+          "(leveldb::Table, iterator Seek), rocksdb_table (SstFileReader, "
+          "iterator Seek with a whole-key prefix filter). DB level: leveldb, "
+          "leveldb+bloomtable (LevelDB with bloomtable's --filter through the "
+          "adapter), rocksdb. Default: every engine built (bloomtable_single "
+          "only with --tables > 1).");
+ABSL_FLAG(std::string, io, "pread",
+          "How table files are read: pread, mmap (bloomtable: "
+          "OpenMmapRandomAccessFile; LevelDB: its default Env; RocksDB: "
+          "allow_mmap_reads), or both (pread,mmap: each store is reopened "
+          "with each).");
+ABSL_FLAG(std::string, stored_bits, "",
+          "Target filter bits per key as stored (comma list, e.g. 6,8,10): "
+          "for each filter, the bits per key that stores this many is found "
+          "by building small tables first, and replaces --bloom_bits.");
+ABSL_FLAG(int32_t, repeats, 1,
+          "Runs of the whole plan, the engines' order rotated between runs; "
+          "each figure is then the median of the runs, with its range.");
+ABSL_FLAG(double, min_seconds, 0,
+          "A read benchmark goes round its keys again until it has run this "
+          "long (at least --reads lookups per thread).");
+ABSL_FLAG(double, max_foreign_cpu, -1,
+          "Reject and retake a run in which other processes and CPU steal "
+          "took more than this many CPUs on average (< 0: never).");
 ABSL_FLAG(bool, verify_checksum, true,
           "Verify the checksum of every data block read, in every engine.");
 ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
@@ -144,6 +165,11 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.io_latency_us = absl::GetFlag(FLAGS_io_latency_us);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);
+  flags.io = absl::GetFlag(FLAGS_io);
+  flags.stored_bits = absl::GetFlag(FLAGS_stored_bits);
+  flags.repeats = absl::GetFlag(FLAGS_repeats);
+  flags.min_seconds = absl::GetFlag(FLAGS_min_seconds);
+  flags.max_foreign_cpu = absl::GetFlag(FLAGS_max_foreign_cpu);
   return flags;
 }
 

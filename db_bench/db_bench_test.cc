@@ -151,17 +151,30 @@ TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   std::vector<std::string> rows;
   for (const ConfigPlan& config : plan->configs) {
-    rows.push_back(config.engine + " " + config.filter);
+    rows.push_back(config.level + " " + config.engine + " " + config.filter +
+                   " " + config.io);
   }
-  std::vector<std::string> expected = {"bloomtable cache_local_bloom",
-                                       "bloomtable none"};
+  std::vector<std::string> expected = {
+      "table bloomtable cache_local_bloom pread",
+      "table bloomtable none pread"};
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  expected.insert(expected.end(), {"leveldb leveldb_bloom", "leveldb none",
-                                   "leveldb+bloomtable cache_local_bloom"});
+  expected.insert(expected.end(), {"table leveldb_table leveldb_bloom pread",
+                                   "table leveldb_table none pread"});
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  expected.insert(expected.end(), {"rocksdb rocksdb_bloom",
-                                   "rocksdb rocksdb_ribbon", "rocksdb none"});
+  expected.insert(expected.end(), {"table rocksdb_table rocksdb_bloom pread",
+                                   "table rocksdb_table rocksdb_ribbon pread",
+                                   "table rocksdb_table none pread"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  expected.insert(expected.end(),
+                  {"db leveldb leveldb_bloom pread", "db leveldb none pread",
+                   "db leveldb+bloomtable cache_local_bloom pread"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  expected.insert(expected.end(),
+                  {"db rocksdb rocksdb_bloom pread",
+                   "db rocksdb rocksdb_ribbon pread", "db rocksdb none pread"});
 #endif
   EXPECT_EQ(rows, expected);
   EXPECT_EQ(plan->reads, 1000u);
@@ -204,6 +217,80 @@ TEST(BenchPlan, EachCacheSizeReopensTheStoreFilledByTheFirst) {
     EXPECT_TRUE(second.reuses_store);
     EXPECT_EQ(first.dir_name, second.dir_name);
   }
+}
+
+TEST(BenchPlan, EachIoPathReopensTheStoreFilledByTheFirst) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.compare_no_filter = false;
+  flags.io = "pread,mmap";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->configs.size(), 2u);
+  EXPECT_EQ(plan->configs[0].io, "pread");
+  EXPECT_FALSE(plan->configs[0].engine_options.mmap_reads);
+  EXPECT_FALSE(plan->configs[0].reuses_store);
+  EXPECT_EQ(plan->configs[1].io, "mmap");
+  EXPECT_TRUE(plan->configs[1].engine_options.mmap_reads);
+  EXPECT_TRUE(plan->configs[1].reuses_store);
+  EXPECT_EQ(plan->configs[0].dir_name, plan->configs[1].dir_name);
+  flags.io = "pread,direct";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BenchPlan, ALayoutListSkipsTheLayoutsAPolicyCannotBuild) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.compare_no_filter = false;
+  flags.filter = "cache_local_bloom,ribbon";
+  flags.filter_layout = "per_block,whole_table";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::vector<std::string> rows;
+  for (const ConfigPlan& config : plan->configs) {
+    rows.push_back(config.filter + " " + config.filter_layout);
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"cache_local_bloom per_block",
+                                            "cache_local_bloom whole_table",
+                                            "ribbon whole_table"}));
+  // Alone, a layout the policy cannot build is an error.
+  flags.filter = "ribbon";
+  flags.filter_layout = "per_block";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BenchPlan, StoredBitsTargetsReplaceBitsPerKey) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.compare_no_filter = false;
+  flags.stored_bits = "8,12";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->configs.size(), 2u);
+  EXPECT_EQ(plan->configs[0].target_stored_bits, 8);
+  EXPECT_EQ(plan->configs[1].target_stored_bits, 12);
+  EXPECT_NE(plan->configs[0].dir_name, plan->configs[1].dir_name);
+  for (const char* bad : {"0", "x", "8,-1"}) {
+    flags.stored_bits = bad;
+    EXPECT_EQ(MakePlan(flags).status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << bad;
+  }
+}
+
+TEST(BenchPlan, RepeatsAndMinSecondsAreBounded) {
+  PlanFlags flags = DefaultFlags();
+  flags.repeats = 0;
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  flags.repeats = 3;
+  flags.min_seconds = -1;
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  flags.min_seconds = 1;
+  EXPECT_TRUE(MakePlan(flags).ok());
 }
 
 TEST(BenchPlan, CacheSizesTakeBytesOrBinarySuffixes) {
@@ -585,6 +672,135 @@ TEST(RocksDBEngine, MultiGetAnswersAsGet) {
   EXPECT_GT(*memory.filter_bytes, 0u);
 }
 #endif
+
+// Looks up `count` absent keys of each kind through one reader and returns
+// the counters' change. Every answer must be NotFound.
+EngineCounters LookUpAbsentKeys(const Engine& engine, const KeyGenerator& keys,
+                                uint64_t count) {
+  const EngineCounters before = engine.Counters();
+  std::unique_ptr<EngineReader> reader = engine.NewReader();
+  std::string value;
+  std::string near_miss(keys.key_size(), '?');
+  std::string missing(keys.missing_key_size(), '?');
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t j = (i * 7919) % keys.num();  // shuffled
+    keys.NearMissKey(j, near_miss.data());
+    EXPECT_TRUE(absl::IsNotFound(reader->Get(near_miss, &value))) << j;
+    keys.MissingKey(j, i * 0x9e3779b97f4a7c15ull, missing.data());
+    EXPECT_TRUE(absl::IsNotFound(reader->Get(missing, &value))) << j;
+  }
+  return engine.Counters() - before;
+}
+
+// Every present key is found through one reader, with its value.
+void ExpectReaderFindsEveryKey(const Engine& engine, const KeyGenerator& keys,
+                               const ValueGenerator& values) {
+  std::unique_ptr<EngineReader> reader = engine.NewReader();
+  std::string value;
+  for (uint64_t j = 0; j < keys.num(); ++j) {
+    ASSERT_TRUE(reader->Get(keys.PresentKey(j), &value).ok()) << j;
+    ASSERT_EQ(value, values.Value(j)) << j;
+  }
+}
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+TEST(RocksDBTableEngine, SeekAsksTheWholeKeyFilterOnEitherIoPath) {
+  for (bool mmap : {false, true}) {
+    TempDir dir;
+    EngineOptions options;
+    options.dir = dir.path() + "/sst";
+    options.bloom_bits = 10;
+    options.cache_size = 0;
+    options.mmap_reads = mmap;
+    KeyGenerator keys(16, 3000);
+    options.longest_key = keys.missing_key_size();
+    ValueGenerator values(100, 0.5, 301);
+    std::unique_ptr<Engine> engine = NewRocksDBTableEngine(options);
+    FillShuffled(engine.get(), keys, values);
+    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    ASSERT_TRUE(delta.has_filter_counters);
+    // One filter query per Seek, and the filter answers "absent" for ~99%.
+    EXPECT_EQ(delta.filter_checks, 2 * keys.num()) << "mmap " << mmap;
+    const uint64_t maybes = delta.filter_checks - delta.filter_negatives;
+    EXPECT_LT(maybes, 2 * keys.num() / 20) << "mmap " << mmap;
+    // Data blocks are read only on "maybe" (no cache).
+    EXPECT_LE(delta.file_reads, 2 * maybes) << "mmap " << mmap;
+    absl::StatusOr<StorageSummary> storage = engine->Storage();
+    ASSERT_TRUE(storage.ok()) << storage.status();
+    EXPECT_EQ(storage->entries, keys.num());
+    ASSERT_TRUE(storage->filter_bytes.has_value());
+    EXPECT_GT(*storage->filter_bytes, keys.num());  // ~10 bits per key
+  }
+}
+#endif
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+TEST(LevelDBTableEngine, SeekNeverAsksTheFilterAndReadsABlockPerLookup) {
+  for (bool mmap : {false, true}) {
+    TempDir dir;
+    EngineOptions options;
+    options.dir = dir.path() + "/ldb";
+    options.bloom_bits = 10;
+    options.cache_size = 0;
+    options.mmap_reads = mmap;
+    KeyGenerator keys(16, 3000);
+    ValueGenerator values(100, 0.5, 301);
+    std::unique_ptr<Engine> engine = NewLevelDBTableEngine(options);
+    FillShuffled(engine.get(), keys, values);
+    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    ASSERT_TRUE(delta.has_filter_counters);
+    EXPECT_EQ(delta.filter_checks, 0u);
+    // Nearly every lookup reads a data block (not when the iterator already
+    // holds it: the two lookups of each j, and neighbours by chance).
+    EXPECT_GE(delta.file_reads, keys.num() * 9 / 10) << "mmap " << mmap;
+    const MemorySummary memory = engine->Memory();
+    ASSERT_TRUE(memory.filter_bytes.has_value());
+    EXPECT_GT(*memory.filter_bytes, keys.num());  // built and held, not asked
+  }
+}
+
+TEST(LevelDBEngine, ReadsThroughPreadOrItsOwnMappedFiles) {
+  for (bool mmap : {false, true}) {
+    TempDir dir;
+    EngineOptions options;
+    options.dir = dir.path() + "/ldb";
+    options.bloom_bits = 10;
+    options.cache_size = 0;
+    options.mmap_reads = mmap;
+    KeyGenerator keys(16, 3000);
+    ValueGenerator values(100, 0.5, 301);
+    std::unique_ptr<Engine> engine = NewLevelDBEngine(options);
+    FillShuffled(engine.get(), keys, values);
+    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    EXPECT_GT(delta.filter_negatives, 0u);
+    EXPECT_EQ(delta.file_reads, delta.filter_checks - delta.filter_negatives)
+        << "mmap " << mmap;
+  }
+}
+#endif
+
+TEST(BloomtableEngine, MappedFilesAnswerAsPreadFiles) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/bt";
+  options.cache_size = 0;
+  options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
+  KeyGenerator keys(16, 3000);
+  ValueGenerator values(100, 0.5, 301);
+  std::unique_ptr<Engine> writer = NewBloomtableEngine(options);
+  FillShuffled(writer.get(), keys, values);
+  options.mmap_reads = true;
+  std::unique_ptr<Engine> mapped = NewBloomtableEngine(options);
+  ASSERT_TRUE(mapped->OpenExisting().ok());
+  ExpectReaderFindsEveryKey(*mapped, keys, values);
+  const EngineCounters pread_delta = LookUpAbsentKeys(*writer, keys, 1000);
+  const EngineCounters mapped_delta = LookUpAbsentKeys(*mapped, keys, 1000);
+  EXPECT_EQ(mapped_delta.filter_negatives, pread_delta.filter_negatives);
+  EXPECT_EQ(mapped_delta.file_reads, pread_delta.file_reads);
+}
 
 TEST(Report, SeveralCacheSizesAndThreadCountsGetTheirOwnColumns) {
   ConfigReport config;

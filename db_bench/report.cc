@@ -84,7 +84,7 @@ std::string ConfigReport::FilterLabel() const {
 }
 
 std::string ConfigReport::Label() const {
-  return absl::StrCat("[", engine, " ", FilterLabel(), ", cache ",
+  return absl::StrCat("[", engine, " ", FilterLabel(), ", ", io, ", cache ",
                       CacheSizeLabel(cache_size), "]");
 }
 
@@ -230,14 +230,15 @@ std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
 
   std::vector<std::string> header;
   if (show_cache) header.push_back("cache");
-  for (const char* name : {"benchmark", "engine", "filter", "layout"}) {
+  for (const char* name :
+       {"benchmark", "level", "engine", "filter", "layout", "io"}) {
     header.push_back(name);
   }
   const size_t text_columns = header.size();
   if (show_threads) header.push_back("threads");
   for (const char* name :
        {"micros/op", "p50", "p99", "ops/s", "MB/s", "reads/op", "bytes/op",
-        "FP %", "filter b/key", "cache hit %", "table MB"}) {
+        "FP %", "stored b/key", "cache hit %", "table MB"}) {
     header.push_back(name);
   }
   if (show_ratio) {
@@ -263,10 +264,12 @@ std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
           std::vector<std::string> row;
           if (show_cache) row.push_back(CacheSizeLabel(config.cache_size));
           row.push_back(BenchmarkName(kind));
+          row.push_back(config.level);
           row.push_back(EngineCell(config, result));
           row.push_back(config.FilterLabel());
           row.push_back(config.filter_layout.empty() ? "-"
                                                      : config.filter_layout);
+          row.push_back(config.io);
           if (show_threads) {
             row.push_back(Cell(read, absl::StrCat(result.threads)));
           }
@@ -330,9 +333,9 @@ std::string BytesPerKeyCell(std::optional<uint64_t> bytes, uint64_t keys) {
 
 std::string MemoryTable(const std::vector<ConfigReport>& configs) {
   TextTable table(
-      {"engine", "filter", "cache", "engine's own figure", "filter B/key",
-       "index B/key", "own B/key", "cache used MB", "cache MB"},
-      /*text_columns=*/4);
+      {"level", "engine", "filter", "io", "cache", "engine's own figure",
+       "filter B/key", "index B/key", "own B/key", "cache used MB", "cache MB"},
+      /*text_columns=*/6);
   bool any = false;
   for (const ConfigReport& config : configs) {
     const MemorySummary* memory = config.LastMemory();
@@ -340,8 +343,10 @@ std::string MemoryTable(const std::vector<ConfigReport>& configs) {
     any = true;
     const uint64_t keys = config.Keys();
     table.AddRow({
+        config.level,
         config.engine,
         config.FilterLabel(),
+        config.io,
         CacheSizeLabel(config.cache_size),
         memory->engine_bytes ? memory->engine_bytes_name : "-",
         BytesPerKeyCell(memory->filter_bytes, keys),
@@ -437,9 +442,17 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
   for (const ConfigReport& config : configs) {
     nlohmann::json c;
     c["engine"] = config.engine;
+    c["level"] = config.level;
+    c["io"] = config.io;
     c["filter"] = config.filter;
     c["filter_label"] = config.FilterLabel();
     c["bloom_bits"] = config.bloom_bits;
+    c["stored_bits_per_key"] = config.filter == "none"
+                                   ? nlohmann::json(nullptr)
+                                   : OptionalJson(config.FilterBitsPerKey());
+    c["target_stored_bits"] = config.target_stored_bits > 0
+                                  ? nlohmann::json(config.target_stored_bits)
+                                  : nlohmann::json(nullptr);
     c["filter_layout"] = config.filter_layout.empty()
                              ? nlohmann::json(nullptr)
                              : nlohmann::json(config.filter_layout);
