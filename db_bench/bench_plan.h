@@ -131,12 +131,16 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
 // The settings block of the JSON report. (plan_notes.cc)
 nlohmann::json PlanSettingsJson(const BenchPlan& plan);
 
-// Runs every configuration of the plan, printing progress lines and one
-// LevelDB-style line per benchmark, and appends a report per configuration.
-// A configuration that fails records its error and the run goes on; only a
-// failure to set up the run at all is returned.
+// Runs every configuration of the plan --repeats times (the stores' order
+// rotated between runs, a run retaken when the machine was busier than
+// --max_foreign_cpu), printing progress lines and one LevelDB-style line per
+// benchmark, and sets one report per configuration (medians of the runs),
+// the notes and a record of each run (`runs`: its load and whether it was
+// accepted). A configuration that fails records its error and the run goes
+// on; only a failure to set up the run at all, or a machine too busy for
+// every attempt, is returned.
 absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
-                     std::vector<std::string>* notes);
+                     std::vector<std::string>* notes, nlohmann::json* runs);
 
 }  // namespace db_bench
 }  // namespace bloomtable

@@ -440,6 +440,17 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   return result;
 }
 
+RunFigures BenchmarkResult::Figures() const {
+  RunFigures figures;
+  figures.micros_per_op = micros_per_op;
+  figures.p50_micros = p50_micros;
+  figures.p99_micros = p99_micros;
+  figures.ops_per_second = ops_per_second;
+  figures.mb_per_second = mb_per_second;
+  figures.wall_seconds = wall_seconds;
+  return figures;
+}
+
 std::optional<double> FalsePositiveRate(const BenchmarkResult& result) {
   const EngineCounters& counters = result.counters;
   if (!counters.has_filter_counters) return std::nullopt;

@@ -81,6 +81,16 @@ struct RunOptions {
   std::string label;
 };
 
+// The timing figures of one run of a benchmark.
+struct RunFigures {
+  double micros_per_op = 0;
+  double p50_micros = 0;
+  double p99_micros = 0;
+  double ops_per_second = 0;
+  double mb_per_second = 0;
+  double wall_seconds = 0;
+};
+
 struct BenchmarkResult {
   BenchmarkKind kind = BenchmarkKind::kStats;
   uint64_t ops = 0;
@@ -113,6 +123,11 @@ struct BenchmarkResult {
   std::string stats_text;      // the stats benchmark
   // What the engine held in memory right after the benchmark (reads).
   std::optional<MemorySummary> memory;
+  // With several runs (--repeats): each run's figures, in run order; the
+  // figures above are then their medians (MergeRuns).
+  std::vector<RunFigures> runs;
+
+  RunFigures Figures() const;
 };
 
 // Runs a fill benchmark: generates the write order and calls Engine::Fill.

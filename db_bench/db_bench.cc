@@ -32,6 +32,7 @@
 #include "db_bench/benchmark_runner.h"
 #include "db_bench/directory.h"
 #include "db_bench/filter_registry.h"
+#include "db_bench/machine.h"
 #include "db_bench/plot.h"
 #include "db_bench/report.h"
 
@@ -237,7 +238,9 @@ int Main(int argc, char** argv) {
   }
   std::vector<ConfigReport> configs;
   std::vector<std::string> notes;
-  absl::Status status = RunPlan(*plan, &configs, &notes);
+  nlohmann::json runs;
+  const CpuSnapshot start = TakeCpuSnapshot();
+  absl::Status status = RunPlan(*plan, &configs, &notes, &runs);
   if (!status.ok()) {
     std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
     return kExitFailure;
@@ -260,7 +263,11 @@ int Main(int argc, char** argv) {
 
   nlohmann::json settings = PlanSettingsJson(*plan);
   settings["command_line"] = command_line;
-  const nlohmann::json report = ReportJson(settings, notes, configs);
+  nlohmann::json report = ReportJson(settings, notes, configs);
+  report["machine"] = MachineJson();
+  report["load"] = {{"start", SnapshotJson(start)},
+                    {"end", SnapshotJson(TakeCpuSnapshot())}};
+  report["runs"] = runs;
   int exit_status = problems.empty() ? 0 : kExitFailure;
   if (!absl::GetFlag(FLAGS_json).empty()) {
     status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));

@@ -17,7 +17,9 @@
 #include "db_bench/filter_registry.h"
 #include "db_bench/key_generator.h"
 #include "db_bench/latency_samples.h"
+#include "db_bench/machine.h"
 #include "db_bench/merging_iterator.h"
+#include "db_bench/repeats.h"
 #include "db_bench/report.h"
 #include "db_bench/table_file_info.h"
 #include "db_bench/value_generator.h"
@@ -800,6 +802,83 @@ TEST(BloomtableEngine, MappedFilesAnswerAsPreadFiles) {
   const EngineCounters mapped_delta = LookUpAbsentKeys(*mapped, keys, 1000);
   EXPECT_EQ(mapped_delta.filter_negatives, pread_delta.filter_negatives);
   EXPECT_EQ(mapped_delta.file_reads, pread_delta.file_reads);
+}
+
+TEST(Repeats, EachRunStartsWithADifferentStoreGroup) {
+  EXPECT_EQ(RotatedOrder(3, 0, 3), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(RotatedOrder(3, 1, 3), (std::vector<size_t>{1, 2, 0}));
+  EXPECT_EQ(RotatedOrder(3, 2, 3), (std::vector<size_t>{2, 0, 1}));
+  EXPECT_EQ(RotatedOrder(10, 1, 3).front(), 3u);
+  EXPECT_EQ(RotatedOrder(10, 2, 3).front(), 6u);
+  EXPECT_EQ(RotatedOrder(2, 0, 1), (std::vector<size_t>{0, 1}));
+}
+
+TEST(Repeats, MedianOfOddAndEvenCountsLeavesNaNOut) {
+  EXPECT_DOUBLE_EQ(Median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(Median({4, 1, 2, 3}), 2.5);
+  EXPECT_DOUBLE_EQ(Median({5, std::nan(""), 1, 3}), 3);
+  EXPECT_TRUE(std::isnan(Median({})));
+}
+
+TEST(Repeats, MergedFiguresAreMediansAndCountsComeFromTheMedianRun) {
+  std::vector<std::vector<ConfigReport>> runs;
+  for (double micros : {3.0, 1.0, 2.0}) {
+    ConfigReport config;
+    config.engine = "bloomtable";
+    BenchmarkResult result;
+    result.kind = BenchmarkKind::kReadMissing;
+    result.micros_per_op = micros;
+    result.p99_micros = 10 * micros;
+    result.ops = static_cast<uint64_t>(micros * 100);  // marks the run
+    config.results.push_back(result);
+    runs.push_back({config});
+  }
+  runs[0][0].error = "failed once";
+  const std::vector<ConfigReport> merged = MergeRuns(runs);
+  ASSERT_EQ(merged.size(), 1u);
+  const BenchmarkResult& result = merged[0].results[0];
+  EXPECT_DOUBLE_EQ(result.micros_per_op, 2);
+  EXPECT_DOUBLE_EQ(result.p99_micros, 20);
+  EXPECT_EQ(result.ops, 200u);  // the run with the median micros/op
+  ASSERT_EQ(result.runs.size(), 3u);
+  EXPECT_DOUBLE_EQ(result.runs[0].micros_per_op, 3);
+  EXPECT_EQ(merged[0].error, "failed once");
+  const nlohmann::json json = ReportJson({}, {}, merged);
+  const nlohmann::json& range = json["configs"][0]["results"][0]["range"];
+  EXPECT_DOUBLE_EQ(range["micros_per_op"][0].get<double>(), 1);
+  EXPECT_DOUBLE_EQ(range["micros_per_op"][1].get<double>(), 3);
+  EXPECT_NE(ComparisonTable(merged).find("1.000-3.000"), std::string::npos);
+}
+
+TEST(Machine, ForeignLoadIsOtherBusyTimePlusStealPerWallSecond) {
+  CpuSnapshot start;
+  start.busy_seconds = 100;
+  start.steal_seconds = 10;
+  start.total_seconds = 1000;
+  start.self_seconds = 5;
+  CpuSnapshot end = start;
+  end.wall = start.wall + std::chrono::seconds(10);
+  end.busy_seconds = 112;    // 12 CPU-seconds busy,
+  end.self_seconds = 15;     // 10 of them ours,
+  end.steal_seconds = 11;    // and 1 stolen
+  end.total_seconds = 1020;  // 2 CPUs for 10 seconds
+  const ForeignLoad load = ForeignLoadBetween(start, end);
+  ASSERT_TRUE(load.cpus && load.steal_fraction);
+  EXPECT_NEAR(*load.cpus, 0.3, 1e-9);
+  EXPECT_NEAR(*load.steal_fraction, 0.05, 1e-9);
+  EXPECT_TRUE(TooBusy(load, 0.25));
+  EXPECT_FALSE(TooBusy(load, 0.5));
+  EXPECT_FALSE(TooBusy(load, -1));          // never rejected
+  EXPECT_FALSE(TooBusy(ForeignLoad(), 0));  // unknown: not rejected
+}
+
+TEST(Machine, SnapshotsOfThisMachineAreReadable) {
+  const CpuSnapshot snapshot = TakeCpuSnapshot();
+  // Linux always has /proc/stat and /proc/loadavg.
+  ASSERT_TRUE(snapshot.busy_seconds.has_value());
+  EXPECT_GT(*snapshot.total_seconds, 0);
+  EXPECT_TRUE(snapshot.load_average.has_value());
+  EXPECT_GT(MachineJson()["cpus"].get<int>(), 0);
 }
 
 TEST(Report, SeveralCacheSizesAndThreadCountsGetTheirOwnColumns) {
