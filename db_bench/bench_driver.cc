@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "db_bench/bench_plan.h"
 #include "db_bench/directory.h"
+#include "db_bench/filter_budget.h"
 #include "db_bench/key_generator.h"
 #include "db_bench/machine.h"
 #include "db_bench/repeats.h"
@@ -311,10 +312,11 @@ std::vector<ConfigReport> RunOnce(const BenchPlan& plan,
 
 }  // namespace
 
-absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
+absl::Status RunPlan(const BenchPlan& plan_as_given,
+                     std::vector<ConfigReport>* configs,
                      std::vector<std::string>* notes, nlohmann::json* runs) {
-  *notes = plan.notes;
-  std::string dir = plan.flags.db;
+  *notes = plan_as_given.notes;
+  std::string dir = plan_as_given.flags.db;
   const bool temporary = dir.empty();
   if (temporary) {
     absl::StatusOr<std::string> temp = MakeTempDirectory("db_bench-");
@@ -324,7 +326,16 @@ absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
     absl::Status status = CreateDirectories(dir);
     if (!status.ok()) return status;
   }
-  PrintHeader(plan, dir, temporary);
+  PrintHeader(plan_as_given, dir, temporary);
+  BenchPlan plan = plan_as_given;
+  if (!plan.stored_bits.empty()) {
+    absl::Status status =
+        CalibrateStoredBits(plan.flags, dir + "/calibration", &plan);
+    if (!status.ok()) {
+      if (temporary) RemoveDirectory(dir).IgnoreError();
+      return status;
+    }
+  }
 
   const KeyGenerator keys(plan.flags.key_size, plan.num);
   const ValueGenerator values(plan.flags.value_size,

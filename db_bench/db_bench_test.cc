@@ -14,6 +14,7 @@
 #include "db_bench/benchmark_runner.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
+#include "db_bench/filter_budget.h"
 #include "db_bench/filter_registry.h"
 #include "db_bench/key_generator.h"
 #include "db_bench/latency_samples.h"
@@ -879,6 +880,51 @@ TEST(Machine, SnapshotsOfThisMachineAreReadable) {
   EXPECT_GT(*snapshot.total_seconds, 0);
   EXPECT_TRUE(snapshot.load_average.has_value());
   EXPECT_GT(MachineJson()["cpus"].get<int>(), 0);
+}
+
+TEST(FilterBudget, FindsTheBitsPerKeyThatStoreTheTarget) {
+  int calls = 0;
+  // An affine filter: 1.13 bits stored per bit asked, plus 0.8.
+  auto affine = [&calls](double bits) -> absl::StatusOr<double> {
+    ++calls;
+    return 1.13 * bits + 0.8;
+  };
+  absl::StatusOr<BitsForBudget> found =
+      FindBitsForStoredBudget(10, /*whole_bits=*/false, affine);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_NEAR(found->stored_bits_per_key, 10, 0.02);
+  EXPECT_NEAR(found->bits_per_key, 9.2 / 1.13, 0.01);
+  EXPECT_LE(calls, 12);
+}
+
+TEST(FilterBudget, WholeBitsTakeTheNearestWholeSetting) {
+  // 10.3 at 9 is nearer 10 than 9.3 at 8.
+  auto stored = [](double bits) -> absl::StatusOr<double> {
+    EXPECT_EQ(bits, std::round(bits));
+    return bits + 1.3;
+  };
+  absl::StatusOr<BitsForBudget> found =
+      FindBitsForStoredBudget(10, /*whole_bits=*/true, stored);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(found->bits_per_key, 9);
+  EXPECT_DOUBLE_EQ(found->stored_bits_per_key, 10.3);
+}
+
+TEST(FilterBudget, StepsAndErrorsAreHandled) {
+  // A filter sized in steps of 2 bits per key: the nearest step wins.
+  auto steps = [](double bits) -> absl::StatusOr<double> {
+    return 2 * std::ceil(bits / 2);
+  };
+  absl::StatusOr<BitsForBudget> found =
+      FindBitsForStoredBudget(7, false, steps);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_TRUE(found->stored_bits_per_key == 6 ||
+              found->stored_bits_per_key == 8);
+  auto failing = [](double) -> absl::StatusOr<double> {
+    return absl::DataLossError("disk");
+  };
+  EXPECT_TRUE(
+      absl::IsDataLoss(FindBitsForStoredBudget(7, false, failing).status()));
 }
 
 TEST(Report, SeveralCacheSizesAndThreadCountsGetTheirOwnColumns) {

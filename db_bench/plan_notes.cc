@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "db_bench/bench_plan.h"
+#include "db_bench/filter_budget.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -49,6 +50,15 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
         "and Seek asks the whole-key filter (counted by "
         "BLOOM_FILTER_PREFIX_CHECKED/_USEFUL). Each key carries RocksDB's "
         "8-byte internal tag, and the iterator is a DBIter over the table's.");
+  }
+  if (!plan->stored_bits.empty()) {
+    plan->notes.push_back(absl::StrFormat(
+        "--stored_bits: each filter's bits_per_key (after the filter's name) "
+        "was calibrated before the run so that it stores the target bits per "
+        "key, by building tables of the first %d entries with the engine's "
+        "own table builder; 'stored b/key' is what the run's tables store "
+        "(every byte of their filter blocks over their keys).",
+        std::min<uint64_t>(plan->num, kCalibrationEntries)));
   }
   for (BenchmarkKind kind : plan->benchmarks) {
     if (!IsFill(kind)) continue;
