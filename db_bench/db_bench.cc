@@ -7,7 +7,8 @@
 // Bloom; leveldb+bloomtable: each --filter that works per block; RocksDB: its
 // Bloom and its Ribbon) and, with --compare_no_filter, once more without a
 // filter; and that once per --cache_size value (the store filled once).
-// Then the comparison and memory tables, and --json / --plot.
+// Then the comparison and memory tables, and --json (bench/report.py draws
+// and tabulates the JSON).
 //
 // Never install this binary as "db_bench": RocksDB's rocksdb-tools owns
 // /usr/bin/db_bench. Run it from the build tree.
@@ -33,7 +34,6 @@
 #include "db_bench/directory.h"
 #include "db_bench/filter_registry.h"
 #include "db_bench/machine.h"
-#include "db_bench/plot.h"
 #include "db_bench/report.h"
 
 ABSL_FLAG(std::string, benchmarks,
@@ -122,10 +122,6 @@ ABSL_FLAG(double, max_foreign_cpu, -1,
 ABSL_FLAG(bool, verify_checksum, true,
           "Verify the checksum of every data block read, in every engine.");
 ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
-ABSL_FLAG(std::string, plot, "",
-          "Draw the results with gnuplot into this SVG (or .png) file.");
-ABSL_FLAG(std::string, plot_from_json, "",
-          "Run nothing: draw --plot from this earlier --json file.");
 
 namespace bloomtable {
 namespace db_bench {
@@ -183,29 +179,6 @@ absl::Status WriteJsonFile(const nlohmann::json& report,
   return absl::OkStatus();
 }
 
-int PlotFromJson(const std::string& json_path, const std::string& plot_path) {
-  if (plot_path.empty()) {
-    return UsageError(
-        absl::InvalidArgumentError("--plot_from_json needs --plot=FILE.svg"));
-  }
-  std::ifstream in(json_path);
-  if (!in) {
-    std::fprintf(stderr, "db_bench: cannot read %s\n", json_path.c_str());
-    return kExitFailure;
-  }
-  nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
-  if (report.is_discarded()) {
-    std::fprintf(stderr, "db_bench: %s is not JSON\n", json_path.c_str());
-    return kExitFailure;
-  }
-  absl::Status status = WritePlot(report, plot_path);
-  if (!status.ok()) {
-    std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
-    return kExitFailure;
-  }
-  return 0;
-}
-
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(absl::StrCat(
       "Read benchmarks of bloomtable's tables beside LevelDB and RocksDB.\n"
@@ -221,10 +194,6 @@ int Main(int argc, char** argv) {
   if (positional.size() > 1) {
     return UsageError(absl::InvalidArgumentError(
         absl::StrCat("unexpected argument '", positional[1], "'")));
-  }
-  if (!absl::GetFlag(FLAGS_plot_from_json).empty()) {
-    return PlotFromJson(absl::GetFlag(FLAGS_plot_from_json),
-                        absl::GetFlag(FLAGS_plot));
   }
 
   absl::StatusOr<PlanFlags> flags = ReadFlags();
@@ -271,13 +240,6 @@ int Main(int argc, char** argv) {
   int exit_status = problems.empty() ? 0 : kExitFailure;
   if (!absl::GetFlag(FLAGS_json).empty()) {
     status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));
-    if (!status.ok()) {
-      std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
-      exit_status = kExitFailure;
-    }
-  }
-  if (!absl::GetFlag(FLAGS_plot).empty()) {
-    status = WritePlot(report, absl::GetFlag(FLAGS_plot));
     if (!status.ok()) {
       std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
       exit_status = kExitFailure;
