@@ -516,7 +516,8 @@ def setup(main):
     budget = ", ".join(f"{b:g}" for b in s.get("stored_bits", [])) or "-"
     return (f"{s['num']:,} keys of {s['key_size']} bytes, {s['value_size']}-"
             f"byte values ({s['compression_type']}, {s['block_size']}-byte "
-            f"blocks), a {s['cache_size'] >> 20} MiB block cache per engine, "
+            f"blocks), a block cache of {s['cache_size'] >> 20} MiB per "
+            "engine, "
             f"every filter calibrated to store {budget} bits per key "
             f"(`--stored_bits`), files read with `pread`, at least "
             f"{s.get('min_seconds', 0):g} s per engine and workload")
