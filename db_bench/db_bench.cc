@@ -1,14 +1,17 @@
 // db_bench: read benchmarks that show what a filter saves, for bloomtable's
-// tables beside a real LevelDB and a real RocksDB, measured in one run.
+// tables beside a real LevelDB and a real RocksDB, measured in one run, each
+// row at table level (every engine's own table files through its public
+// table API) or at db level (a database's Get), on a stated I/O path.
 //
 // Flags keep the names of LevelDB's and RocksDB's db_bench where they exist.
 // Each engine runs the --benchmarks list once per filter setting: every
-// --bloom_bits value with its filters (bloomtable: each --filter; LevelDB: its
-// Bloom; leveldb+bloomtable: each --filter that works per block; RocksDB: its
-// Bloom and its Ribbon) and, with --compare_no_filter, once more without a
-// filter; and that once per --cache_size value (the store filled once).
-// Then the comparison and memory tables, and --json (bench/report.py draws
-// and tabulates the JSON).
+// --bloom_bits value (or --stored_bits target) with its filters (bloomtable:
+// each --filter and --filter_layout; LevelDB: its Bloom; leveldb+bloomtable:
+// each --filter that works per block; RocksDB: its Bloom and its Ribbon) and,
+// with --compare_no_filter, once more without a filter; and that once per
+// --io path and --cache_size value (the store filled once); and the whole
+// plan --repeats times. Then the comparison and memory tables, and --json
+// (bench/report.py draws and tabulates the JSON).
 //
 // Never install this binary as "db_bench": RocksDB's rocksdb-tools owns
 // /usr/bin/db_bench. Run it from the build tree.
@@ -114,8 +117,8 @@ ABSL_FLAG(int32_t, repeats, 1,
           "Runs of the whole plan, the engines' order rotated between runs; "
           "each figure is then the median of the runs, with its range.");
 ABSL_FLAG(double, min_seconds, 0,
-          "A read benchmark goes round its keys again until it has run this "
-          "long (at least --reads lookups per thread).");
+          "Point lookups and seeks go round their keys again until they have "
+          "run this long (at least --reads per thread).");
 ABSL_FLAG(double, max_foreign_cpu, -1,
           "Reject and retake a run in which other processes and CPU steal "
           "took more than this many CPUs on average (< 0: never).");
