@@ -65,14 +65,15 @@ def us(value):
     return "-" if value is None else f"{value:.3f}"
 
 
-def with_range(result, field="micros_per_op"):
+def with_range(result, field="micros_per_op", digits=3):
     value = result.get(field)
     if value is None:
         return "-"
     low_high = result.get("range", {}).get(field)
     if not low_high or low_high[0] is None:
-        return us(value)
-    return f"{value:.3f} ({low_high[0]:.3f}–{low_high[1]:.3f})"
+        return f"{value:.{digits}f}"
+    return (f"{value:.{digits}f} ({low_high[0]:.{digits}f}–"
+            f"{low_high[1]:.{digits}f})")
 
 
 def pct(rate):
@@ -341,7 +342,7 @@ def build_table(build):
             rows.append([config["engine"], config["filter"],
                          config.get("filter_layout") or "-", stored(config),
                          with_range(result),
-                         with_range(result, "mb_per_second")])
+                         with_range(result, "mb_per_second", digits=1)])
     return table(["engine", "filter", "layout", "stored b/key",
                   "µs/key (range)", "MB/s (range)"], rows)
 

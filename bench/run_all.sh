@@ -16,8 +16,8 @@
 # Run it on an idle machine: it refuses to start while the 1-minute load
 # average is above 0.5 (after its own build it waits up to 5 minutes for the
 # load to settle), and db_bench rejects and retakes any run during which
-# other processes and CPU steal took more than 0.25 CPUs (three attempts, then
-# it stops and nothing is replaced). Each JSON is written to a temporary file
+# other processes and CPU steal took more than 0.25 CPUs (MAX_FOREIGN_CPU=x
+# changes that; three attempts, then it stops and that file is not replaced). Each JSON is written to a temporary file
 # and moved into place only when its run succeeded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +61,8 @@ if [[ $smoke -eq 0 ]]; then
   idle_or_exit 300
   # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
   # at least 1 s per engine and workload), 200k for the sweep (counts only).
-  num=1000000 reads=200000 min_seconds=1 repeats=3 reject=0.25
+  num=1000000 reads=200000 min_seconds=1 repeats=3
+  reject=${MAX_FOREIGN_CPU:-0.25}
   sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16
   filter_bench_flags=(--keys=100000,1000000 --repeats=5)
 else
@@ -83,10 +84,11 @@ fi
 
 # run NAME COMMAND...: runs COMMAND --json=TMP, stamps TMP with the commit
 # and moves it to $results/NAME.json.
+tmp=
+trap '[[ -z $tmp ]] || rm -f "$tmp"' EXIT
 run() {
   local name=$1
   shift
-  local tmp
   tmp=$(mktemp "$results/.$name.XXXXXX")
   echo "=== $name: $*"
   if ! "$@" --json="$tmp"; then
@@ -106,6 +108,7 @@ with open(path, "w") as f:
     f.write("\n")
 EOF
   mv "$tmp" "$results/$name.json"
+  tmp=
 }
 
 common=(--repeats=$repeats --max_foreign_cpu=$reject --cache_size=8M)
