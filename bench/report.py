@@ -93,6 +93,17 @@ def table(header, rows):
     return "\n".join(lines)
 
 
+def read_benchmarks(report):
+    """Every read benchmark in the report, in the order first met (a
+    workload added to db_bench shows up in the detail tables and the plot)."""
+    names = []
+    for config in report.get("configs", []):
+        for result in config.get("results", []):
+            if "found" in result and result["benchmark"] not in names:
+                names.append(result["benchmark"])
+    return names
+
+
 def configs(report, level=None, io=None):
     for config in report.get("configs", []):
         if level and config.get("level") != level:
@@ -314,7 +325,7 @@ def detail(report, level):
               "stored b/key", "micros/op (range)", "p50", "p99", "reads/op",
               "FP %", "cache hit %"]
     rows = []
-    for workload in WORKLOADS:
+    for workload in read_benchmarks(report):
         for config in configs(report, level=level):
             result = results_of(config, workload)
             if result is None:
@@ -602,15 +613,16 @@ def plot_latency(main, path):
         "set ytics (" + ", ".join(f"'{c['level']} {series(c)}' {i}"
                                   for i, c in enumerate(rows)) + ")"]
     plots, data = [], []
-    for n, workload in enumerate(WORKLOADS):
-        offset = (n - 1) * 0.22
+    workloads = read_benchmarks(main)
+    for n, workload in enumerate(workloads):
+        offset = (n - (len(workloads) - 1) / 2) * 0.6 / len(workloads)
         p50 = [f"{(results_of(c, workload) or {}).get('p50_micros')} "
                f"{i + offset}" for i, c in enumerate(rows)
                if (results_of(c, workload) or {}).get("p50_micros")]
         p99 = [f"{(results_of(c, workload) or {}).get('p99_micros')} "
                f"{i + offset}" for i, c in enumerate(rows)
                if (results_of(c, workload) or {}).get("p99_micros")]
-        colour = COLOURS[n]
+        colour = COLOURS[n % len(COLOURS)]
         plots.append(f"'-' with points pt 7 lc rgb '{colour}' "
                      f"title '{workload} p50'")
         plots.append(f"'-' with points pt 6 lc rgb '{colour}' "
