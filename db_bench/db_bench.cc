@@ -1,13 +1,17 @@
 // db_bench: read benchmarks that show what a filter saves, for bloomtable's
-// tables beside a real LevelDB and a real RocksDB, measured in one run.
+// tables beside a real LevelDB and a real RocksDB, measured in one run, each
+// row at table level (every engine's own table files through its public
+// table API) or at db level (a database's Get), on a stated I/O path.
 //
 // Flags keep the names of LevelDB's and RocksDB's db_bench where they exist.
 // Each engine runs the --benchmarks list once per filter setting: every
-// --bloom_bits value with its filters (bloomtable: each --filter; LevelDB: its
-// Bloom; leveldb+bloomtable: each --filter that works per block; RocksDB: its
-// Bloom and its Ribbon) and, with --compare_no_filter, once more without a
-// filter; and that once per --cache_size value (the store filled once).
-// Then the comparison and memory tables, and --json / --plot.
+// --bloom_bits value (or --stored_bits target) with its filters (bloomtable:
+// each --filter and --filter_layout; LevelDB: its Bloom; leveldb+bloomtable:
+// each --filter that works per block; RocksDB: its Bloom and its Ribbon) and,
+// with --compare_no_filter, once more without a filter; and that once per
+// --io path and --cache_size value (the store filled once); and the whole
+// plan --repeats times. Then the comparison and memory tables, and --json
+// (bench/report.py draws and tabulates the JSON).
 //
 // Never install this binary as "db_bench": RocksDB's rocksdb-tools owns
 // /usr/bin/db_bench. Run it from the build tree.
@@ -32,7 +36,7 @@
 #include "db_bench/benchmark_runner.h"
 #include "db_bench/directory.h"
 #include "db_bench/filter_registry.h"
-#include "db_bench/plot.h"
+#include "db_bench/machine.h"
 #include "db_bench/report.h"
 
 ABSL_FLAG(std::string, benchmarks,
@@ -93,17 +97,34 @@ ABSL_FLAG(int64_t, io_latency_us, 0,
           "Delay added to every table-file read during read benchmarks, to "
           "model a device.");
 ABSL_FLAG(std::string, engines, "",
-          "Comma-separated engines: bloomtable, bloomtable_single (one table "
-          "through Table::Get), leveldb, leveldb+bloomtable (LevelDB with "
-          "bloomtable's --filter through the adapter), rocksdb. Default: "
-          "every engine built (bloomtable_single only with --tables > 1).");
+          "Comma-separated engines. Table level: bloomtable (Table::Get), "
+          "bloomtable_single (one table through Table::Get), leveldb_table "
+          "(leveldb::Table, iterator Seek), rocksdb_table (SstFileReader, "
+          "iterator Seek with a whole-key prefix filter). DB level: leveldb, "
+          "leveldb+bloomtable (LevelDB with bloomtable's --filter through the "
+          "adapter), rocksdb. Default: every engine built (bloomtable_single "
+          "only with --tables > 1).");
+ABSL_FLAG(std::string, io, "pread",
+          "How table files are read: pread, mmap (bloomtable: "
+          "OpenMmapRandomAccessFile; LevelDB: its default Env; RocksDB: "
+          "allow_mmap_reads), or both (pread,mmap: each store is reopened "
+          "with each).");
+ABSL_FLAG(std::string, stored_bits, "",
+          "Target filter bits per key as stored (comma list, e.g. 6,8,10): "
+          "for each filter, the bits per key that stores this many is found "
+          "by building small tables first, and replaces --bloom_bits.");
+ABSL_FLAG(int32_t, repeats, 1,
+          "Runs of the whole plan, the engines' order rotated between runs; "
+          "each figure is then the median of the runs, with its range.");
+ABSL_FLAG(double, min_seconds, 0,
+          "Point lookups and seeks go round their keys again until they have "
+          "run this long (at least --reads per thread).");
+ABSL_FLAG(double, max_foreign_cpu, -1,
+          "Reject and retake a run in which other processes and CPU steal "
+          "took more than this many CPUs on average (< 0: never).");
 ABSL_FLAG(bool, verify_checksum, true,
           "Verify the checksum of every data block read, in every engine.");
 ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
-ABSL_FLAG(std::string, plot, "",
-          "Draw the results with gnuplot into this SVG (or .png) file.");
-ABSL_FLAG(std::string, plot_from_json, "",
-          "Run nothing: draw --plot from this earlier --json file.");
 
 namespace bloomtable {
 namespace db_bench {
@@ -144,6 +165,11 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.io_latency_us = absl::GetFlag(FLAGS_io_latency_us);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);
+  flags.io = absl::GetFlag(FLAGS_io);
+  flags.stored_bits = absl::GetFlag(FLAGS_stored_bits);
+  flags.repeats = absl::GetFlag(FLAGS_repeats);
+  flags.min_seconds = absl::GetFlag(FLAGS_min_seconds);
+  flags.max_foreign_cpu = absl::GetFlag(FLAGS_max_foreign_cpu);
   return flags;
 }
 
@@ -154,29 +180,6 @@ absl::Status WriteJsonFile(const nlohmann::json& report,
   out.close();
   if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
   return absl::OkStatus();
-}
-
-int PlotFromJson(const std::string& json_path, const std::string& plot_path) {
-  if (plot_path.empty()) {
-    return UsageError(
-        absl::InvalidArgumentError("--plot_from_json needs --plot=FILE.svg"));
-  }
-  std::ifstream in(json_path);
-  if (!in) {
-    std::fprintf(stderr, "db_bench: cannot read %s\n", json_path.c_str());
-    return kExitFailure;
-  }
-  nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
-  if (report.is_discarded()) {
-    std::fprintf(stderr, "db_bench: %s is not JSON\n", json_path.c_str());
-    return kExitFailure;
-  }
-  absl::Status status = WritePlot(report, plot_path);
-  if (!status.ok()) {
-    std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
-    return kExitFailure;
-  }
-  return 0;
 }
 
 int Main(int argc, char** argv) {
@@ -195,10 +198,6 @@ int Main(int argc, char** argv) {
     return UsageError(absl::InvalidArgumentError(
         absl::StrCat("unexpected argument '", positional[1], "'")));
   }
-  if (!absl::GetFlag(FLAGS_plot_from_json).empty()) {
-    return PlotFromJson(absl::GetFlag(FLAGS_plot_from_json),
-                        absl::GetFlag(FLAGS_plot));
-  }
 
   absl::StatusOr<PlanFlags> flags = ReadFlags();
   if (!flags.ok()) return UsageError(flags.status());
@@ -211,7 +210,9 @@ int Main(int argc, char** argv) {
   }
   std::vector<ConfigReport> configs;
   std::vector<std::string> notes;
-  absl::Status status = RunPlan(*plan, &configs, &notes);
+  nlohmann::json runs;
+  const CpuSnapshot start = TakeCpuSnapshot();
+  absl::Status status = RunPlan(*plan, &configs, &notes, &runs);
   if (!status.ok()) {
     std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
     return kExitFailure;
@@ -234,17 +235,14 @@ int Main(int argc, char** argv) {
 
   nlohmann::json settings = PlanSettingsJson(*plan);
   settings["command_line"] = command_line;
-  const nlohmann::json report = ReportJson(settings, notes, configs);
+  nlohmann::json report = ReportJson(settings, notes, configs);
+  report["machine"] = MachineJson();
+  report["load"] = {{"start", SnapshotJson(start)},
+                    {"end", SnapshotJson(TakeCpuSnapshot())}};
+  report["runs"] = runs;
   int exit_status = problems.empty() ? 0 : kExitFailure;
   if (!absl::GetFlag(FLAGS_json).empty()) {
     status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));
-    if (!status.ok()) {
-      std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
-      exit_status = kExitFailure;
-    }
-  }
-  if (!absl::GetFlag(FLAGS_plot).empty()) {
-    status = WritePlot(report, absl::GetFlag(FLAGS_plot));
     if (!status.ok()) {
       std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
       exit_status = kExitFailure;

@@ -16,16 +16,24 @@
 //   - with several --threads values, every result past the first reports
 //     its throughput ratio;
 //   - lookups of absent keys (readmissing, readnearmiss) found none;
+//   - every configuration says its level (table or db), its I/O path
+//     (pread or mmap) and, with a filter, its stored filter bits per key;
 //   - a configuration with a filter reports filter queries and a
-//     false-positive rate in [0, 1] for absent keys;
+//     false-positive rate in [0, 1] for absent keys, except leveldb_table,
+//     whose lookups never ask the filter (zero queries); rocksdb_table asks
+//     it once per lookup;
 //   - per engine, cache size, thread count and absent-key benchmark,
 //     table-file reads without a filter are at least those with one
 //     (leveldb+bloomtable against plain LevelDB's). (Not for present keys: they
 //     read the same data blocks either way, and a filter adds its own block
 //     read when a table is opened, so with a filter they may read slightly
-//     more.)
+//     more. Nor for leveldb_table, which never asks its filter.)
 //   - bloomtable without a block cache: for absent keys, file reads equal the
-//     filter's "maybe" answers (no other reads).
+//     filter's "maybe" answers (no other reads);
+//   - the report names the machine and records the load average and CPU
+//     time at the start and end of the invocation and of each run, with
+//     --repeats accepted runs; with several, every timed result lists each
+//     run's figures and their range.
 
 #include <cstdio>
 #include <fstream>
@@ -99,6 +107,26 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
       settings.contains("threads_list") && settings["threads_list"].is_array()
           ? settings["threads_list"].size()
           : 1;
+  const uint64_t repeats =
+      settings.contains("repeats") ? U64(settings["repeats"]) : 1;
+  check->Expect(report.contains("machine") && report["machine"].is_object() &&
+                    report["machine"].contains("cpu"),
+                "names the machine");
+  check->Expect(report.contains("load") &&
+                    report["load"]["start"]["load_average"].is_array() &&
+                    report["load"]["end"]["load_average"].is_array(),
+                "records the load average at start and end");
+  uint64_t accepted = 0;
+  for (const nlohmann::json& run :
+       report.value("runs", nlohmann::json::array())) {
+    check->Expect(run.contains("foreign_cpus") && run.contains("start") &&
+                      run.contains("end"),
+                  "each run records its load");
+    if (run.value("accepted", false)) ++accepted;
+  }
+  check->Expect(accepted == repeats, std::to_string(repeats) +
+                                         " accepted runs (" +
+                                         std::to_string(accepted) + ")");
 
   for (const nlohmann::json& config : report["configs"]) {
     const std::string engine = config.value("engine", "?");
@@ -107,6 +135,22 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
     check->Expect(config["error"].is_null(),
                   label + ": no error (" + config["error"].dump() + ")");
     const std::string cache = std::to_string(U64(config["cache_size"]));
+    const std::string level = config.value("level", "?");
+    const std::string io = config.value("io", "?");
+    check->Expect(
+        level == (engine == "leveldb" || engine == "rocksdb" ||
+                          engine == "leveldb+bloomtable"
+                      ? "db"
+                      : "table"),
+        label + ": level is table or db as the engine is (" + level + ")");
+    check->Expect(io == "pread" || io == "mmap",
+                  label + ": io is pread or mmap (" + io + ")");
+    if (config["storage"].is_object()) {
+      check->Expect(filter == "none"
+                        ? config["stored_bits_per_key"].is_null()
+                        : Number(config["stored_bits_per_key"]) > 0,
+                    label + ": stored filter bits per key with a filter only");
+    }
     // readrandom's answers per thread count, for multireadrandom's.
     std::map<uint64_t, std::pair<uint64_t, uint64_t>> readrandom_answers;
     for (const nlohmann::json& result :
@@ -115,6 +159,12 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
       const uint64_t threads = U64(result["threads"]);
       const std::string what = label + " cache " + cache + " " + benchmark +
                                " threads " + std::to_string(threads);
+      if (repeats > 1 && result.contains("micros_per_op")) {
+        check->Expect(result.contains("runs") && result["runs"].is_array() &&
+                          result["runs"].size() == repeats &&
+                          result.contains("range"),
+                      what + ": every run's figures and their range");
+      }
       if (!result.contains("found")) continue;  // fills, stats
       if (benchmark == "readrandom") {
         readrandom_answers[threads] = {U64(result["found"]),
@@ -169,10 +219,18 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
       if (IsAbsentKeyBenchmark(benchmark)) {
         check->Expect(U64(result["found"]) == 0,
                       what + ": no absent key found");
-        if (filter != "none") {
+        if (filter != "none" && engine == "leveldb_table") {
+          check->Expect(result["filter_checks"].is_number() &&
+                            U64(result["filter_checks"]) == 0,
+                        what + ": the filter was never asked");
+        } else if (filter != "none") {
           check->Expect(result["filter_checks"].is_number() &&
                             U64(result["filter_checks"]) > 0,
                         what + ": the filter was asked");
+          if (engine == "rocksdb_table") {
+            check->Expect(U64(result["filter_checks"]) == ops,
+                          what + ": the filter was asked once per Seek");
+          }
           const nlohmann::json& fp = result["false_positive_rate"];
           check->Expect(
               fp.is_number() && fp.get<double>() >= 0 && fp.get<double>() <= 1,
@@ -193,7 +251,9 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
           }
         }
       }
-      if (IsAbsentKeyBenchmark(benchmark) &&
+      // (Not leveldb_table: it never asks its filter, and its reads differ
+      // with and without one only by what the cache holds.)
+      if (IsAbsentKeyBenchmark(benchmark) && engine != "leveldb_table" &&
           result["reads_per_op"].is_number()) {
         const double reads = result["reads_per_op"].get<double>();
         const std::string key = BaseEngine(engine) + " " + benchmark +
