@@ -113,8 +113,6 @@ struct Table::Rep final : public DataBlockReader {
         file_size(size) {
     block_read_options.verify_checksum = true;
     block_read_options.readable_limit = file_size - Footer::kEncodedLength;
-    block_read_options.max_uncompressed_size =
-        MaxUncompressedBlockSize(opts.block_size);
   }
 
   // The in-memory part of a lookup: the whole-table filter, the index search
@@ -288,6 +286,14 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
   }
   if (!status.ok()) return WithContext(status, name);
 
+  // The metaindex first: it tells whose compression numbering the other
+  // blocks follow (block_compression.h).
+  absl::StatusOr<std::shared_ptr<const Block>> metaindex =
+      ReadMetaBlock(f, rep->footer.metaindex_handle(), rep->block_read_options,
+                    &rep->counters, absl::StrCat(name, ": metaindex block"));
+  if (!metaindex.ok()) return metaindex.status();
+  rep->block_read_options.numbering = CompressionNumberingOf(**metaindex);
+
   absl::StatusOr<std::shared_ptr<const Block>> index =
       ReadMetaBlock(f, rep->footer.index_handle(), rep->block_read_options,
                     &rep->counters, absl::StrCat(name, ": index block"));
@@ -296,10 +302,6 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
   if (!status.ok()) return WithContext(status, name);
   rep->index_block = *std::move(index);
 
-  absl::StatusOr<std::shared_ptr<const Block>> metaindex =
-      ReadMetaBlock(f, rep->footer.metaindex_handle(), rep->block_read_options,
-                    &rep->counters, absl::StrCat(name, ": metaindex block"));
-  if (!metaindex.ok()) return metaindex.status();
   status =
       TableFilter::Load(rep->options, f, **metaindex, rep->block_read_options,
                         &rep->counters, &rep->filter, &rep->filter_info);

@@ -98,12 +98,10 @@ void TableBuilder::Rep::WriteBlock(BlockBuilder* block, BlockHandle* handle) {
   const std::string_view raw = block->Finish();
   std::string_view contents = raw;
   unsigned char type = kNoCompressionType;
-  // A block too large for a reader to accept decompressed (format.h's
-  // MaxUncompressedBlockSize) is stored raw, so that every file written here
-  // can be read back; LevelDB would compress it (the one byte difference,
-  // only for blocks over 64 MiB).
+  // A block too large for a reader to accept decompressed
+  // (kMaxUncompressedBlockSize, 4 GiB) is stored raw.
   if (options.compression == CompressionType::kSnappy &&
-      raw.size() <= MaxUncompressedBlockSize(options.block_size)) {
+      raw.size() <= kMaxUncompressedBlockSize) {
     compressed.clear();
     snappy::Compress(raw.data(), raw.size(), &compressed);
     // Keep the compressed form only if it saves at least an eighth: below

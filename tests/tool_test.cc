@@ -261,9 +261,11 @@ TEST_F(ToolTest, RocksDBTableGetsItsOwnMessage) {
   const std::string path = dir_.File("rocks.sst");
   WriteFile(path, file);
   const ToolResult result = RunTool({"scan", path});
-  EXPECT_EQ(result.exit_status, kDamaged);
+  EXPECT_EQ(result.exit_status, kUnsupported);
   EXPECT_THAT(result.err, HasSubstr("RocksDB"));
-  EXPECT_THAT(RunTool({"verify", path}).out, HasSubstr("RocksDB"));
+  const ToolResult verify = RunTool({"verify", path});
+  EXPECT_EQ(verify.exit_status, kUnsupported);
+  EXPECT_THAT(verify.out, HasSubstr(": UNSUPPORTED: a RocksDB block-based"));
 }
 
 TEST_F(ToolTest, UnknownCompressionTypeIsNamed) {
@@ -273,17 +275,41 @@ TEST_F(ToolTest, UnknownCompressionTypeIsNamed) {
       nlohmann::json::parse(RunTool({"dump", good, "--json"}).out);
   const uint64_t size = json["index"][0]["handle"]["size"];
   std::string bytes = ReadFile(good);
-  RewriteBlock(&bytes, 0, bytes.substr(0, size), 2);
+  RewriteBlock(&bytes, 0, bytes.substr(0, size), 9);
   const std::string bad = dir_.File("bad");
   WriteFile(bad, bytes);
   const ToolResult verify = RunTool({"verify", bad});
   EXPECT_EQ(verify.exit_status, kDamaged);
   EXPECT_EQ(verify.out,
             absl::StrCat(bad, ": CORRUPT at offset 0: data block (size ", size,
-                         "): unknown compression type 2\n"));
+                         "): unknown compression type 9\n"));
   const ToolResult scan = RunTool({"scan", bad});
   EXPECT_EQ(scan.exit_status, kDamaged);
-  EXPECT_THAT(scan.err, HasSubstr("unknown compression type 2"));
+  EXPECT_THAT(scan.err, HasSubstr("unknown compression type 9"));
+}
+
+// Type 3 is zstd in forks of Mojang's LevelDB; a type 3 block that is no
+// zstd frame comes from a writer this library does not know: unsupported.
+TEST_F(ToolTest, UnsupportedCompressionTypeIsExitStatus5) {
+  const std::string good =
+      Build("good", NumberedInput(30), {"--compression", "none"});
+  const nlohmann::json json =
+      nlohmann::json::parse(RunTool({"dump", good, "--json"}).out);
+  const uint64_t size = json["index"][0]["handle"]["size"];
+  std::string bytes = ReadFile(good);
+  RewriteBlock(&bytes, 0, bytes.substr(0, size), 3);
+  const std::string odd = dir_.File("odd");
+  WriteFile(odd, bytes);
+  const ToolResult verify = RunTool({"verify", odd});
+  EXPECT_EQ(verify.exit_status, kUnsupported);
+  EXPECT_THAT(verify.out, HasSubstr(": UNSUPPORTED: data block (size "));
+  EXPECT_THAT(verify.out, HasSubstr("compression type 3 (zstd in forks of "
+                                    "Mojang's LevelDB"));
+  for (const char* subcommand : {"scan", "dump"}) {
+    const ToolResult result = RunTool({subcommand, odd});
+    EXPECT_EQ(result.exit_status, kUnsupported) << subcommand;
+    EXPECT_THAT(result.err, HasSubstr("compression type 3")) << subcommand;
+  }
 }
 
 TEST_F(ToolTest, VerifyFindsAFilterThatRejectsItsOwnKeys) {

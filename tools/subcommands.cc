@@ -105,9 +105,10 @@ const std::vector<Subcommand>& Subcommands() {
        "that keys are in order across the file and agree with the index, and "
        "that every key's own filter answers \"maybe\" for it. Prints one line "
        "per file, \"FILE: OK\" or \"FILE: CORRUPT at offset N: reason\" "
-       "(\"FILE: ERROR: reason\" when it cannot be read). Exit status 0 only "
-       "if every file is sound; 4 if a file could not be read, else 3 if one "
-       "is damaged.",
+       "(\"FILE: ERROR: reason\" when it cannot be read, \"FILE: "
+       "UNSUPPORTED: reason\" for a valid table this build cannot read). Exit "
+       "status 0 only if every file is sound; 4 if a file could not be read, "
+       "else 3 if one is damaged, else 5 if one is unsupported.",
        1,
        kAnyNumber,
        {"internal_keys"},
@@ -214,7 +215,9 @@ void PrintToolHelp() {
   PrintWrapped(
       "Exit status: 0 success; 1 get found no such key; 2 usage error; 3 a "
       "damaged file, not a table, or bad build input; 4 an I/O error (missing "
-      "file, directory, permission).",
+      "file, directory, permission); 5 unsupported: a valid table this build "
+      "cannot read (a RocksDB block-based table, a compression type it does "
+      "not implement).",
       0, kHelpWidth);
 }
 

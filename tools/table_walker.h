@@ -53,8 +53,9 @@ class WalkStatus {
 // A block as stored.
 struct BlockSummary {
   BlockHandle handle;
-  unsigned char compression_type = 0;  // the trailer's type byte
-  uint64_t raw_size = 0;               // bytes after decompression
+  unsigned char compression_type = 0;    // the trailer's type byte
+  BlockCodec codec = BlockCodec::kNone;  // what that type means here
+  uint64_t raw_size = 0;                 // bytes after decompression
 };
 
 // A metaindex entry (e.g. "filter.<policy name>") or an index entry (a
@@ -115,6 +116,8 @@ class TableWalker {
   BlockSummary index_block_;
   std::vector<HandleEntry> metaindex_;
   std::vector<HandleEntry> index_;
+  // Whose compression numbering the blocks follow, from the metaindex.
+  CompressionNumbering numbering_ = CompressionNumbering::kLevelDB;
 };
 
 // "PATH: corrupt at offset N: reason" for damage found at an offset, else
