@@ -105,7 +105,8 @@ absl::StatusOr<BlockContents> UncompressDeflate(std::string_view stored,
 // A zstd frame; `prefix_size`: the size a writer recorded before it
 // (RocksDB), if any.
 absl::StatusOr<BlockContents> UncompressZstd(
-    std::string_view stored, std::optional<uint64_t> prefix_size) {
+    std::string_view stored, std::optional<uint64_t> prefix_size,
+    ZstdContextCache* contexts) {
   size_t limit = Capped(MaxZstdDecompressedSize(stored.size()));
   std::optional<uint64_t> declared;
   absl::Status status = ZstdDeclaredSize(stored, &declared);
@@ -132,7 +133,7 @@ absl::StatusOr<BlockContents> UncompressZstd(
           ? limit
           : FirstCapacity(stored.size(), limit);
   DecompressionBuffer output(first_capacity, limit);
-  status = ZstdDecompress(stored, &output);
+  status = ZstdDecompress(stored, &output, contexts);
   if (status.ok() && declared.has_value() && output.size() != *declared) {
     status = absl::DataLossError(
         absl::StrFormat("damaged zstd block: holds %u bytes, declares %u",
@@ -173,12 +174,13 @@ absl::StatusOr<BlockContents> UncompressRocksDBLz4(std::string_view stored) {
 }
 
 // RocksDB's zstd: the uncompressed size as a varint32, then one frame.
-absl::StatusOr<BlockContents> UncompressRocksDBZstd(std::string_view stored) {
+absl::StatusOr<BlockContents> UncompressRocksDBZstd(
+    std::string_view stored, ZstdContextCache* contexts) {
   uint32_t size = 0;
   if (!GetVarint32(&stored, &size)) {
     return absl::DataLossError("damaged zstd block: bad size prefix");
   }
-  return UncompressZstd(stored, size);
+  return UncompressZstd(stored, size, contexts);
 }
 
 absl::Status Unsupported(unsigned char type, std::string_view what) {
@@ -273,7 +275,8 @@ BlockCodec CodecOf(CompressionNumbering numbering, unsigned char type,
 
 absl::StatusOr<BlockContents> UncompressBlock(CompressionNumbering numbering,
                                               unsigned char type,
-                                              std::string_view stored) {
+                                              std::string_view stored,
+                                              ZstdContextCache* zstd_contexts) {
   const BlockCodec codec = CodecOf(numbering, type, stored);
   const bool rocksdb = numbering == CompressionNumbering::kRocksDB;
   switch (codec) {
@@ -284,8 +287,8 @@ absl::StatusOr<BlockContents> UncompressBlock(CompressionNumbering numbering,
     case BlockCodec::kRawDeflate:
       return UncompressDeflate(stored, DeflateWrapper::kRaw);
     case BlockCodec::kZstd:
-      return rocksdb ? UncompressRocksDBZstd(stored)
-                     : UncompressZstd(stored, std::nullopt);
+      return rocksdb ? UncompressRocksDBZstd(stored, zstd_contexts)
+                     : UncompressZstd(stored, std::nullopt, zstd_contexts);
     case BlockCodec::kBzip2:
       return UncompressBzip2(stored);
     case BlockCodec::kLz4:

@@ -42,6 +42,7 @@
 namespace bloomtable {
 
 class Block;
+class ZstdContextCache;
 
 // Whose numbering a table's compression types follow.
 enum class CompressionNumbering {
@@ -100,10 +101,11 @@ BlockCodec CodecOf(CompressionNumbering numbering, unsigned char type,
 // DataLoss for damaged bytes, or a type no writer of `numbering` uses
 // ("unknown compression type N"); Unimplemented for a type that some writer
 // uses but this library does not read (the message names the type and the
-// writer).
-absl::StatusOr<BlockContents> UncompressBlock(CompressionNumbering numbering,
-                                              unsigned char type,
-                                              std::string_view stored);
+// writer). `zstd_contexts` (may be null) lends zstd decompression contexts
+// for reuse.
+absl::StatusOr<BlockContents> UncompressBlock(
+    CompressionNumbering numbering, unsigned char type, std::string_view stored,
+    ZstdContextCache* zstd_contexts = nullptr);
 
 }  // namespace bloomtable
 

@@ -151,8 +151,8 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
     contents.owned = std::move(buffer);
     return contents;
   }
-  absl::StatusOr<BlockContents> contents =
-      UncompressBlock(options.numbering, type, stored_bytes);
+  absl::StatusOr<BlockContents> contents = UncompressBlock(
+      options.numbering, type, stored_bytes, options.zstd_contexts);
   if (!contents.ok()) {
     const absl::string_view message = contents.status().message();
     return BlockError(handle, std::string_view(message.data(), message.size()),

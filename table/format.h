@@ -110,6 +110,8 @@ struct ReadBlockOptions {
   // (block_compression.h): LevelDB's unless the table's metaindex says that
   // RocksDB wrote it.
   CompressionNumbering numbering = CompressionNumbering::kLevelDB;
+  // Lends zstd decompression contexts for reuse; may be null. Not owned.
+  ZstdContextCache* zstd_contexts = nullptr;
 };
 
 // What a ReadBlock call did, for the table's counters. Filled in whether or

@@ -18,6 +18,7 @@
 #include "table/table_counters.h"
 #include "table/table_filter.h"
 #include "table/two_level_iterator.h"
+#include "util/zstd_codec.h"
 
 namespace bloomtable {
 
@@ -113,6 +114,7 @@ struct Table::Rep final : public DataBlockReader {
         file_size(size) {
     block_read_options.verify_checksum = true;
     block_read_options.readable_limit = file_size - Footer::kEncodedLength;
+    block_read_options.zstd_contexts = &zstd_contexts;
   }
 
   // The in-memory part of a lookup: the whole-table filter, the index search
@@ -235,6 +237,9 @@ struct Table::Rep final : public DataBlockReader {
   const Comparator* const comparator;
   const std::unique_ptr<RandomAccessFile> file;
   const uint64_t file_size;
+  // Reused by every zstd block read (their setup costs more than a small
+  // block's decompression).
+  mutable ZstdContextCache zstd_contexts;
   // Index, metaindex and filter reads (checksums always verified); data
   // reads copy it and take verify_checksum from the ReadOptions.
   ReadBlockOptions block_read_options;

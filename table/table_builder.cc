@@ -20,6 +20,7 @@
 #include "table/table_filter.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/zstd_codec.h"
 
 namespace bloomtable {
 
@@ -35,6 +36,9 @@ struct TableBuilder::Rep {
         // Index entries are looked up by binary search alone: every entry
         // is a restart point.
         index_block(1) {
+    if (options.compression == CompressionType::kZstd) {
+      zstd = std::make_unique<ZstdCompressor>(options.zstd_compression_level);
+    }
     const FilterPolicy* policy = options.filter_policy.get();
     if (policy == nullptr) return;
     // A policy that cannot build per-block filters gets the whole-table
@@ -68,8 +72,9 @@ struct TableBuilder::Rep {
   bool pending_index_entry = false;
   BlockHandle pending_handle;
 
-  std::string compressed;       // scratch for Snappy output
-  std::string handle_encoding;  // scratch
+  std::unique_ptr<ZstdCompressor> zstd;  // when compression is kZstd
+  std::string compressed;                // scratch for compressed output
+  std::string handle_encoding;           // scratch
 
   void AddIndexEntry(std::string_view separator, const BlockHandle& handle) {
     handle_encoding.clear();
@@ -98,18 +103,31 @@ void TableBuilder::Rep::WriteBlock(BlockBuilder* block, BlockHandle* handle) {
   const std::string_view raw = block->Finish();
   std::string_view contents = raw;
   unsigned char type = kNoCompressionType;
+  compressed.clear();
   // A block too large for a reader to accept decompressed
   // (kMaxUncompressedBlockSize, 4 GiB) is stored raw.
-  if (options.compression == CompressionType::kSnappy &&
-      raw.size() <= kMaxUncompressedBlockSize) {
-    compressed.clear();
-    snappy::Compress(raw.data(), raw.size(), &compressed);
-    // Keep the compressed form only if it saves at least an eighth: below
-    // that, decompressing costs more than the bytes saved.
-    if (compressed.size() < raw.size() - raw.size() / 8) {
-      contents = compressed;
-      type = kSnappyCompressionType;
+  if (raw.size() <= kMaxUncompressedBlockSize) {
+    switch (options.compression) {
+      case CompressionType::kNone:
+        break;
+      case CompressionType::kSnappy:
+        snappy::Compress(raw.data(), raw.size(), &compressed);
+        type = kSnappyCompressionType;
+        break;
+      case CompressionType::kZstd:
+        status = zstd->Compress(raw, &compressed);
+        if (!status.ok()) return;
+        type = kZstdCompressionType;
+        break;
     }
+  }
+  // Keep the compressed form only if it saves at least an eighth: below
+  // that, decompressing costs more than the bytes saved.
+  if (type != kNoCompressionType &&
+      compressed.size() < raw.size() - raw.size() / 8) {
+    contents = compressed;
+  } else {
+    type = kNoCompressionType;
   }
   WriteRawBlock(contents, type, handle);
   compressed.clear();

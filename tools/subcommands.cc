@@ -34,7 +34,8 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"input_format", "tsv|hex"},
           {"block_size", "N"},
           {"block_restart_interval", "N"},
-          {"compression", "none|snappy"},
+          {"compression", "none|snappy|zstd"},
+          {"compression_level", "N"},
           {"filter", "none|bloom|cache_local_bloom|ribbon"},
           {"bits_per_key", "N"},
           {"filter_layout", "per_block|whole_table"},
@@ -147,11 +148,14 @@ const std::vector<Subcommand>& Subcommands() {
        "except the filter: bloom with 10 bits per key. --filter bloom is "
        "LevelDB's Bloom (whole bits per key); cache_local_bloom (one cache "
        "line per key, fractional bits per key) and ribbon (whole-table only, "
-       "fractional bits per key) are bloomtable's own, which LevelDB ignores.",
+       "fractional bits per key) are bloomtable's own, which LevelDB ignores. "
+       "--compression zstd writes upstream LevelDB's zstd blocks (type 2), "
+       "which LevelDB 1.23 cannot read.",
        1,
        1,
        {"input", "input_format", "block_size", "block_restart_interval",
-        "compression", "filter", "bits_per_key", "filter_layout"},
+        "compression", "compression_level", "filter", "bits_per_key",
+        "filter_layout"},
        RunBuild},
       {"stats",
        "FILE",

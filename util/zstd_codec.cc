@@ -21,18 +21,36 @@ absl::Status Damaged(std::string_view what) {
 
 absl::Status ZstdError(size_t code) { return Damaged(ZSTD_getErrorName(code)); }
 
-// Frees the decompression context however ZstdDecompress returns.
-struct DContextDeleter {
-  void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
-};
-using DContext = std::unique_ptr<ZSTD_DCtx, DContextDeleter>;
-
-absl::Status DecompressStreaming(std::string_view input,
-                                 DecompressionBuffer* output) {
-  DContext context(ZSTD_createDCtx());
-  if (context == nullptr) {
-    return absl::ResourceExhaustedError("zstd: cannot make a context");
+// A decompression context for one call: from `contexts` if it has one,
+// given back (or freed) however the call returns.
+class BorrowedContext {
+ public:
+  explicit BorrowedContext(ZstdContextCache* contexts) : contexts_(contexts) {
+    if (contexts_ != nullptr) {
+      context_ = static_cast<ZSTD_DCtx*>(contexts_->Take());
+    }
+    if (context_ == nullptr) context_ = ZSTD_createDCtx();
   }
+  BorrowedContext(const BorrowedContext&) = delete;
+  BorrowedContext& operator=(const BorrowedContext&) = delete;
+  ~BorrowedContext() {
+    if (context_ == nullptr) return;
+    if (contexts_ != nullptr) {
+      contexts_->Give(context_);
+    } else {
+      ZSTD_freeDCtx(context_);
+    }
+  }
+
+  ZSTD_DCtx* get() const { return context_; }
+
+ private:
+  ZstdContextCache* const contexts_;
+  ZSTD_DCtx* context_ = nullptr;
+};
+
+absl::Status DecompressStreaming(std::string_view input, ZSTD_DCtx* context,
+                                 DecompressionBuffer* output) {
   ZSTD_inBuffer in = {input.data(), input.size(), 0};
   while (true) {
     if (output->available() == 0 && !output->Grow()) {
@@ -40,7 +58,7 @@ absl::Status DecompressStreaming(std::string_view input,
           absl::StrFormat("holds more than %u bytes", output->limit()));
     }
     ZSTD_outBuffer out = {output->end(), output->available(), 0};
-    const size_t result = ZSTD_decompressStream(context.get(), &out, &in);
+    const size_t result = ZSTD_decompressStream(context, &out, &in);
     output->Advance(out.pos);
     if (ZSTD_isError(result)) return ZstdError(result);
     if (result == 0) {  // the frame is complete and flushed
@@ -79,8 +97,34 @@ absl::Status ZstdDeclaredSize(std::string_view input,
   return absl::OkStatus();
 }
 
-absl::Status ZstdDecompress(std::string_view input,
-                            DecompressionBuffer* output) {
+ZstdContextCache::~ZstdContextCache() {
+  for (std::atomic<void*>& slot : slots_) {
+    ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(slot.load()));
+  }
+}
+
+void* ZstdContextCache::Take() {
+  for (std::atomic<void*>& slot : slots_) {
+    if (slot.load(std::memory_order_relaxed) == nullptr) continue;
+    void* context = slot.exchange(nullptr, std::memory_order_acquire);
+    if (context != nullptr) return context;
+  }
+  return nullptr;
+}
+
+void ZstdContextCache::Give(void* context) {
+  for (std::atomic<void*>& slot : slots_) {
+    void* empty = nullptr;
+    if (slot.compare_exchange_strong(empty, context, std::memory_order_release,
+                                     std::memory_order_relaxed)) {
+      return;
+    }
+  }
+  ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(context));
+}
+
+absl::Status ZstdDecompress(std::string_view input, DecompressionBuffer* output,
+                            ZstdContextCache* contexts) {
   std::optional<uint64_t> declared;
   absl::Status status = ZstdDeclaredSize(input, &declared);
   if (!status.ok()) return status;
@@ -88,8 +132,14 @@ absl::Status ZstdDecompress(std::string_view input,
     return Damaged(absl::StrFormat("declares %u bytes, more than %u", *declared,
                                    output->limit()));
   }
+  BorrowedContext context(contexts);
+  if (context.get() == nullptr) {
+    return absl::ResourceExhaustedError("zstd: cannot make a context");
+  }
+  // A context comes back from an earlier call: start a new frame.
+  ZSTD_DCtx_reset(context.get(), ZSTD_reset_session_only);
   if (!declared.has_value() || *declared > output->available()) {
-    return DecompressStreaming(input, output);
+    return DecompressStreaming(input, context.get(), output);
   }
   // One call, straight into the buffer: the frame must span the input.
   const size_t frame_size =
@@ -98,8 +148,9 @@ absl::Status ZstdDecompress(std::string_view input,
   if (frame_size != input.size()) {
     return Damaged("bytes after the end of the frame");
   }
-  const size_t result = ZSTD_decompress(output->end(), output->available(),
-                                        input.data(), input.size());
+  const size_t result =
+      ZSTD_decompressDCtx(context.get(), output->end(), output->available(),
+                          input.data(), input.size());
   if (ZSTD_isError(result)) return ZstdError(result);
   if (result != *declared) {
     return Damaged(

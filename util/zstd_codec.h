@@ -7,6 +7,7 @@
 #ifndef BLOOMTABLE_UTIL_ZSTD_CODEC_H_
 #define BLOOMTABLE_UTIL_ZSTD_CODEC_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,13 +38,38 @@ size_t MaxZstdDecompressedSize(size_t compressed_size);
 absl::Status ZstdDeclaredSize(std::string_view input,
                               std::optional<uint64_t>* size);
 
+// A few decompression contexts kept for reuse: making one (about 100 KiB)
+// costs several times more than decompressing a 4 KiB block with it. A
+// table keeps one cache for all its reads. Thread-safe and lock-free: a
+// thread takes a context from a slot, or makes one when every slot is
+// empty, and puts it back in a free slot, or frees it when none is free.
+class ZstdContextCache {
+ public:
+  ZstdContextCache() = default;
+  ZstdContextCache(const ZstdContextCache&) = delete;
+  ZstdContextCache& operator=(const ZstdContextCache&) = delete;
+  ~ZstdContextCache();
+
+  // For ZstdDecompress: a context from the cache, or null if it has none.
+  void* Take();
+  // For ZstdDecompress: keeps `context` for later, or frees it.
+  void Give(void* context);
+
+ private:
+  // Contexts for this many concurrent readers are kept; more are made and
+  // freed per read.
+  static constexpr int kSlots = 4;
+  std::atomic<void*> slots_[kSlots] = {};
+};
+
 // Decompresses `input`, which must be exactly one complete frame, into
 // `output`: in one call when the frame declares its size and the buffer
 // already has room for it, else streaming, growing the buffer. DataLoss if
 // the frame is damaged or truncated, is followed by other bytes, or holds
-// more than output->limit() bytes.
-absl::Status ZstdDecompress(std::string_view input,
-                            DecompressionBuffer* output);
+// more than output->limit() bytes. `contexts` (may be null) supplies a
+// reusable context.
+absl::Status ZstdDecompress(std::string_view input, DecompressionBuffer* output,
+                            ZstdContextCache* contexts);
 
 // Compresses blocks into single frames that declare their content size.
 // Keeps one compression context for all of them.
