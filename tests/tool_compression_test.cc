@@ -1,7 +1,10 @@
 // bloomtable build --compression zstd [--compression_level N]: zstd tables
-// that every subcommand reads and names, and the flag's usage errors.
+// that every subcommand reads and names, and the flag's usage errors; the
+// corpus of other writers' tables (tests/data/) verifies and names its
+// compression.
 
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -57,6 +60,35 @@ TEST_F(ToolTest, CompressionLevelWithoutZstdOrOutOfRangeIsAUsageError) {
       {"build", out, "--input", dir_.File("in"), "--compression", "lz4"});
   EXPECT_EQ(unknown.exit_status, kUsage);
   EXPECT_THAT(unknown.err, HasSubstr("none, snappy or zstd"));
+}
+
+TEST_F(ToolTest, OtherWritersTablesVerifyAndNameTheirCompression) {
+  const std::string data = BLOOMTABLE_TEST_DATA_DIR;
+  const struct {
+    const char* file;
+    const char* flag;
+    const char* compression;
+  } kFiles[] = {
+      {"bedrock_zlib.ldb", "--internal_keys", "zlib"},
+      {"bedrock_raw_deflate.ldb", "--internal_keys", "raw deflate"},
+      {"upstream_zstd.ldb", nullptr, "zstd"},
+      {"mojang_fork_zstd.ldb", "--internal_keys", "zstd"},
+  };
+  for (const auto& file : kFiles) {
+    const std::string path = data + "/" + file.file;
+    std::vector<std::string> verify = {"verify", path};
+    std::vector<std::string> dump = {"dump", path, "--json"};
+    if (file.flag != nullptr) {
+      verify.push_back(file.flag);
+      dump.push_back(file.flag);
+    }
+    EXPECT_EQ(RunTool(verify).out, path + ": OK\n");
+    const ToolResult result = RunTool(dump);
+    ASSERT_EQ(result.exit_status, kSuccess) << result;
+    const nlohmann::json json = nlohmann::json::parse(result.out);
+    EXPECT_EQ(json["index_block"]["compression"], file.compression)
+        << file.file;
+  }
 }
 
 }  // namespace
