@@ -37,11 +37,12 @@ constexpr unsigned char kMojangRawDeflate = 4;
 constexpr size_t kTypicalExpansion = 4;
 
 // A declared size is allocated at once when it is at most this many times
-// the stored size (or this floor): a false claim then costs little. Larger
-// claims, which real blocks make only for very repetitive data, are
-// decompressed streaming, so that the allocation follows the real output.
-constexpr size_t kTrustedExpansion = 32;
-constexpr size_t kTrustedFloor = size_t{1} << 20;
+// the stored size, or at most this floor (which every block of up to 64 KiB
+// meets): a false claim then costs little. Larger claims, which real blocks
+// make only for very repetitive data, are decompressed streaming, so that
+// the allocation follows the real output.
+constexpr size_t kTrustedExpansion = 16;
+constexpr size_t kTrustedFloor = size_t{64} << 10;
 
 size_t Multiply(size_t a, size_t b) {
   return a > SIZE_MAX / b ? SIZE_MAX : a * b;
