@@ -27,8 +27,8 @@ namespace tool {
 
 // The outcome of a walking step: OK, or an error and, when it lies in one
 // place, the offset of the block or footer where it was found. Damage is
-// DataLoss, or InvalidArgument for a file of another format; anything else
-// is the file's own (I/O) error.
+// DataLoss; a valid table this build cannot read is Unimplemented; anything
+// else is the file's own (I/O) error.
 class WalkStatus {
  public:
   WalkStatus() = default;
