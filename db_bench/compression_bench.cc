@@ -13,7 +13,6 @@
 // one thread; run it on an idle machine.
 
 #include <lz4.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +32,7 @@
 #include "table/block_builder.h"
 #include "table/block_compression.h"
 #include "util/coding.h"
+#include "util/deflate.h"
 #include "util/zstd_codec.h"
 
 ABSL_FLAG(int64_t, blocks, 4096, "data blocks to make (and decompress)");
@@ -59,21 +59,6 @@ struct Codec {
   std::function<std::string(std::string_view)> compress;
 };
 
-std::string Deflate(std::string_view raw, int window_bits) {
-  z_stream stream{};
-  deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits, 8,
-               Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&stream, raw.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-  stream.avail_in = static_cast<uInt>(raw.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  deflate(&stream, Z_FINISH);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  return out;
-}
-
 std::vector<Codec> Codecs(ZstdCompressor* zstd) {
   return {
       {"snappy", CompressionNumbering::kLevelDB, 1,
@@ -83,9 +68,11 @@ std::vector<Codec> Codecs(ZstdCompressor* zstd) {
          return out;
        }},
       {"zlib", CompressionNumbering::kLevelDB, 2,
-       [](std::string_view raw) { return Deflate(raw, 15); }},
+       [](std::string_view raw) {
+         return Deflate(raw, DeflateWrapper::kZlib);
+       }},
       {"raw_deflate", CompressionNumbering::kLevelDB, 4,
-       [](std::string_view raw) { return Deflate(raw, -15); }},
+       [](std::string_view raw) { return Deflate(raw, DeflateWrapper::kRaw); }},
       {"zstd", CompressionNumbering::kLevelDB, 2,
        [zstd](std::string_view raw) {
          std::string out;

@@ -61,6 +61,17 @@ bool Trusted(uint64_t declared, size_t stored_size) {
          std::max(Multiply(stored_size, kTrustedExpansion), kTrustedFloor);
 }
 
+// A size claimed by a block's header or prefix beyond `bound`, the most its
+// `stored_size` bytes can expand to with `codec`.
+absl::Status ClaimBeyondBound(std::string_view codec, uint64_t claimed,
+                              size_t stored_size, size_t bound) {
+  return absl::DataLossError(absl::StrFormat(
+      "%s block claims %u uncompressed bytes, more than its %u bytes can "
+      "expand to (%u)",
+      absl::string_view(codec.data(), codec.size()), claimed, stored_size,
+      bound));
+}
+
 BlockContents Owning(std::unique_ptr<char[]> buffer, size_t size) {
   BlockContents contents;
   contents.data = std::string_view(buffer.get(), size);
@@ -81,12 +92,8 @@ absl::StatusOr<BlockContents> UncompressSnappy(std::string_view stored) {
     return absl::DataLossError("damaged Snappy block (bad length header)");
   }
   const size_t limit = Capped(MaxSnappyUncompressedLength(stored.size()));
-  if (size > limit) {
-    return absl::DataLossError(absl::StrFormat(
-        "Snappy block claims %u uncompressed bytes, more than its %u bytes "
-        "can expand to (%u)",
-        size, stored.size(), limit));
-  }
+  if (size > limit)
+    return ClaimBeyondBound("Snappy", size, stored.size(), limit);
   // new char[0] is valid and distinct, so an empty block still owns a
   // buffer.
   std::unique_ptr<char[]> buffer(new char[size]);
@@ -122,10 +129,7 @@ absl::StatusOr<BlockContents> UncompressZstd(
   }
   if (declared.has_value()) {
     if (*declared > limit) {
-      return absl::DataLossError(absl::StrFormat(
-          "zstd block claims %u uncompressed bytes, more than its %u bytes "
-          "can expand to (%u)",
-          *declared, stored.size(), limit));
+      return ClaimBeyondBound("zstd", *declared, stored.size(), limit);
     }
     limit = static_cast<size_t>(*declared);
   }
@@ -161,12 +165,7 @@ absl::StatusOr<BlockContents> UncompressRocksDBLz4(std::string_view stored) {
   const uint64_t size = DecodeFixed64(stored.data());
   const std::string_view block = stored.substr(kPrefixSize);
   const size_t limit = Capped(MaxLz4DecompressedSize(block.size()));
-  if (size > limit) {
-    return absl::DataLossError(absl::StrFormat(
-        "LZ4 block claims %u uncompressed bytes, more than its %u bytes can "
-        "expand to (%u)",
-        size, block.size(), limit));
-  }
+  if (size > limit) return ClaimBeyondBound("LZ4", size, block.size(), limit);
   std::unique_ptr<char[]> buffer(new char[size]);
   absl::Status status =
       Lz4Decompress(block, buffer.get(), static_cast<size_t>(size));

@@ -38,23 +38,13 @@ std::string SampleContents() {
   return contents;
 }
 
-// Compressed with zlib's deflate: window_bits 15 gives a zlib stream (as
-// Mojang's type 2), -15 raw deflate (Mojang's type 4), -14 raw deflate with
-// a smaller window (RocksDB's default).
+// zlib's deflate at its best level: window_bits 15 gives a zlib stream (as
+// Mojang's type 2), -15 raw deflate (Mojang's type 4), -14 raw deflate with a
+// smaller window (RocksDB's default).
 std::string Deflate(std::string_view input, int window_bits) {
-  z_stream stream{};
-  EXPECT_EQ(deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, window_bits,
-                         8, Z_DEFAULT_STRATEGY),
-            Z_OK);
-  std::string output(deflateBound(&stream, input.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
-  stream.avail_in = static_cast<uInt>(input.size());
-  stream.next_out = reinterpret_cast<Bytef*>(output.data());
-  stream.avail_out = static_cast<uInt>(output.size());
-  EXPECT_EQ(deflate(&stream, Z_FINISH), Z_STREAM_END);
-  output.resize(stream.total_out);
-  deflateEnd(&stream);
-  return output;
+  return bloomtable::Deflate(
+      input, window_bits > 0 ? DeflateWrapper::kZlib : DeflateWrapper::kRaw,
+      Z_BEST_COMPRESSION, window_bits > 0 ? 15 : -window_bits);
 }
 
 // One zstd frame; `with_size` writes the content size in its header.

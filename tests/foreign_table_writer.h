@@ -30,7 +30,6 @@
 #ifndef BLOOMTABLE_TESTS_FOREIGN_TABLE_WRITER_H_
 #define BLOOMTABLE_TESTS_FOREIGN_TABLE_WRITER_H_
 
-#include <zlib.h>
 #include <zstd.h>
 
 #include <cstdint>
@@ -46,6 +45,7 @@
 #include "table/format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/deflate.h"
 
 namespace bloomtable {
 namespace foreign_tables {
@@ -70,21 +70,6 @@ inline unsigned char TypeOf(ForeignCodec codec) {
   return 0;
 }
 
-inline std::string Deflate(std::string_view raw, int window_bits) {
-  z_stream stream{};
-  deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits, 8,
-               Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&stream, raw.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-  stream.avail_in = static_cast<uInt>(raw.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  deflate(&stream, Z_FINISH);
-  out.resize(stream.total_out);
-  deflateEnd(&stream);
-  return out;
-}
-
 inline std::string ZstdFrame(std::string_view raw) {
   std::string out(ZSTD_compressBound(raw.size()), '\0');
   const size_t size =
@@ -96,9 +81,9 @@ inline std::string ZstdFrame(std::string_view raw) {
 inline std::string Compress(ForeignCodec codec, std::string_view raw) {
   switch (codec) {
     case ForeignCodec::kBedrockZlib:
-      return Deflate(raw, 15);
+      return Deflate(raw, DeflateWrapper::kZlib);
     case ForeignCodec::kBedrockRawDeflate:
-      return Deflate(raw, -15);
+      return Deflate(raw, DeflateWrapper::kRaw);
     case ForeignCodec::kUpstreamZstd:
     case ForeignCodec::kMojangForkZstd:
       return ZstdFrame(raw);

@@ -268,16 +268,27 @@ TEST_F(ToolTest, RocksDBTableGetsItsOwnMessage) {
   EXPECT_THAT(verify.out, HasSubstr(": UNSUPPORTED: a RocksDB block-based"));
 }
 
-TEST_F(ToolTest, UnknownCompressionTypeIsNamed) {
-  const std::string good =
-      Build("good", NumberedInput(30), {"--compression", "none"});
-  const nlohmann::json json =
-      nlohmann::json::parse(RunTool({"dump", good, "--json"}).out);
-  const uint64_t size = json["index"][0]["handle"]["size"];
-  std::string bytes = ReadFile(good);
-  RewriteBlock(&bytes, 0, bytes.substr(0, size), 9);
-  const std::string bad = dir_.File("bad");
-  WriteFile(bad, bytes);
+// A table whose first data block is stored with trailer type `type` (its
+// bytes unchanged, the checksum correct).
+class BlockTypeTest : public ToolTest {
+ protected:
+  std::string WithFirstBlockType(unsigned char type, uint64_t* size) {
+    const std::string good =
+        Build("good", NumberedInput(30), {"--compression", "none"});
+    const nlohmann::json json =
+        nlohmann::json::parse(RunTool({"dump", good, "--json"}).out);
+    *size = json["index"][0]["handle"]["size"];
+    std::string bytes = ReadFile(good);
+    RewriteBlock(&bytes, 0, bytes.substr(0, *size), type);
+    const std::string path = dir_.File("type" + std::to_string(type));
+    WriteFile(path, bytes);
+    return path;
+  }
+};
+
+TEST_F(BlockTypeTest, UnknownCompressionTypeIsNamed) {
+  uint64_t size = 0;
+  const std::string bad = WithFirstBlockType(9, &size);
   const ToolResult verify = RunTool({"verify", bad});
   EXPECT_EQ(verify.exit_status, kDamaged);
   EXPECT_EQ(verify.out,
@@ -290,19 +301,14 @@ TEST_F(ToolTest, UnknownCompressionTypeIsNamed) {
 
 // Type 3 is zstd in forks of Mojang's LevelDB; a type 3 block that is no
 // zstd frame comes from a writer this library does not know: unsupported.
-TEST_F(ToolTest, UnsupportedCompressionTypeIsExitStatus5) {
-  const std::string good =
-      Build("good", NumberedInput(30), {"--compression", "none"});
-  const nlohmann::json json =
-      nlohmann::json::parse(RunTool({"dump", good, "--json"}).out);
-  const uint64_t size = json["index"][0]["handle"]["size"];
-  std::string bytes = ReadFile(good);
-  RewriteBlock(&bytes, 0, bytes.substr(0, size), 3);
-  const std::string odd = dir_.File("odd");
-  WriteFile(odd, bytes);
+TEST_F(BlockTypeTest, UnsupportedCompressionTypeIsExitStatus5) {
+  uint64_t size = 0;
+  const std::string odd = WithFirstBlockType(3, &size);
   const ToolResult verify = RunTool({"verify", odd});
   EXPECT_EQ(verify.exit_status, kUnsupported);
-  EXPECT_THAT(verify.out, HasSubstr(": UNSUPPORTED: data block (size "));
+  EXPECT_THAT(
+      verify.out,
+      HasSubstr(absl::StrCat(": UNSUPPORTED: data block (size ", size, "): ")));
   EXPECT_THAT(verify.out, HasSubstr("compression type 3 (zstd in forks of "
                                     "Mojang's LevelDB"));
   for (const char* subcommand : {"scan", "dump"}) {

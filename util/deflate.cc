@@ -113,4 +113,44 @@ absl::Status Inflate(std::string_view input, DeflateWrapper wrapper,
   }
 }
 
+std::string Deflate(std::string_view input, DeflateWrapper wrapper, int level,
+                    int raw_window_bits) {
+  z_stream stream{};
+  const int window_bits =
+      wrapper == DeflateWrapper::kRaw ? -raw_window_bits : 15;
+  if (deflateInit2(&stream, level, Z_DEFLATED, window_bits, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    return std::string();
+  }
+  std::string output(deflateBound(&stream, input.size()), '\0');
+  // deflateBound covers the whole stream, so one Z_FINISH call completes
+  // it; inputs beyond zlib's 32-bit counts go in chunks.
+  const unsigned char* next_in =
+      reinterpret_cast<const unsigned char*>(input.data());
+  size_t remaining_in = input.size();
+  stream.next_out = reinterpret_cast<unsigned char*>(output.data());
+  stream.avail_out = static_cast<uInt>(std::min(output.size(), kMaxChunk));
+  int result = Z_OK;
+  while (result == Z_OK) {
+    if (stream.avail_in == 0) {
+      const size_t chunk = std::min(remaining_in, kMaxChunk);
+      stream.next_in = const_cast<unsigned char*>(next_in);
+      stream.avail_in = static_cast<uInt>(chunk);
+      next_in += chunk;
+      remaining_in -= chunk;
+    }
+    if (stream.avail_out == 0) {
+      const size_t written = stream.total_out;
+      stream.next_out =
+          reinterpret_cast<unsigned char*>(output.data()) + written;
+      stream.avail_out =
+          static_cast<uInt>(std::min(output.size() - written, kMaxChunk));
+    }
+    result = deflate(&stream, remaining_in == 0 ? Z_FINISH : Z_NO_FLUSH);
+  }
+  output.resize(result == Z_STREAM_END ? stream.total_out : 0);
+  deflateEnd(&stream);
+  return output;
+}
+
 }  // namespace bloomtable

@@ -1,6 +1,8 @@
-// Inflating deflate streams (RFC 1951), raw or inside zlib's two-byte header
-// and Adler-32 trailer (RFC 1950): how Mojang's Bedrock fork of LevelDB
-// (types 2 and 4) and RocksDB (type 2, raw) store compressed blocks.
+// Deflate streams (RFC 1951), raw or inside zlib's two-byte header and
+// Adler-32 trailer (RFC 1950): how Mojang's Bedrock fork of LevelDB (types 2
+// and 4) and RocksDB (type 2, raw) store compressed blocks. The reader
+// inflates them; Deflate writes them for tests, their generators and
+// benchmarks (bloomtable's TableBuilder does not).
 // docs/FORMAT.md, "Compression types", says which writer uses which.
 // Functions without shared state: safe from any thread.
 
@@ -8,6 +10,7 @@
 #define BLOOMTABLE_UTIL_DEFLATE_H_
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -32,6 +35,13 @@ size_t MaxInflatedSize(size_t compressed_size);
 // output->limit() bytes.
 absl::Status Inflate(std::string_view input, DeflateWrapper wrapper,
                      DecompressionBuffer* output);
+
+// Compresses `input` into one complete stream at zlib's `level` (-1 is its
+// default, 6), with the largest window for kZlib and kRaw alike (as Mojang's
+// fork writes); `raw_window_bits` other than 15 sets a smaller raw window
+// (RocksDB's default is 14).
+std::string Deflate(std::string_view input, DeflateWrapper wrapper,
+                    int level = -1, int raw_window_bits = 15);
 
 }  // namespace bloomtable
 
