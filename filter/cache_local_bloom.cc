@@ -80,6 +80,54 @@ inline unsigned BitOf(const unsigned char* line, uint32_t bit) {
   return (line[bit >> 3] >> (bit & 7)) & 1;
 }
 
+// The bytes of each line when `lines_bytes` hold `num_lines` lines, or 0 if
+// there are no lines or they do not divide into lines of 1..64 bytes (64 when there are more than
+// 8 lines). Per-block filters parse their trailer on every probe, so this
+// avoids a hardware division: large filters need only a multiplication, and
+// the divisors of small ones are constants the compiler turns into
+// multiplications. num_lines * 64 cannot overflow 64 bits.
+inline size_t LineBytesOf(size_t lines_bytes, uint32_t num_lines) {
+  if (num_lines > 8) {
+    return uint64_t{num_lines} * kCacheLocalBloomMaxLineBytes == lines_bytes
+               ? kCacheLocalBloomMaxLineBytes
+               : 0;
+  }
+  size_t line_bytes = 0;
+  switch (num_lines) {
+    case 0:
+      return 0;
+    case 1:
+      line_bytes = lines_bytes;
+      break;
+    case 2:
+      line_bytes = lines_bytes / 2;
+      break;
+    case 3:
+      line_bytes = lines_bytes / 3;
+      break;
+    case 4:
+      line_bytes = lines_bytes / 4;
+      break;
+    case 5:
+      line_bytes = lines_bytes / 5;
+      break;
+    case 6:
+      line_bytes = lines_bytes / 6;
+      break;
+    case 7:
+      line_bytes = lines_bytes / 7;
+      break;
+    case 8:
+      line_bytes = lines_bytes / 8;
+      break;
+  }
+  if (line_bytes * num_lines != lines_bytes ||
+      line_bytes > kCacheLocalBloomMaxLineBytes) {
+    return 0;
+  }
+  return line_bytes;
+}
+
 inline void SetBit(unsigned char* line, uint32_t bit) {
   line[bit >> 3] |= static_cast<unsigned char>(1u << (bit & 7));
 }
@@ -242,17 +290,8 @@ CacheLocalBloomView::CacheLocalBloomView(std::string_view filter) {
   // more than 8 lines. The division avoids any overflow in
   // num_lines * line_bytes.
   const size_t lines_bytes = filter.size() - kCacheLocalBloomTrailerBytes;
-  size_t line_bytes = 0;
-  if (num_lines > 0) {
-    if (lines_bytes % num_lines != 0) return;
-    line_bytes = lines_bytes / num_lines;
-    if (line_bytes == 0 || line_bytes > kCacheLocalBloomMaxLineBytes ||
-        (num_lines > 8 && line_bytes != kCacheLocalBloomMaxLineBytes)) {
-      return;
-    }
-  } else if (lines_bytes != 0) {
-    return;
-  }
+  const size_t line_bytes = LineBytesOf(lines_bytes, num_lines);
+  if (num_lines > 0 ? line_bytes == 0 : lines_bytes != 0) return;
   lines_ = reinterpret_cast<const unsigned char*>(filter.data());
   num_lines_ = num_lines;
   line_bytes_ = static_cast<uint32_t>(line_bytes);

@@ -1,11 +1,12 @@
 // Writes seed corpora for the fuzz targets into OUT_DIR/<target>/: small
 // valid tables of every option combination (block size, restart interval,
 // compression, filter policy and layout, key format), raw blocks, footers,
-// filters and filter blocks in each target's input layout, tables with the
-// compressions other writers use (bloomtable's zstd, Mojang's zlib and raw
-// deflate, upstream LevelDB's zstd: tests/foreign_table_writer.h), and, when
-// built with LevelDB, tables that LevelDB itself wrote (a database's
-// compacted .ldb files and leveldb::TableBuilder output).
+// filters, filter blocks and range filters in each target's input layout,
+// tables with the compressions other writers use (bloomtable's zstd,
+// Mojang's zlib and raw deflate, upstream LevelDB's zstd:
+// tests/foreign_table_writer.h), and, when built with LevelDB, tables that
+// LevelDB itself wrote (a database's compacted .ldb files and
+// leveldb::TableBuilder output).
 //
 //   make_seed_corpus OUT_DIR
 
@@ -20,6 +21,7 @@
 #include "bloomtable/options.h"
 #include "bloomtable/table_builder.h"
 #include "filter/filter_block.h"
+#include "filter/range_filter.h"
 #include "fuzz/fuzz_options.h"
 #include "table/block_builder.h"
 #include "tests/foreign_table_writer.h"
@@ -121,10 +123,11 @@ bool WriteTables(SeedWriter* seeds, int num_keys) {
         for (int filter = -1; filter < static_cast<int>(policies.size());
              ++filter) {
           for (FilterLayout layout :
-               {FilterLayout::kPerBlock, FilterLayout::kWholeTable}) {
+               {FilterLayout::kPerBlock, FilterLayout::kWholeTable,
+                FilterLayout::kPartitioned}) {
             for (KeyFormat key_format :
                  {KeyFormat::kPlain, KeyFormat::kLevelDBInternal}) {
-              if (filter < 0 && layout == FilterLayout::kWholeTable) continue;
+              if (filter < 0 && layout != FilterLayout::kPerBlock) continue;
               // A whole-table-only policy writes the same table either way.
               if (filter >= 0 && !policies[filter]->SupportsPerBlock() &&
                   layout == FilterLayout::kPerBlock) {
@@ -135,6 +138,8 @@ bool WriteTables(SeedWriter* seeds, int num_keys) {
               options.block_restart_interval = restart_interval;
               options.compression = compression;
               options.filter_layout = layout;
+              // Several partitions even in small tables.
+              options.filter_partition_keys = 4;
               options.key_format = key_format;
               if (filter >= 0) options.filter_policy = policies[filter];
               StringWritableFile file;
@@ -159,7 +164,9 @@ bool WriteTables(SeedWriter* seeds, int num_keys) {
                   "table_" + std::to_string(num_keys) + "keys_" +
                       std::to_string(count++) + "_" +
                       PolicyTag(filter, policies) +
-                      (layout == FilterLayout::kWholeTable ? "_whole" : ""),
+                      (layout == FilterLayout::kWholeTable    ? "_whole"
+                       : layout == FilterLayout::kPartitioned ? "_partitioned"
+                                                              : ""),
                   file.contents());
             }
           }
@@ -316,6 +323,49 @@ void WriteFilterBlocks(SeedWriter* seeds) {
   }
 }
 
+// range_filter_fuzzer: read mode [0][fixed16 n][filter][queries] with
+// filters of both modes, and build mode [0x80 | options][keys].
+void WriteRangeFilters(SeedWriter* seeds) {
+  const auto query = [](std::string* seed, const std::string& lo,
+                        const std::string& hi) {
+    seed->push_back(static_cast<char>(lo.size()));
+    *seed += lo;
+    seed->push_back(static_cast<char>(hi.size()));
+    *seed += hi;
+  };
+  for (int n : {0, 1, 10, 300}) {
+    for (int stride : {1, 1000}) {
+      // Stride 1: few integers, the exact mode; 1000: the hashed mode.
+      RangeFilterBuilder builder{RangeFilterOptions()};
+      for (int i = 0; i < n; ++i) builder.AddKey(UserKey(i * stride % 100000));
+      const std::string filter = builder.Finish();
+      if (filter.size() > 0xffff) continue;
+      std::string seed(1, '\0');
+      seed.push_back(static_cast<char>(filter.size() & 0xff));
+      seed.push_back(static_cast<char>(filter.size() >> 8));
+      seed += filter;
+      query(&seed, UserKey(0), UserKey(5));
+      query(&seed, UserKey(3) + "x", UserKey(4));
+      query(&seed, "key", "kez");
+      seeds->Write(
+          "range_filter_fuzzer",
+          "read_" + std::to_string(n) + "_stride" + std::to_string(stride),
+          seed);
+    }
+  }
+  for (int options : {0, 1, 0x08, 0x11}) {
+    std::string seed(1, static_cast<char>(0x80 | options));
+    for (int i = 0; i < 40; ++i) {
+      const std::string key = UserKey(i * i * 7);
+      seed.push_back(static_cast<char>(key.size()));
+      seed += key;
+    }
+    seed += std::string("\x00\x01\x00\x02\x61\x00", 6);  // "", "\0", "a\0"
+    seeds->Write("range_filter_fuzzer",
+                 "build_options" + std::to_string(options), seed);
+  }
+}
+
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
 bool ReadWholeFile(const std::string& path, std::string* contents) {
   std::ifstream in(path, std::ios::binary);
@@ -415,6 +465,7 @@ int Main(const std::string& out) {
   WriteBlocks(&seeds);
   WriteFilters(&seeds);
   WriteFilterBlocks(&seeds);
+  WriteRangeFilters(&seeds);
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
   if (!WriteLevelDBTables(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: writing LevelDB tables failed\n");

@@ -125,9 +125,9 @@ struct Table::Rep final : public DataBlockReader {
                              BlockHandle* handle) const {
     const TableFilter* table_filter = filter.get();
     if (table_filter != nullptr &&
-        table_filter->layout() == FilterLayout::kWholeTable) {
+        table_filter->layout() != FilterLayout::kPerBlock) {
       TableCounters::Add(counters.filter_checks, 1);
-      if (!table_filter->WholeTableMayMatch(key)) {
+      if (!table_filter->TableMayMatch(key)) {
         TableCounters::Add(counters.filter_negatives, 1);
         return KeyNotFound();
       }
@@ -184,6 +184,9 @@ struct Table::Rep final : public DataBlockReader {
   ~Rep() override {
     if (options.block_cache == nullptr) return;
     options.block_cache->EraseId(cache_id);
+    if (partition_cache_id != 0) {
+      options.block_cache->EraseId(partition_cache_id);
+    }
     if (cache_charge > 0) {
       options.block_cache->AdjustPinnedCharge(
           -static_cast<int64_t>(cache_charge));
@@ -251,8 +254,11 @@ struct Table::Rep final : public DataBlockReader {
   mutable TableCounters counters;
   // Bytes of data blocks that live iterators hold.
   mutable std::atomic<int64_t> pinned_bytes{0};
-  // This table's key prefix in options.block_cache.
+  // This table's key prefix in options.block_cache: for data blocks, and
+  // (a separate id, so that no damaged handle can find one as the other) for
+  // filter partitions read on demand; 0 if none.
   uint64_t cache_id = 0;
+  uint64_t partition_cache_id = 0;
   // Bytes of index and filter charged to the cache
   // (Options::cache_index_and_filter_blocks).
   size_t cache_charge = 0;
@@ -307,12 +313,20 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
   if (!status.ok()) return WithContext(status, name);
   rep->index_block = *std::move(index);
 
-  status =
-      TableFilter::Load(rep->options, f, **metaindex, rep->block_read_options,
-                        &rep->counters, &rep->filter, &rep->filter_info);
+  Cache* const cache = options.block_cache.get();
+  PartitionSource partitions;
+  partitions.region_end = rep->footer.metaindex_handle().offset();
+  if (cache != nullptr && options.cache_index_and_filter_blocks) {
+    rep->partition_cache_id = cache->NewId();
+    partitions.cache = cache;
+    partitions.cache_id = rep->partition_cache_id;
+  }
+  status = TableFilter::Load(rep->options, f, **metaindex,
+                             rep->block_read_options, partitions,
+                             &rep->counters, &rep->filter, &rep->filter_info);
   if (!status.ok()) return WithContext(status, name);
 
-  if (Cache* cache = options.block_cache.get()) {
+  if (cache != nullptr) {
     rep->cache_id = cache->NewId();
     if (options.cache_index_and_filter_blocks) {
       rep->cache_charge = rep->index_block->contents().size() +

@@ -6,6 +6,7 @@
 
 #include "bloomtable/table_builder.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -17,6 +18,7 @@
 #include "table/format.h"
 #include "table/full_filter_builder.h"
 #include "table/internal_key.h"
+#include "table/partitioned_filter_builder.h"
 #include "table/table_filter.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -33,9 +35,7 @@ struct TableBuilder::Rep {
                        : opts.comparator),
         file(f),
         data_block(opts.block_restart_interval),
-        // Index entries are looked up by binary search alone: every entry
-        // is a restart point.
-        index_block(1) {
+        index_block(std::max(1, opts.index_block_restart_interval)) {
     if (options.compression == CompressionType::kZstd) {
       zstd = std::make_unique<ZstdCompressor>(options.zstd_compression_level);
     }
@@ -47,6 +47,10 @@ struct TableBuilder::Rep {
         policy->SupportsPerBlock()) {
       per_block_filter = std::make_unique<FilterBlockBuilder>(policy);
       per_block_filter->StartBlock(0);
+    } else if (options.filter_layout == FilterLayout::kPartitioned) {
+      // Partitions cut by user keys, in the user comparator's order.
+      partitioned_filter = std::make_unique<PartitionedFilterBuilder>(
+          policy, options.comparator, options.filter_partition_keys);
     } else {
       whole_table_filter = std::make_unique<FullFilterBuilder>(policy);
     }
@@ -65,6 +69,7 @@ struct TableBuilder::Rep {
   bool closed = false;  // Finish or Abandon called
   std::unique_ptr<FilterBlockBuilder> per_block_filter;
   std::unique_ptr<FullFilterBuilder> whole_table_filter;
+  std::unique_ptr<PartitionedFilterBuilder> partitioned_filter;
 
   // The index entry of the last data block is written only when the next
   // key arrives (or at Finish), so that its separator can be shortened
@@ -196,6 +201,9 @@ absl::Status TableBuilder::Add(std::string_view key, std::string_view value) {
   if (r.whole_table_filter != nullptr) {
     r.whole_table_filter->AddKey(filter_key);
   }
+  if (r.partitioned_filter != nullptr) {
+    r.partitioned_filter->AddKey(filter_key);
+  }
 
   r.last_key.assign(key.data(), key.size());
   ++r.num_entries;
@@ -227,6 +235,21 @@ absl::Status TableBuilder::Finish() {
     r.whole_table_filter->Finish(&filter);
     r.WriteRawBlock(filter, kNoCompressionType, &filter_handle);
     filter_metaindex_key = std::string(kWholeTableFilterPrefix);
+    filter_metaindex_key += r.options.filter_policy->Name();
+  } else if (r.status.ok() && r.partitioned_filter != nullptr) {
+    // The partitions, then their top-level index (the block the metaindex
+    // names), all uncompressed.
+    std::string top_level_index;
+    absl::Status status = r.partitioned_filter->Finish(
+        [&r](std::string_view partition, BlockHandle* handle) {
+          r.WriteRawBlock(partition, kNoCompressionType, handle);
+          return r.status;
+        },
+        &top_level_index);
+    if (status.ok()) {
+      r.WriteRawBlock(top_level_index, kNoCompressionType, &filter_handle);
+    }
+    filter_metaindex_key = std::string(kPartitionedFilterPrefix);
     filter_metaindex_key += r.options.filter_policy->Name();
   }
 

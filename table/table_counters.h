@@ -21,6 +21,7 @@ struct TableCounters {
   std::atomic<uint64_t> checksum_failures{0};
   std::atomic<uint64_t> block_cache_hits{0};
   std::atomic<uint64_t> block_cache_misses{0};
+  std::atomic<uint64_t> filter_partition_reads{0};
 
   static void Add(std::atomic<uint64_t>& counter, uint64_t n) {
     counter.fetch_add(n, std::memory_order_relaxed);
@@ -43,6 +44,8 @@ struct TableCounters {
     stats.block_cache_hits = block_cache_hits.load(std::memory_order_relaxed);
     stats.block_cache_misses =
         block_cache_misses.load(std::memory_order_relaxed);
+    stats.filter_partition_reads =
+        filter_partition_reads.load(std::memory_order_relaxed);
     return stats;
   }
 };

@@ -49,20 +49,18 @@ TableFilter::TableFilter(FilterLayout layout,
   if (layout_ == FilterLayout::kPerBlock) {
     block_reader_ =
         std::make_unique<FilterBlockReader>(policy_.get(), contents_.data);
-  } else {
+  } else if (layout_ == FilterLayout::kWholeTable) {
     whole_table_reader_ = policy_->NewReader(contents_.data);
   }
 }
 
 TableFilter::~TableFilter() = default;
 
-absl::Status TableFilter::Load(const Options& options,
-                               const RandomAccessFile& file,
-                               const Block& metaindex,
-                               const ReadBlockOptions& read_options,
-                               TableCounters* counters,
-                               std::unique_ptr<TableFilter>* filter,
-                               TableFilterInfo* info) {
+absl::Status TableFilter::Load(
+    const Options& options, const RandomAccessFile& file,
+    const Block& metaindex, const ReadBlockOptions& read_options,
+    const PartitionSource& partitions, TableCounters* counters,
+    std::unique_ptr<TableFilter>* filter, TableFilterInfo* info) {
   filter->reset();
   *info = TableFilterInfo();
 
@@ -78,6 +76,9 @@ absl::Status TableFilter::Load(const Options& options,
     if (StartsWith(key, kWholeTableFilterPrefix)) {
       candidate.layout = FilterLayout::kWholeTable;
       name = key.substr(kWholeTableFilterPrefix.size());
+    } else if (StartsWith(key, kPartitionedFilterPrefix)) {
+      candidate.layout = FilterLayout::kPartitioned;
+      name = key.substr(kPartitionedFilterPrefix.size());
     } else if (StartsWith(key, kPerBlockFilterPrefix)) {
       candidate.layout = FilterLayout::kPerBlock;
       name = key.substr(kPerBlockFilterPrefix.size());
@@ -109,7 +110,8 @@ absl::Status TableFilter::Load(const Options& options,
   std::string first_failure;
   std::string first_failure_key;
   for (FilterLayout layout :
-       {FilterLayout::kWholeTable, FilterLayout::kPerBlock}) {
+       {FilterLayout::kWholeTable, FilterLayout::kPartitioned,
+        FilterLayout::kPerBlock}) {
     for (const Candidate& candidate : candidates) {
       if (candidate.layout != layout || candidate.policy == nullptr) continue;
       std::string reason;
@@ -121,6 +123,28 @@ absl::Status TableFilter::Load(const Options& options,
         BlockReadReport report;
         contents = ReadBlock(file, handle, read_options, &report);
         counters->RecordRead(report);
+      }
+      if (contents.ok() && layout == FilterLayout::kPartitioned) {
+        PartitionedFilter::Source source;
+        source.file = &file;
+        source.read_options = read_options;
+        source.counters = counters;
+        source.cache = partitions.cache;
+        source.cache_id = partitions.cache_id;
+        source.region_end = partitions.region_end;
+        absl::StatusOr<std::unique_ptr<PartitionedFilter>> partitioned =
+            PartitionedFilter::Open(candidate.policy, options.comparator,
+                                    *std::move(contents), source);
+        if (partitioned.ok()) {
+          auto loaded = std::unique_ptr<TableFilter>(
+              new TableFilter(layout, candidate.policy, BlockContents()));
+          loaded->partitioned_ = *std::move(partitioned);
+          *filter = std::move(loaded);
+          info->metaindex_key = candidate.metaindex_key;
+          info->in_use = true;
+          return absl::OkStatus();
+        }
+        contents = partitioned.status();
       }
       if (contents.ok()) {
         auto loaded = std::unique_ptr<TableFilter>(
@@ -151,10 +175,7 @@ absl::Status TableFilter::Load(const Options& options,
     info->unused_reason =
         absl::StrCat("no filter policy named \"",
                      ToAbsl(std::string_view(info->metaindex_key)
-                                .substr(candidates.front().layout ==
-                                                FilterLayout::kWholeTable
-                                            ? kWholeTableFilterPrefix.size()
-                                            : kPerBlockFilterPrefix.size())),
+                                .substr(info->metaindex_key.find('.') + 1)),
                      "\" among the options");
   }
   return absl::OkStatus();

@@ -1,7 +1,9 @@
 // TableFilter is the filter a Table consults on point lookups: chosen at Open
 // among the filters the table's metaindex names ("filter.<name>" per-block,
-// "fullfilter.<name>" whole-table) and the policies the options supply, read
-// and checksum-verified once, then kept in memory.
+// "fullfilter.<name>" whole-table, "partitionedfilter.<name>" partitioned)
+// and the policies the options supply, read and checksum-verified once, then
+// kept in memory (a partitioned filter's partitions may instead be read on
+// demand through the block cache: PartitionedFilter).
 //
 // A filter whose policy is unknown, whose block fails to read or verify, or
 // whose per-block structure does not parse is not loaded: the table is read
@@ -23,6 +25,7 @@
 #include "filter/filter_block.h"
 #include "table/block.h"
 #include "table/format.h"
+#include "table/partitioned_filter.h"
 #include "table/table_counters.h"
 
 namespace bloomtable {
@@ -30,16 +33,29 @@ namespace bloomtable {
 // Metaindex key prefixes of the two filter layouts.
 inline constexpr std::string_view kPerBlockFilterPrefix = "filter.";
 inline constexpr std::string_view kWholeTableFilterPrefix = "fullfilter.";
+inline constexpr std::string_view kPartitionedFilterPrefix =
+    "partitionedfilter.";
+
+// What a partitioned filter needs beyond the filter block: where its
+// partitions may be cached (null: all read at Open and held) and where the
+// filter region ends (the metaindex block's offset).
+struct PartitionSource {
+  Cache* cache = nullptr;
+  uint64_t cache_id = 0;
+  uint64_t region_end = 0;
+};
 
 class TableFilter {
  public:
   // Walks every metaindex entry (DataLoss if the metaindex is malformed,
-  // which fails Open) and loads the best usable filter: whole-table before
-  // per-block, then metaindex order. Sets *filter to null if none is usable,
-  // and fills *info either way. Block reads are recorded in *counters.
+  // which fails Open) and loads the best usable filter: whole-table, then
+  // partitioned, then per-block, then metaindex order. Sets *filter to null
+  // if none is usable, and fills *info either way. Block reads are recorded
+  // in *counters, which must outlive the filter, as must `file`.
   static absl::Status Load(const Options& options, const RandomAccessFile& file,
                            const Block& metaindex,
                            const ReadBlockOptions& read_options,
+                           const PartitionSource& partitions,
                            TableCounters* counters,
                            std::unique_ptr<TableFilter>* filter,
                            TableFilterInfo* info);
@@ -50,13 +66,17 @@ class TableFilter {
 
   FilterLayout layout() const { return layout_; }
 
-  // Bytes of the filter block held in memory.
-  size_t size() const { return contents_.data.size(); }
+  // Bytes of filter held in memory for the table's life.
+  size_t size() const {
+    return partitioned_ != nullptr ? partitioned_->PinnedBytes()
+                                   : contents_.data.size();
+  }
 
-  // REQUIRES: layout() == kWholeTable. False only if `key` is certainly not
-  // in the table.
-  bool WholeTableMayMatch(std::string_view key) const {
-    return whole_table_reader_->KeyMayMatch(key);
+  // REQUIRES: layout() != kPerBlock. False only if `key` is certainly not in
+  // the table.
+  bool TableMayMatch(std::string_view key) const {
+    return partitioned_ != nullptr ? partitioned_->KeyMayMatch(key)
+                                   : whole_table_reader_->KeyMayMatch(key);
   }
 
   // REQUIRES: layout() == kPerBlock. False only if `key` is certainly not in
@@ -74,6 +94,7 @@ class TableFilter {
   const BlockContents contents_;  // the readers point into it
   std::unique_ptr<FilterBlockReader> block_reader_;
   std::unique_ptr<FilterReader> whole_table_reader_;
+  std::unique_ptr<PartitionedFilter> partitioned_;
 };
 
 }  // namespace bloomtable

@@ -16,6 +16,7 @@
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
+#include "util/lru_cache.h"
 
 namespace bloomtable {
 namespace {
@@ -274,6 +275,38 @@ TEST(TableMultiGet, AbsentKeysRejectedByTheFilterReadNothing) {
   EXPECT_GT(stats.filter_negatives, 0u);
   // Reads only for the keys the filter let through, each block at most once.
   EXPECT_LE(stats.data_block_reads, 3000u - stats.filter_negatives);
+}
+
+// Closing one of many tables that share a cache drops that table's blocks
+// and looks at no other table's entries.
+TEST(TableBlockCache, ClosingATableVisitsOnlyItsOwnBlocks) {
+  const std::string contents = BuildTable(400);
+  auto cache = std::make_shared<ShardedLRUCache>(64 << 20, 4);
+  std::vector<std::unique_ptr<Table>> tables;
+  constexpr int kTables = 1000;
+  for (int t = 0; t < kTables; ++t) {
+    tables.push_back(OpenTable(contents, cache));
+    ASSERT_NE(tables.back(), nullptr);
+    // Every table brings three of its data blocks into the cache.
+    for (int i : {0, 200, 399}) {
+      ASSERT_EQ(*tables.back()->Get(ReadOptions(), KeyOf(2 * i)),
+                ValueOf(2 * i));
+    }
+  }
+  ASSERT_EQ(cache->GetStats().inserts, 3u * kTables);
+  const size_t usage_before = cache->usage();
+
+  tables[kTables / 2].reset();
+  EXPECT_EQ(cache->erase_visits(), 3u);
+  EXPECT_LT(cache->usage(), usage_before);
+  // The other tables' blocks are still cached.
+  const uint64_t misses = cache->GetStats().misses;
+  ASSERT_EQ(*tables[0]->Get(ReadOptions(), KeyOf(400)), ValueOf(400));
+  EXPECT_EQ(cache->GetStats().misses, misses);
+
+  tables.clear();
+  EXPECT_EQ(cache->erase_visits(), 3u * kTables);
+  EXPECT_EQ(cache->usage(), 0u);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "bloomtable/filter_policy.h"
 #include "filter/filter_block.h"
 #include "gtest/gtest.h"
@@ -426,6 +427,17 @@ TEST(CacheLocalBloom, MalformedFiltersAnswerMaybe) {
   ExpectAllMaybe(std::string(1, 'x') + good, "one byte too many");
   ExpectAllMaybe(WithTrailer(small, 4, 6, 0xB1), "4 lines of 31.5 bytes");
   ExpectAllMaybe(std::string(1, 'x') + small, "a 127-byte line pair");
+  const std::string trailer_only = good.substr(good.size() - 6);
+  for (uint32_t lines = 1; lines <= 9; ++lines) {
+    ExpectAllMaybe(WithTrailer(trailer_only, lines, 6, 0xB1),
+                   absl::StrCat(lines, " lines of no bytes"));
+    ExpectAllMaybe(WithTrailer(std::string(lines * 64 + 1, '\0') + trailer_only,
+                               lines, 6, 0xB1),
+                   absl::StrCat(lines, " lines and one byte more"));
+    ExpectAllMaybe(WithTrailer(std::string(lines * 65, '\0') + trailer_only,
+                               lines, 6, 0xB1),
+                   absl::StrCat(lines, " lines of 65 bytes"));
+  }
   // Every truncation: the trailer is gone or disagrees with the length.
   for (const std::string& filter : {good, small}) {
     for (size_t size = 0; size < filter.size(); ++size) {

@@ -117,5 +117,30 @@ TEST(LRUCache, ShardedCacheStaysWithinCapacity) {
   EXPECT_GT(cache->usage(), 32u * 1024);  // the shards are all used
 }
 
+TEST(LRUCache, EraseIdKeepsOtherIdsAndTheirOrder) {
+  auto cache = NewLRUCache(50, 0);
+  const uint64_t a = cache->NewId(), b = cache->NewId();
+  for (uint64_t i = 0; i < 5; ++i) {
+    cache->Insert(a, i, Value("a"), 5);
+    cache->Insert(b, i, Value("b"), 5);
+  }
+  cache->EraseId(a);
+  EXPECT_EQ(cache->usage(), 25u);
+  for (uint64_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(cache->Lookup(a, i), nullptr);
+    ASSERT_NE(cache->Lookup(b, i), nullptr);
+  }
+  // b's entries are still in LRU order: filling the freed room and more
+  // evicts b's least recently used entry (offset 0) first.
+  for (uint64_t i = 10; i < 16; ++i) cache->Insert(a, i, Value("a"), 5);
+  EXPECT_EQ(cache->Lookup(b, 0), nullptr);
+  EXPECT_NE(cache->Lookup(b, 4), nullptr);
+  // Erasing twice, or an id with no entries, is harmless.
+  cache->EraseId(a);
+  cache->EraseId(a);
+  cache->EraseId(cache->NewId());
+  EXPECT_EQ(cache->usage(), 20u);
+}
+
 }  // namespace
 }  // namespace bloomtable

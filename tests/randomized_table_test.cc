@@ -131,6 +131,7 @@ struct TableSpec {
   size_t cache_bytes = 0;  // 0: no block cache
   int key_style = 0;
   size_t num_keys = 0;
+  size_t partition_keys = 4096;  // FilterLayout::kPartitioned
 
   std::string Describe() const {
     static constexpr const char* kFilterNames[] = {
@@ -138,15 +139,17 @@ struct TableSpec {
     return absl::StrFormat(
         "block_size=%u restart_interval=%d compression=%s filter=%s "
         "bits_per_key=%.2f layout=%s key_format=%s cache_bytes=%u "
-        "key_style=%d num_keys=%u",
+        "key_style=%d num_keys=%u partition_keys=%u",
         block_size, restart_interval,
         compression == CompressionType::kSnappy ? "snappy"
         : compression == CompressionType::kZstd ? "zstd"
                                                 : "none",
         kFilterNames[static_cast<int>(filter)], bits_per_key,
-        layout == FilterLayout::kPerBlock ? "per_block" : "whole_table",
+        layout == FilterLayout::kPerBlock     ? "per_block"
+        : layout == FilterLayout::kWholeTable ? "whole_table"
+                                              : "partitioned",
         key_format == KeyFormat::kPlain ? "plain" : "internal", cache_bytes,
-        key_style, num_keys);
+        key_style, num_keys, partition_keys);
   }
 
   std::shared_ptr<const FilterPolicy> Policy() const {
@@ -170,6 +173,7 @@ struct TableSpec {
     options.compression = compression;
     options.filter_policy = Policy();
     options.filter_layout = layout;
+    options.filter_partition_keys = partition_keys;
     options.key_format = key_format;
     return options;
   }
@@ -208,8 +212,11 @@ TableSpec RandomSpec(Rng* rng, size_t max_keys) {
   spec.bits_per_key = spec.filter == FilterKind::kLevelDBBloom
                           ? static_cast<double>(Uniform(rng, 1, 20))
                           : 1 + Uniform(rng, 0, 190) / 10.0;
-  spec.layout =
-      OneIn(rng, 2) ? FilterLayout::kPerBlock : FilterLayout::kWholeTable;
+  static constexpr FilterLayout kLayouts[] = {FilterLayout::kPerBlock,
+                                              FilterLayout::kWholeTable,
+                                              FilterLayout::kPartitioned};
+  spec.layout = kLayouts[Uniform(rng, 0, std::size(kLayouts) - 1)];
+  spec.partition_keys = LogUniform(rng, 256);
   spec.key_format =
       OneIn(rng, 2) ? KeyFormat::kPlain : KeyFormat::kLevelDBInternal;
   spec.cache_bytes = OneIn(rng, 3) ? LogUniform(rng, 1 << 20) : 0;

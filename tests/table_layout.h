@@ -25,8 +25,10 @@ namespace table_test {
 struct TableLayout {
   BlockHandle index;
   BlockHandle metaindex;
-  std::vector<BlockHandle> data;      // in file order
-  std::optional<BlockHandle> filter;  // "filter." or "fullfilter." entry
+  std::vector<BlockHandle> data;  // in file order
+  // The "filter.", "fullfilter." or "partitionedfilter." entry (for the
+  // last, the top-level index).
+  std::optional<BlockHandle> filter;
   uint64_t file_size = 0;
 };
 
@@ -79,7 +81,8 @@ inline TableLayout ReadTableLayout(const std::string& contents) {
   }
   for (const auto& [key, value] :
        ReadBlockEntries(contents, layout.metaindex)) {
-    if (key.rfind("filter.", 0) == 0 || key.rfind("fullfilter.", 0) == 0) {
+    if (key.rfind("filter.", 0) == 0 || key.rfind("fullfilter.", 0) == 0 ||
+        key.rfind("partitionedfilter.", 0) == 0) {
       layout.filter = DecodeHandle(value);
     }
   }

@@ -16,6 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
@@ -268,6 +269,32 @@ TEST(TableHarness, LargeValuesAndLongKeys) {
 // ---------------------------------------------------------------------------
 // The builder's contract.
 
+// An index block with restart points every N entries shares separator
+// prefixes: the table reads the same and holds a smaller index.
+TEST(TableHarness, IndexRestartIntervalAboveOneReadsTheSameWithASmallerIndex) {
+  std::mt19937 rng(20261124);
+  Model model;
+  for (int i = 0; i < 3000; ++i) {
+    model[absl::StrFormat("%016d", 2 * i)] = RandomBytes(&rng, 40);
+  }
+  Options options;
+  options.block_size = 256;
+  options.filter_policy = NewHashListPolicy();
+  const std::string leveldb_layout = BuildTable(options, model);
+  auto baseline = OpenTable(options, leveldb_layout);
+  ASSERT_NE(baseline, nullptr);
+  for (int interval : {2, 16, 1024}) {
+    SCOPED_TRACE(interval);
+    options.index_block_restart_interval = interval;
+    const std::string contents = BuildTable(options, model);
+    auto table = OpenTable(options, contents);
+    ASSERT_NE(table, nullptr);
+    CheckTableAgainstModel(*table, model, contents.size(), &rng);
+    EXPECT_LT(table->ApproximateMemoryUsage(),
+              baseline->ApproximateMemoryUsage());
+  }
+}
+
 TEST(TableBuilder, OutOfOrderKeyIsInvalidArgumentAndTheBuilderStaysFailed) {
   StringWritableFile file;
   TableBuilder builder(Options(), &file);
@@ -365,11 +392,13 @@ TEST(TableFilter, AbsentKeyRejectedByTheFilterReadsNoDataBlock) {
     model[absl::StrCat("key", 100000 + 2 * i)] = std::string(20, 'v');
   }
   for (FilterLayout layout :
-       {FilterLayout::kPerBlock, FilterLayout::kWholeTable}) {
+       {FilterLayout::kPerBlock, FilterLayout::kWholeTable,
+        FilterLayout::kPartitioned}) {
     Options options;
     options.block_size = 256;
     options.filter_policy = NewHashListPolicy();
     options.filter_layout = layout;
+    options.filter_partition_keys = 64;  // 8 partitions
     const std::string contents = BuildTable(options, model);
     auto file_counters = std::make_shared<FileReadCounters>();
     auto table = OpenTable(options, contents, file_counters);
@@ -414,7 +443,8 @@ TEST(TableFilter, WholeTableFilterIsAskedEvenForKeysPastTheIndex) {
   // whole-table filter, consulted first, sees it.
   Model model{{"a", "1"}, {"b", "2"}};
   for (FilterLayout layout :
-       {FilterLayout::kPerBlock, FilterLayout::kWholeTable}) {
+       {FilterLayout::kPerBlock, FilterLayout::kWholeTable,
+        FilterLayout::kPartitioned}) {
     Options options;
     options.filter_policy = NewHashListPolicy();
     options.filter_layout = layout;
@@ -423,7 +453,7 @@ TEST(TableFilter, WholeTableFilterIsAskedEvenForKeysPastTheIndex) {
     EXPECT_EQ(table->Get(ReadOptions(), "zzz").status().code(),
               absl::StatusCode::kNotFound);
     EXPECT_EQ(table->GetStats().filter_checks,
-              layout == FilterLayout::kWholeTable ? 1u : 0u);
+              layout != FilterLayout::kPerBlock ? 1u : 0u);
   }
 }
 

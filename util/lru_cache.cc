@@ -1,13 +1,10 @@
-// A sharded LRU implementation of Cache (include/bloomtable/cache.h).
+// A sharded LRU implementation of Cache (util/lru_cache.h).
 
-#include <atomic>
-#include <list>
+#include "util/lru_cache.h"
+
 #include <mutex>
 #include <unordered_map>
 #include <utility>
-#include <vector>
-
-#include "bloomtable/cache.h"
 
 namespace bloomtable {
 namespace {
@@ -39,18 +36,29 @@ struct CacheKeyHash {
   }
 };
 
-// One shard: an LRU list (front = most recent) and a map into it, under one
-// mutex.
+}  // namespace
+
+// One shard. Each entry sits on two intrusive doubly-linked lists: the LRU
+// list (a circular list through `lru_head_`, most recent first) and its
+// table's chain (`chains_[id]`, in no particular order), so that dropping a
+// table walks only its own entries. The index owns the entries.
 class LRUShard {
  public:
-  void set_capacity(size_t capacity) { capacity_ = capacity; }
+  explicit LRUShard(size_t capacity) : capacity_(capacity) {
+    lru_head_.lru_prev = lru_head_.lru_next = &lru_head_;
+  }
+
+  LRUShard(const LRUShard&) = delete;
+  LRUShard& operator=(const LRUShard&) = delete;
 
   std::shared_ptr<const void> Lookup(const CacheKey& key) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = index_.find(key);
     if (found == index_.end()) return nullptr;
-    lru_.splice(lru_.begin(), lru_, found->second);
-    return found->second->value;
+    Entry* entry = found->second.get();
+    UnlinkLRU(entry);
+    LinkLRUFront(entry);
+    return entry->value;
   }
 
   // Returns the number of entries evicted. `reserved` bytes of the shard's
@@ -60,39 +68,38 @@ class LRUShard {
     std::lock_guard<std::mutex> lock(mutex_);
     const size_t capacity = reserved < capacity_ ? capacity_ - reserved : 0;
     auto found = index_.find(key);
-    if (found != index_.end()) {
-      usage_ -= found->second->charge;
-      lru_.erase(found->second);
-      index_.erase(found);
-    }
+    if (found != index_.end()) Remove(found->second.get());
     *inserted = charge <= capacity;
     if (*inserted) {
-      lru_.push_front(Entry{key, std::move(value), charge});
-      index_.emplace(key, lru_.begin());
+      auto entry = std::make_unique<Entry>();
+      entry->key = key;
+      entry->value = std::move(value);
+      entry->charge = charge;
+      LinkLRUFront(entry.get());
+      LinkChain(entry.get());
       usage_ += charge;
+      index_.emplace(key, std::move(entry));
     }
     uint64_t evicted = 0;
-    while (usage_ > capacity && !lru_.empty()) {
-      Entry& oldest = lru_.back();
-      usage_ -= oldest.charge;
-      index_.erase(oldest.key);
-      lru_.pop_back();
+    while (usage_ > capacity && lru_head_.lru_prev != &lru_head_) {
+      Remove(lru_head_.lru_prev);
       ++evicted;
     }
     return evicted;
   }
 
-  void EraseId(uint64_t id) {
+  // Drops every entry of table `id`; returns how many entries it looked at.
+  uint64_t EraseId(uint64_t id) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = lru_.begin(); it != lru_.end();) {
-      if (it->key.id == id) {
-        usage_ -= it->charge;
-        index_.erase(it->key);
-        it = lru_.erase(it);
-      } else {
-        ++it;
-      }
+    uint64_t visited = 0;
+    auto chain = chains_.find(id);
+    while (chain != chains_.end()) {
+      // Remove() unlinks the head and erases the chain when it empties.
+      Remove(chain->second);
+      ++visited;
+      chain = chains_.find(id);
     }
+    return visited;
   }
 
   size_t usage() const {
@@ -102,97 +109,142 @@ class LRUShard {
 
  private:
   struct Entry {
-    CacheKey key;
+    CacheKey key{0, 0};
     std::shared_ptr<const void> value;
-    size_t charge;
+    size_t charge = 0;
+    Entry* lru_prev = nullptr;
+    Entry* lru_next = nullptr;
+    Entry* chain_prev = nullptr;  // null: the chain's head
+    Entry* chain_next = nullptr;
   };
 
+  void LinkLRUFront(Entry* entry) {
+    entry->lru_next = lru_head_.lru_next;
+    entry->lru_prev = &lru_head_;
+    entry->lru_next->lru_prev = entry;
+    lru_head_.lru_next = entry;
+  }
+
+  static void UnlinkLRU(Entry* entry) {
+    entry->lru_prev->lru_next = entry->lru_next;
+    entry->lru_next->lru_prev = entry->lru_prev;
+  }
+
+  void LinkChain(Entry* entry) {
+    Entry*& head = chains_[entry->key.id];
+    entry->chain_prev = nullptr;
+    entry->chain_next = head;
+    if (head != nullptr) head->chain_prev = entry;
+    head = entry;
+  }
+
+  void UnlinkChain(Entry* entry) {
+    if (entry->chain_next != nullptr) {
+      entry->chain_next->chain_prev = entry->chain_prev;
+    }
+    if (entry->chain_prev != nullptr) {
+      entry->chain_prev->chain_next = entry->chain_next;
+    } else if (entry->chain_next != nullptr) {
+      chains_[entry->key.id] = entry->chain_next;
+    } else {
+      chains_.erase(entry->key.id);
+    }
+  }
+
+  // Unlinks `entry` from both lists and frees it (its value lives on while
+  // users hold it).
+  void Remove(Entry* entry) {
+    UnlinkLRU(entry);
+    UnlinkChain(entry);
+    usage_ -= entry->charge;
+    const CacheKey key = entry->key;  // erase() frees the entry
+    index_.erase(key);
+  }
+
   mutable std::mutex mutex_;
-  size_t capacity_ = 0;
-  size_t usage_ = 0;
-  std::list<Entry> lru_;
-  std::unordered_map<CacheKey, std::list<Entry>::iterator, CacheKeyHash> index_;
-};
-
-class ShardedLRUCache final : public Cache {
- public:
-  ShardedLRUCache(size_t capacity, int num_shard_bits)
-      : capacity_(capacity),
-        shard_bits_(num_shard_bits),
-        shards_(size_t{1} << num_shard_bits) {
-    const size_t per_shard = capacity / shards_.size();
-    for (LRUShard& shard : shards_) shard.set_capacity(per_shard);
-  }
-
-  uint64_t NewId() override {
-    return next_id_.fetch_add(1, std::memory_order_relaxed);
-  }
-
-  std::shared_ptr<const void> Lookup(uint64_t id, uint64_t offset) override {
-    const CacheKey key{id, offset};
-    std::shared_ptr<const void> value = ShardFor(key).Lookup(key);
-    (value ? hits_ : misses_).fetch_add(1, std::memory_order_relaxed);
-    return value;
-  }
-
-  void Insert(uint64_t id, uint64_t offset, std::shared_ptr<const void> value,
-              size_t charge) override {
-    const CacheKey key{id, offset};
-    bool inserted = false;
-    const int64_t pinned = pinned_.load(std::memory_order_relaxed);
-    const size_t reserved =
-        pinned > 0 ? static_cast<size_t>(pinned) / shards_.size() : 0;
-    const uint64_t evicted = ShardFor(key).Insert(key, std::move(value), charge,
-                                                  reserved, &inserted);
-    if (inserted) inserts_.fetch_add(1, std::memory_order_relaxed);
-    if (evicted > 0) evictions_.fetch_add(evicted, std::memory_order_relaxed);
-  }
-
-  void EraseId(uint64_t id) override {
-    for (LRUShard& shard : shards_) shard.EraseId(id);
-  }
-
-  void AdjustPinnedCharge(int64_t delta) override {
-    pinned_.fetch_add(delta, std::memory_order_relaxed);
-  }
-
-  size_t capacity() const override { return capacity_; }
-
-  size_t usage() const override {
-    const int64_t pinned = pinned_.load(std::memory_order_relaxed);
-    size_t total = pinned > 0 ? static_cast<size_t>(pinned) : 0;
-    for (const LRUShard& shard : shards_) total += shard.usage();
-    return total;
-  }
-
-  CacheStats GetStats() const override {
-    CacheStats stats;
-    stats.hits = hits_.load(std::memory_order_relaxed);
-    stats.misses = misses_.load(std::memory_order_relaxed);
-    stats.inserts = inserts_.load(std::memory_order_relaxed);
-    stats.evictions = evictions_.load(std::memory_order_relaxed);
-    stats.usage = usage();
-    stats.capacity = capacity_;
-    return stats;
-  }
-
- private:
-  LRUShard& ShardFor(const CacheKey& key) {
-    // The top bits of the mix pick the shard; the map uses the low bits.
-    return shard_bits_ == 0 ? shards_[0]
-                            : shards_[MixKey(key) >> (64 - shard_bits_)];
-  }
-
   const size_t capacity_;
-  const int shard_bits_;
-  std::vector<LRUShard> shards_;
-  std::atomic<uint64_t> next_id_{1};
-  std::atomic<int64_t> pinned_{0};
-  std::atomic<uint64_t> hits_{0};
-  std::atomic<uint64_t> misses_{0};
-  std::atomic<uint64_t> inserts_{0};
-  std::atomic<uint64_t> evictions_{0};
+  size_t usage_ = 0;
+  Entry lru_head_;
+  std::unordered_map<CacheKey, std::unique_ptr<Entry>, CacheKeyHash> index_;
+  std::unordered_map<uint64_t, Entry*> chains_;
 };
+
+ShardedLRUCache::ShardedLRUCache(size_t capacity, int num_shard_bits)
+    : capacity_(capacity), shard_bits_(num_shard_bits) {
+  const size_t num_shards = size_t{1} << num_shard_bits;
+  shards_.reserve(num_shards);
+  for (size_t i = 0; i < num_shards; ++i) {
+    shards_.push_back(std::make_unique<LRUShard>(capacity / num_shards));
+  }
+}
+
+ShardedLRUCache::~ShardedLRUCache() = default;
+
+uint64_t ShardedLRUCache::NewId() {
+  return next_id_.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::shared_ptr<const void> ShardedLRUCache::Lookup(uint64_t id,
+                                                    uint64_t offset) {
+  std::shared_ptr<const void> value =
+      ShardFor(id, offset).Lookup(CacheKey{id, offset});
+  (value ? hits_ : misses_).fetch_add(1, std::memory_order_relaxed);
+  return value;
+}
+
+void ShardedLRUCache::Insert(uint64_t id, uint64_t offset,
+                             std::shared_ptr<const void> value, size_t charge) {
+  bool inserted = false;
+  const int64_t pinned = pinned_.load(std::memory_order_relaxed);
+  const size_t reserved =
+      pinned > 0 ? static_cast<size_t>(pinned) / shards_.size() : 0;
+  const uint64_t evicted = ShardFor(id, offset)
+                               .Insert(CacheKey{id, offset}, std::move(value),
+                                       charge, reserved, &inserted);
+  if (inserted) inserts_.fetch_add(1, std::memory_order_relaxed);
+  if (evicted > 0) evictions_.fetch_add(evicted, std::memory_order_relaxed);
+}
+
+void ShardedLRUCache::EraseId(uint64_t id) {
+  uint64_t visited = 0;
+  for (auto& shard : shards_) visited += shard->EraseId(id);
+  erase_visits_.fetch_add(visited, std::memory_order_relaxed);
+}
+
+void ShardedLRUCache::AdjustPinnedCharge(int64_t delta) {
+  pinned_.fetch_add(delta, std::memory_order_relaxed);
+}
+
+size_t ShardedLRUCache::usage() const {
+  const int64_t pinned = pinned_.load(std::memory_order_relaxed);
+  size_t total = pinned > 0 ? static_cast<size_t>(pinned) : 0;
+  for (const auto& shard : shards_) total += shard->usage();
+  return total;
+}
+
+CacheStats ShardedLRUCache::GetStats() const {
+  CacheStats stats;
+  stats.hits = hits_.load(std::memory_order_relaxed);
+  stats.misses = misses_.load(std::memory_order_relaxed);
+  stats.inserts = inserts_.load(std::memory_order_relaxed);
+  stats.evictions = evictions_.load(std::memory_order_relaxed);
+  stats.usage = usage();
+  stats.capacity = capacity_;
+  return stats;
+}
+
+uint64_t ShardedLRUCache::erase_visits() const {
+  return erase_visits_.load(std::memory_order_relaxed);
+}
+
+LRUShard& ShardedLRUCache::ShardFor(uint64_t id, uint64_t offset) {
+  // The top bits of the mix pick the shard; the index uses the low bits.
+  return shard_bits_ == 0
+             ? *shards_[0]
+             : *shards_[MixKey(CacheKey{id, offset}) >> (64 - shard_bits_)];
+}
+
+namespace {
 
 // Default sharding: 16 shards, but at least 512 KiB of capacity per shard so
 // that one large block does not overflow a tiny shard.

@@ -35,6 +35,8 @@ struct TableStats {
   uint64_t checksum_failures = 0;   // blocks whose checksum did not match
   uint64_t block_cache_hits = 0;    // data blocks found in the block cache
   uint64_t block_cache_misses = 0;  // data blocks looked for and not found
+  // Filter partitions read from the file (FilterLayout::kPartitioned).
+  uint64_t filter_partition_reads = 0;
 };
 
 // What Open learned about the table's filter.

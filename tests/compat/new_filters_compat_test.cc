@@ -42,6 +42,10 @@ TEST(NewFiltersCompat, LevelDBIteratesTablesWithOurFilters) {
        FilterLayout::kWholeTable},
       {"ribbon whole-table", NewRibbonFilterPolicy(7),
        FilterLayout::kWholeTable},
+      {"ribbon partitioned", NewRibbonFilterPolicy(7),
+       FilterLayout::kPartitioned},
+      {"leveldb bloom partitioned", NewLevelDBBloomFilterPolicy(10),
+       FilterLayout::kPartitioned},
   };
   const std::vector<KeyValue> entries = Entries();
   std::unique_ptr<const leveldb::FilterPolicy> leveldb_bloom(
@@ -51,6 +55,7 @@ TEST(NewFiltersCompat, LevelDBIteratesTablesWithOurFilters) {
     Options options;
     options.filter_policy = c.policy;
     options.filter_layout = c.layout;
+    options.filter_partition_keys = 500;
     const std::string contents = BuildWithBloomtable(options, entries);
 
     leveldb::Options plain;

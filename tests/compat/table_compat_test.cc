@@ -542,6 +542,20 @@ TEST_F(TableCompatTest, LevelDBReadsOurTables) {
   }
 }
 
+TEST_F(TableCompatTest, LevelDBReadsOurTablesWithASharedPrefixIndex) {
+  const std::vector<KeyValue> entries = RandomEntries(25, 2000, 24, 60);
+  for (int interval : {2, 16}) {
+    SCOPED_TRACE(interval);
+    Options options;
+    options.block_size = 256;
+    options.index_block_restart_interval = interval;
+    options.filter_policy = NewLevelDBBloomFilterPolicy(10);
+    const std::string ours = BuildWithBloomtable(options, entries);
+    ExpectLevelDBReads(ours, entries, nullptr);
+    ExpectLevelDBReads(ours, entries, LevelDBBloom(10));
+  }
+}
+
 // ---------------------------------------------------------------------------
 // We read LevelDB's files.
 
