@@ -1,6 +1,8 @@
 // LevelDB's Bloom filter policy, "leveldb.BuiltinBloomFilter2", written from
-// the format in FORMAT.md. Filters are byte-identical to LevelDB 1.23's for
-// every key set and bits_per_key (tests/compat/leveldb_bloom_compat_test.cc).
+// the format in FORMAT.md, and the reader of its older name,
+// "leveldb.BuiltinBloomFilter" (goleveldb, geth, LevelDB before 2014). Filters
+// are byte-identical to LevelDB 1.23's for every key set and bits_per_key
+// (tests/compat/leveldb_bloom_compat_test.cc).
 //
 // Speed (measured by db_bench/filter_bench against LevelDB's own code on the
 // same run; see BENCHMARKS.md):
@@ -158,7 +160,37 @@ FilterShape ShapeOf(std::string_view filter) {
   return FilterShape::kProbe;
 }
 
+// Which hashes a reader tries. Filters named leveldb.BuiltinBloomFilter2
+// were built with LevelDBHash. Those named leveldb.BuiltinBloomFilter were
+// built with LevelDBHash (goleveldb, geth, LevelDB where char is unsigned) or
+// LevelDBHashSignedTail (LevelDB before 2014 where char is signed), and the
+// bytes do not say which: the reader answers "maybe" if either hash's probes
+// are all set, so it is never wrong about a key that was added, whoever
+// built the filter.
+enum class Hashes { kUnsignedTail, kEitherTail };
+
+inline uint32_t KeyHashSignedTail(std::string_view key) {
+  return LevelDBHashSignedTail(key.data(), key.size(), kLevelDBBloomHashSeed);
+}
+
+// The probes of `key` under `hashes`: the signed-tail hash is only tried
+// when the unsigned one says absent and differs from it.
+template <Hashes kHashes, typename Positioner>
+inline bool KeyProbesSet(const unsigned char* bit_array,
+                         const Positioner& positioner, int num_probes,
+                         std::string_view key) {
+  const uint32_t hash = KeyHash(key);
+  if (AllProbesSet(bit_array, positioner, num_probes, hash)) return true;
+  if constexpr (kHashes == Hashes::kEitherTail) {
+    const uint32_t signed_hash = KeyHashSignedTail(key);
+    return signed_hash != hash &&
+           AllProbesSet(bit_array, positioner, num_probes, signed_hash);
+  }
+  return false;
+}
+
 // A filter parsed once: its bit array, size and k.
+template <Hashes kHashes>
 class LevelDBBloomReader final : public FilterReader {
  public:
   explicit LevelDBBloomReader(std::string_view filter)
@@ -176,10 +208,10 @@ class LevelDBBloomReader final : public FilterReader {
   bool KeyMayMatch(std::string_view key) const override {
     if (shape_ != FilterShape::kProbe) return shape_ == FilterShape::kReserved;
     if (hash_is_position_) {
-      return AllProbesSet(bit_array_, IdentityPositioner(), num_probes_,
-                          KeyHash(key));
+      return KeyProbesSet<kHashes>(bit_array_, IdentityPositioner(),
+                                   num_probes_, key);
     }
-    return AllProbesSet(bit_array_, positioner_, num_probes_, KeyHash(key));
+    return KeyProbesSet<kHashes>(bit_array_, positioner_, num_probes_, key);
   }
 
   // The same answer without a reader.
@@ -197,11 +229,11 @@ class LevelDBBloomReader final : public FilterReader {
     const int num_probes = static_cast<unsigned char>(filter.back());
     const uint64_t num_bits = (filter.size() - 1) * uint64_t{8};
     if (HashIsPosition(num_bits)) {
-      return AllProbesSet(bit_array, IdentityPositioner(), num_probes,
-                          KeyHash(key));
+      return KeyProbesSet<kHashes>(bit_array, IdentityPositioner(), num_probes,
+                                   key);
     }
-    return AllProbesSet(bit_array, DividingPositioner(num_bits), num_probes,
-                        KeyHash(key));
+    return KeyProbesSet<kHashes>(bit_array, DividingPositioner(num_bits),
+                                 num_probes, key);
   }
 
  private:
@@ -212,6 +244,9 @@ class LevelDBBloomReader final : public FilterReader {
   const DividingPositioner positioner_;
 };
 
+// Both names write the same bytes (LevelDBHash, as goleveldb writes the
+// older name); they differ in what their readers accept.
+template <Hashes kHashes>
 class LevelDBBloomPolicy final : public FilterPolicy {
  public:
   explicit LevelDBBloomPolicy(int bits_per_key)
@@ -219,7 +254,8 @@ class LevelDBBloomPolicy final : public FilterPolicy {
         num_probes_(LevelDBBloomNumProbes(bits_per_key)) {}
 
   std::string_view Name() const override {
-    return "leveldb.BuiltinBloomFilter2";
+    return kHashes == Hashes::kUnsignedTail ? "leveldb.BuiltinBloomFilter2"
+                                            : "leveldb.BuiltinBloomFilter";
   }
 
   void CreateFilter(const std::string_view* keys, size_t n,
@@ -243,12 +279,12 @@ class LevelDBBloomPolicy final : public FilterPolicy {
 
   bool KeyMayMatch(std::string_view key,
                    std::string_view filter) const override {
-    return LevelDBBloomReader::OneOffKeyMayMatch(key, filter);
+    return LevelDBBloomReader<kHashes>::OneOffKeyMayMatch(key, filter);
   }
 
   std::unique_ptr<FilterReader> NewReader(
       std::string_view filter) const override {
-    return std::make_unique<LevelDBBloomReader>(filter);
+    return std::make_unique<LevelDBBloomReader<kHashes>>(filter);
   }
 
  private:
@@ -274,7 +310,14 @@ size_t LevelDBBloomFilterSize(size_t num_keys, int bits_per_key) {
 
 std::shared_ptr<const FilterPolicy> NewLevelDBBloomFilterPolicy(
     int bits_per_key) {
-  return std::make_shared<LevelDBBloomPolicy>(bits_per_key);
+  return std::make_shared<LevelDBBloomPolicy<Hashes::kUnsignedTail>>(
+      bits_per_key);
+}
+
+std::shared_ptr<const FilterPolicy> NewLegacyLevelDBBloomFilterPolicy(
+    int bits_per_key) {
+  return std::make_shared<LevelDBBloomPolicy<Hashes::kEitherTail>>(
+      bits_per_key);
 }
 
 }  // namespace bloomtable

@@ -21,6 +21,8 @@ inline std::vector<std::shared_ptr<const FilterPolicy>> AllFilterPolicies() {
           NewRibbonFilterPolicy(10)};
 }
 
+// Reading also knows the older name of LevelDB's Bloom filter (which the
+// library only reads), so that its two-hash reader is fuzzed too.
 inline Options FuzzReadOptions(KeyFormat key_format) {
   Options options;
   options.key_format = key_format;
@@ -28,6 +30,8 @@ inline Options FuzzReadOptions(KeyFormat key_format) {
       AllFilterPolicies();
   options.filter_policy = policies.front();
   options.extra_filter_policies.assign(policies.begin() + 1, policies.end());
+  options.extra_filter_policies.push_back(
+      NewLegacyLevelDBBloomFilterPolicy(10));
   return options;
 }
 

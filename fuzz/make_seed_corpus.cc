@@ -2,8 +2,11 @@
 // valid tables of every option combination (block size, restart interval,
 // compression, filter policy and layout, key format), raw blocks, footers,
 // filters, filter blocks and range filters in each target's input layout,
-// and, when built with LevelDB, tables that LevelDB itself wrote (a
-// database's compacted .ldb files and leveldb::TableBuilder output).
+// tables with the compressions other writers use (bloomtable's zstd,
+// Mojang's zlib and raw deflate, upstream LevelDB's zstd:
+// tests/foreign_table_writer.h), and, when built with LevelDB, tables that
+// LevelDB itself wrote (a database's compacted .ldb files and
+// leveldb::TableBuilder output).
 //
 //   make_seed_corpus OUT_DIR
 
@@ -21,6 +24,7 @@
 #include "filter/range_filter.h"
 #include "fuzz/fuzz_options.h"
 #include "table/block_builder.h"
+#include "tests/foreign_table_writer.h"
 #include "util/coding.h"
 
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
@@ -169,6 +173,40 @@ bool WriteTables(SeedWriter* seeds, int num_keys) {
         }
       }
     }
+  }
+  return true;
+}
+
+// Tables whose blocks the zlib, raw deflate and zstd decoders read: written
+// by bloomtable with kZstd, and in the layouts of other writers.
+bool WriteCompressedTables(SeedWriter* seeds) {
+  for (KeyFormat key_format :
+       {KeyFormat::kPlain, KeyFormat::kLevelDBInternal}) {
+    Options options;
+    options.block_size = 256;
+    options.compression = CompressionType::kZstd;
+    options.key_format = key_format;
+    options.filter_policy = NewLevelDBBloomFilterPolicy(10);
+    StringWritableFile file;
+    TableBuilder builder(options, &file);
+    for (int i = 0; i < 60; ++i) {
+      const std::string value(i % 9 * 4, static_cast<char>('a' + i % 3));
+      (void)builder.Add(key_format == KeyFormat::kPlain
+                            ? UserKey(i)
+                            : InternalKey(i, i + 1, false),
+                        value);
+    }
+    if (!builder.Finish().ok()) return false;
+    seeds->WriteTable(
+        key_format == KeyFormat::kPlain ? "zstd_plain" : "zstd_internal",
+        file.contents());
+  }
+  for (const foreign_tables::CorpusFile& spec : foreign_tables::kCorpus) {
+    seeds->WriteTable(
+        std::string("foreign_") + spec.name,
+        foreign_tables::WriteForeignTable(
+            spec.codec, foreign_tables::CorpusEntries(60, spec.internal_keys),
+            spec.internal_keys, 256));
   }
   return true;
 }
@@ -419,7 +457,8 @@ int Main(const std::string& out) {
   SeedWriter seeds(out);
   // 40 keys: a few blocks of each size. 300 keys: enough for a real Ribbon
   // filter (below 256 keys it stores a cache-local Bloom one).
-  if (!WriteTables(&seeds, 40) || !WriteTables(&seeds, 300)) {
+  if (!WriteTables(&seeds, 40) || !WriteTables(&seeds, 300) ||
+      !WriteCompressedTables(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: building a table failed\n");
     return 1;
   }

@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
-#include "snappy.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 
@@ -43,9 +42,10 @@ absl::Status Footer::DecodeFrom(std::string_view input) {
   }
   const uint64_t magic = DecodeFixed64(input.data() + kEncodedLength - 8);
   if (magic == kRocksDBBlockBasedTableMagicNumber) {
-    return absl::InvalidArgumentError(
-        "a RocksDB block-based table, not supported (only LevelDB's table "
-        "format is read)");
+    return absl::UnimplementedError(
+        "a RocksDB block-based table (format_version 1 or later), not "
+        "supported: only tables with LevelDB's magic number are read, as "
+        "RocksDB writes them with format_version 0");
   }
   if (magic != kTableMagicNumber) {
     return absl::DataLossError(
@@ -90,30 +90,14 @@ absl::Status CheckFooterLayout(const Footer& footer, uint64_t footer_offset) {
   return absl::OkStatus();
 }
 
-size_t MaxUncompressedBlockSize(size_t block_size) {
-  constexpr size_t kFloor = size_t{64} << 20;  // 64 MiB
-  constexpr size_t kBlockSizeMultiple = 32;
-  if (block_size > SIZE_MAX / kBlockSizeMultiple) return SIZE_MAX;
-  return std::max(kFloor, block_size * kBlockSizeMultiple);
-}
-
-size_t MaxSnappyUncompressedLength(size_t compressed_size) {
-  // Snappy's elements: a literal of L bytes takes 1 + L or more input
-  // bytes; a copy takes 2 bytes for at most 11 output bytes, or 3 or 5 bytes
-  // for at most 64. No element yields more than 64 bytes per 3 it takes, and
-  // the length header yields none.
-  constexpr size_t kMaxOutputPerElement = 64;
-  constexpr size_t kMinInputPerLongCopy = 3;
-  if (compressed_size > SIZE_MAX / kMaxOutputPerElement) return SIZE_MAX;
-  return compressed_size * kMaxOutputPerElement / kMinInputPerLongCopy;
-}
-
 namespace {
 
-absl::Status BlockError(const BlockHandle& handle, std::string_view what) {
-  return absl::DataLossError(absl::StrFormat(
-      "block at offset %u (size %u): %s", handle.offset(), handle.size(),
-      absl::string_view(what.data(), what.size())));
+absl::Status BlockError(const BlockHandle& handle, std::string_view what,
+                        absl::StatusCode code = absl::StatusCode::kDataLoss) {
+  return absl::Status(
+      code, absl::StrFormat("block at offset %u (size %u): %s", handle.offset(),
+                            handle.size(),
+                            absl::string_view(what.data(), what.size())));
 }
 
 }  // namespace
@@ -153,52 +137,28 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
     }
   }
 
-  BlockContents contents;
-  switch (static_cast<unsigned char>(data[n])) {
-    case kNoCompressionType:
-      if (data != buffer.get()) {
-        // The file handed out its own memory: copy, so the block owns its
-        // bytes whoever holds it (a cache may keep it past the file).
-        std::memcpy(buffer.get(), data, n);
-      }
-      contents.data = std::string_view(buffer.get(), n);
-      contents.owned = std::move(buffer);
-      return contents;
-    case kSnappyCompressionType: {
-      size_t uncompressed_size = 0;
-      if (!snappy::GetUncompressedLength(data, n, &uncompressed_size)) {
-        return BlockError(handle, "damaged Snappy block (bad length header)");
-      }
-      const size_t expansion_limit = MaxSnappyUncompressedLength(n);
-      if (uncompressed_size > expansion_limit) {
-        return BlockError(
-            handle,
-            absl::StrFormat("Snappy block claims %u uncompressed bytes, more "
-                            "than its %u bytes can expand to (%u)",
-                            uncompressed_size, n, expansion_limit));
-      }
-      if (uncompressed_size > options.max_uncompressed_size) {
-        return BlockError(
-            handle,
-            absl::StrFormat("Snappy block claims %u uncompressed "
-                            "bytes, above the limit of %u",
-                            uncompressed_size, options.max_uncompressed_size));
-      }
-      // new char[0] is valid and distinct, so an empty block still owns a
-      // buffer.
-      std::unique_ptr<char[]> uncompressed(new char[uncompressed_size]);
-      if (!snappy::RawUncompress(data, n, uncompressed.get())) {
-        return BlockError(handle, "damaged Snappy block");
-      }
-      contents.data = std::string_view(uncompressed.get(), uncompressed_size);
-      contents.owned = std::move(uncompressed);
-      return contents;
+  const unsigned char type = static_cast<unsigned char>(data[n]);
+  const std::string_view stored_bytes(data, n);
+  report->codec = CodecOf(options.numbering, type, stored_bytes);
+  if (type == kNoCompressionType) {
+    if (data != buffer.get()) {
+      // The file handed out its own memory: copy, so the block owns its
+      // bytes whoever holds it (a cache may keep it past the file).
+      std::memcpy(buffer.get(), data, n);
     }
-    default:
-      return BlockError(handle,
-                        absl::StrFormat("unknown compression type %d",
-                                        static_cast<unsigned char>(data[n])));
+    BlockContents contents;
+    contents.data = std::string_view(buffer.get(), n);
+    contents.owned = std::move(buffer);
+    return contents;
   }
+  absl::StatusOr<BlockContents> contents = UncompressBlock(
+      options.numbering, type, stored_bytes, options.zstd_contexts);
+  if (!contents.ok()) {
+    const absl::string_view message = contents.status().message();
+    return BlockError(handle, std::string_view(message.data(), message.size()),
+                      contents.status().code());
+  }
+  return contents;
 }
 
 }  // namespace bloomtable

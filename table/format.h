@@ -21,15 +21,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
+#include "table/block_compression.h"
+#include "table/block_contents.h"
 
 namespace bloomtable {
 
 // The 1-byte type and 4-byte masked CRC32C that follow every block.
 inline constexpr size_t kBlockTrailerSize = 5;
-
-// Block compression types as stored in the trailer.
-inline constexpr unsigned char kNoCompressionType = 0;
-inline constexpr unsigned char kSnappyCompressionType = 1;
 
 // The position and size (trailer excluded) of a block in the file.
 class BlockHandle {
@@ -62,7 +60,8 @@ class BlockHandle {
 // LevelDB's table magic number (the low 8 bytes of a SHA-1 of a phrase, as
 // chosen by LevelDB), stored as the file's last fixed64.
 inline constexpr uint64_t kTableMagicNumber = 0xdb4775248b80fb57ull;
-// RocksDB's block-based table magic: recognised only to give a clear error.
+// RocksDB's block-based table magic (format_version 1 and later): recognised
+// only to say that such a table is not supported.
 inline constexpr uint64_t kRocksDBBlockBasedTableMagicNumber =
     0x88e241b785f4cff7ull;
 
@@ -83,8 +82,8 @@ class Footer {
   // Appends exactly kEncodedLength bytes.
   void EncodeTo(std::string* dst) const;
   // `input` must be the file's last kEncodedLength bytes. DataLoss for a bad
-  // magic or malformed handles; InvalidArgument for RocksDB's block-based
-  // magic (a RocksDB table, which this library does not read).
+  // magic or malformed handles; Unimplemented for RocksDB's block-based
+  // magic (a valid RocksDB table, which this library does not read).
   absl::Status DecodeFrom(std::string_view input);
 
  private:
@@ -101,34 +100,18 @@ class Footer {
 // instead of reading as a table with missing keys.
 absl::Status CheckFooterLayout(const Footer& footer, uint64_t footer_offset);
 
-// A block's uncompressed contents and the buffer that holds them.
-// Move-only; `data` stays valid while `owned` lives (moving keeps it valid).
-struct BlockContents {
-  std::string_view data;
-  std::unique_ptr<char[]> owned;
-};
-
-// Upper bound on a Snappy block's claimed uncompressed size: the larger of
-// 64 MiB and 32 x block_size. Real blocks are about block_size (a single
-// large value can make one bigger, so the cap is generous); anything above
-// it is treated as damage rather than trusted for an allocation.
-size_t MaxUncompressedBlockSize(size_t block_size);
-
-// Upper bound on what `compressed_size` bytes of Snappy data can
-// decompress to (64 output bytes per 3 input bytes, Snappy's densest copy).
-// A block claiming more is damaged: ReadBlock rejects it before allocating,
-// so that no block costs more than about 21 x its stored size in memory,
-// whatever MaxUncompressedBlockSize allows.
-size_t MaxSnappyUncompressedLength(size_t compressed_size);
-
 struct ReadBlockOptions {
   // Check the trailer's CRC32C.
   bool verify_checksum = true;
   // Blocks must end (trailer included) at or before this file offset:
   // the start of the footer.
   uint64_t readable_limit = 0;
-  // See MaxUncompressedBlockSize().
-  size_t max_uncompressed_size = 64 << 20;
+  // Whose numbering the trailer's compression type follows
+  // (block_compression.h): LevelDB's unless the table's metaindex says that
+  // RocksDB wrote it.
+  CompressionNumbering numbering = CompressionNumbering::kLevelDB;
+  // Lends zstd decompression contexts for reuse; may be null. Not owned.
+  ZstdContextCache* zstd_contexts = nullptr;
 };
 
 // What a ReadBlock call did, for the table's counters. Filled in whether or
@@ -136,15 +119,18 @@ struct ReadBlockOptions {
 struct BlockReadReport {
   uint64_t bytes_read = 0;         // bytes returned by the file
   bool checksum_mismatch = false;  // the trailer's CRC did not match
+  // How the block was stored, once its trailer was read.
+  BlockCodec codec = BlockCodec::kUnknown;
 };
 
 // Reads the block at `handle` and its trailer, checks the trailer and
-// decompresses. Nothing is allocated before `handle` is checked against
-// options.readable_limit, nor for decompression before the claimed length is
-// checked against MaxSnappyUncompressedLength and max_uncompressed_size.
-// Errors: DataLoss "truncated" on a short read,
-// "checksum mismatch", "unknown compression type N", or a damaged Snappy
-// block; the file's own errors. `report` may be null.
+// decompresses (UncompressBlock). Nothing is allocated before `handle` is
+// checked against options.readable_limit; what decompression allocates is
+// bounded by the block's stored size (block_compression.h). Errors, each
+// prefixed with the block's offset and size: DataLoss "truncated" on a short
+// read, "checksum mismatch", "unknown compression type N", or damaged
+// compressed bytes; Unimplemented for a compression type this library does
+// not read; the file's own errors. `report` may be null.
 absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
                                         const BlockHandle& handle,
                                         const ReadBlockOptions& options,

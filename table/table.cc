@@ -18,6 +18,7 @@
 #include "table/table_counters.h"
 #include "table/table_filter.h"
 #include "table/two_level_iterator.h"
+#include "util/zstd_codec.h"
 
 namespace bloomtable {
 
@@ -113,8 +114,7 @@ struct Table::Rep final : public DataBlockReader {
         file_size(size) {
     block_read_options.verify_checksum = true;
     block_read_options.readable_limit = file_size - Footer::kEncodedLength;
-    block_read_options.max_uncompressed_size =
-        MaxUncompressedBlockSize(opts.block_size);
+    block_read_options.zstd_contexts = &zstd_contexts;
   }
 
   // The in-memory part of a lookup: the whole-table filter, the index search
@@ -240,6 +240,9 @@ struct Table::Rep final : public DataBlockReader {
   const Comparator* const comparator;
   const std::unique_ptr<RandomAccessFile> file;
   const uint64_t file_size;
+  // Reused by every zstd block read (their setup costs more than a small
+  // block's decompression).
+  mutable ZstdContextCache zstd_contexts;
   // Index, metaindex and filter reads (checksums always verified); data
   // reads copy it and take verify_checksum from the ReadOptions.
   ReadBlockOptions block_read_options;
@@ -294,6 +297,14 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
   }
   if (!status.ok()) return WithContext(status, name);
 
+  // The metaindex first: it tells whose compression numbering the other
+  // blocks follow (block_compression.h).
+  absl::StatusOr<std::shared_ptr<const Block>> metaindex =
+      ReadMetaBlock(f, rep->footer.metaindex_handle(), rep->block_read_options,
+                    &rep->counters, absl::StrCat(name, ": metaindex block"));
+  if (!metaindex.ok()) return metaindex.status();
+  rep->block_read_options.numbering = CompressionNumberingOf(**metaindex);
+
   absl::StatusOr<std::shared_ptr<const Block>> index =
       ReadMetaBlock(f, rep->footer.index_handle(), rep->block_read_options,
                     &rep->counters, absl::StrCat(name, ": index block"));
@@ -302,10 +313,6 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
   if (!status.ok()) return WithContext(status, name);
   rep->index_block = *std::move(index);
 
-  absl::StatusOr<std::shared_ptr<const Block>> metaindex =
-      ReadMetaBlock(f, rep->footer.metaindex_handle(), rep->block_read_options,
-                    &rep->counters, absl::StrCat(name, ": metaindex block"));
-  if (!metaindex.ok()) return metaindex.status();
   Cache* const cache = options.block_cache.get();
   PartitionSource partitions;
   partitions.region_end = rep->footer.metaindex_handle().offset();

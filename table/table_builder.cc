@@ -22,6 +22,7 @@
 #include "table/table_filter.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/zstd_codec.h"
 
 namespace bloomtable {
 
@@ -35,6 +36,9 @@ struct TableBuilder::Rep {
         file(f),
         data_block(opts.block_restart_interval),
         index_block(std::max(1, opts.index_block_restart_interval)) {
+    if (options.compression == CompressionType::kZstd) {
+      zstd = std::make_unique<ZstdCompressor>(options.zstd_compression_level);
+    }
     const FilterPolicy* policy = options.filter_policy.get();
     if (policy == nullptr) return;
     // A policy that cannot build per-block filters gets the whole-table
@@ -73,8 +77,9 @@ struct TableBuilder::Rep {
   bool pending_index_entry = false;
   BlockHandle pending_handle;
 
-  std::string compressed;       // scratch for Snappy output
-  std::string handle_encoding;  // scratch
+  std::unique_ptr<ZstdCompressor> zstd;  // when compression is kZstd
+  std::string compressed;                // scratch for compressed output
+  std::string handle_encoding;           // scratch
 
   void AddIndexEntry(std::string_view separator, const BlockHandle& handle) {
     handle_encoding.clear();
@@ -103,20 +108,31 @@ void TableBuilder::Rep::WriteBlock(BlockBuilder* block, BlockHandle* handle) {
   const std::string_view raw = block->Finish();
   std::string_view contents = raw;
   unsigned char type = kNoCompressionType;
-  // A block too large for a reader to accept decompressed (format.h's
-  // MaxUncompressedBlockSize) is stored raw, so that every file written here
-  // can be read back; LevelDB would compress it (the one byte difference,
-  // only for blocks over 64 MiB).
-  if (options.compression == CompressionType::kSnappy &&
-      raw.size() <= MaxUncompressedBlockSize(options.block_size)) {
-    compressed.clear();
-    snappy::Compress(raw.data(), raw.size(), &compressed);
-    // Keep the compressed form only if it saves at least an eighth: below
-    // that, decompressing costs more than the bytes saved.
-    if (compressed.size() < raw.size() - raw.size() / 8) {
-      contents = compressed;
-      type = kSnappyCompressionType;
+  compressed.clear();
+  // A block too large for a reader to accept decompressed
+  // (kMaxUncompressedBlockSize, 4 GiB) is stored raw.
+  if (raw.size() <= kMaxUncompressedBlockSize) {
+    switch (options.compression) {
+      case CompressionType::kNone:
+        break;
+      case CompressionType::kSnappy:
+        snappy::Compress(raw.data(), raw.size(), &compressed);
+        type = kSnappyCompressionType;
+        break;
+      case CompressionType::kZstd:
+        status = zstd->Compress(raw, &compressed);
+        if (!status.ok()) return;
+        type = kZstdCompressionType;
+        break;
     }
+  }
+  // Keep the compressed form only if it saves at least an eighth: below
+  // that, decompressing costs more than the bytes saved.
+  if (type != kNoCompressionType &&
+      compressed.size() < raw.size() - raw.size() / 8) {
+    contents = compressed;
+  } else {
+    type = kNoCompressionType;
   }
   WriteRawBlock(contents, type, handle);
   compressed.clear();

@@ -83,13 +83,13 @@ TEST(Footer, BadMagicIsDataLoss) {
   EXPECT_EQ(Footer().DecodeFrom(encoded).code(), absl::StatusCode::kDataLoss);
 }
 
-TEST(Footer, RocksDBMagicIsInvalidArgumentNamingRocksDB) {
+TEST(Footer, RocksDBMagicIsUnimplementedNamingRocksDB) {
   std::string encoded;
   Footer(BlockHandle(1, 2), BlockHandle(3, 4)).EncodeTo(&encoded);
   encoded.resize(40);
   PutFixed64(&encoded, kRocksDBBlockBasedTableMagicNumber);
   const absl::Status status = Footer().DecodeFrom(encoded);
-  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
   EXPECT_TRUE(absl::StrContains(status.message(), "RocksDB")) << status;
 }
 
@@ -238,17 +238,38 @@ TEST(ReadBlock, WithoutVerificationDamagedContentsAreReturned) {
 
 TEST(ReadBlock, UnknownCompressionTypeIsDataLossNamingTheType) {
   std::string bytes;
-  const BlockHandle handle = AppendBlock(&bytes, "hello", 2);
+  const BlockHandle handle = AppendBlock(&bytes, "hello", 9);
   auto file = NewMemoryRandomAccessFile(bytes);
-  for (bool verify : {true, false}) {
-    ReadBlockOptions options = OptionsFor(bytes);
-    options.verify_checksum = verify;
-    auto contents = ReadBlock(*file, handle, options, nullptr);
-    EXPECT_EQ(contents.status().code(), absl::StatusCode::kDataLoss);
-    EXPECT_TRUE(absl::StrContains(contents.status().message(),
-                                  "unknown compression type 2"))
-        << contents.status();
+  for (CompressionNumbering numbering :
+       {CompressionNumbering::kLevelDB, CompressionNumbering::kRocksDB}) {
+    for (bool verify : {true, false}) {
+      ReadBlockOptions options = OptionsFor(bytes);
+      options.verify_checksum = verify;
+      options.numbering = numbering;
+      auto contents = ReadBlock(*file, handle, options, nullptr);
+      EXPECT_EQ(contents.status().code(), absl::StatusCode::kDataLoss);
+      EXPECT_TRUE(absl::StrContains(contents.status().message(),
+                                    "unknown compression type 9"))
+          << contents.status();
+    }
   }
+}
+
+TEST(ReadBlock, UnsupportedCompressionTypeIsUnimplementedNamingTheWriter) {
+  std::string bytes;
+  const BlockHandle handle = AppendBlock(&bytes, "hello", 6);
+  auto file = NewMemoryRandomAccessFile(bytes);
+  ReadBlockOptions options = OptionsFor(bytes);
+  options.numbering = CompressionNumbering::kRocksDB;
+  BlockReadReport report;
+  auto contents = ReadBlock(*file, handle, options, &report);
+  EXPECT_EQ(contents.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(absl::StrContains(contents.status().message(),
+                                "compression type 6 (Xpress, written by "
+                                "RocksDB on Windows) is not supported"))
+      << contents.status();
+  EXPECT_TRUE(absl::StrContains(contents.status().message(), "offset 0"));
+  EXPECT_EQ(report.codec, BlockCodec::kXpress);
 }
 
 TEST(ReadBlock, HandlePastTheLimitIsRejectedBeforeAnyRead) {
@@ -300,23 +321,6 @@ TEST(ReadBlock, SnappyClaimingMoreThanItsBytesCanHoldIsDataLoss) {
       << contents.status();
 }
 
-TEST(ReadBlock, SnappyClaimingAboveTheCapIsDataLoss) {
-  // 2000 bytes claimed by a 200-byte block: within what 200 bytes can
-  // expand to, above a cap of 1000.
-  std::string claim;
-  PutVarint32(&claim, 2000);
-  claim.resize(200, '\0');
-  std::string bytes;
-  const BlockHandle handle = AppendBlock(&bytes, claim, kSnappyCompressionType);
-  auto file = NewMemoryRandomAccessFile(bytes);
-  ReadBlockOptions options = OptionsFor(bytes);
-  options.max_uncompressed_size = 1000;
-  auto contents = ReadBlock(*file, handle, options, nullptr);
-  EXPECT_EQ(contents.status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_TRUE(absl::StrContains(contents.status().message(), "limit"))
-      << contents.status();
-}
-
 // The densest inputs Snappy knows: long runs (copies of 64 bytes at 3 bytes
 // each) must stay within the bound and read back, so the bound never
 // rejects a valid block.
@@ -349,13 +353,6 @@ TEST(ReadBlock, SnappyWithDamagedBodyIsDataLoss) {
   EXPECT_EQ(
       ReadBlock(*file, handle, OptionsFor(bytes), nullptr).status().code(),
       absl::StatusCode::kDataLoss);
-}
-
-TEST(MaxUncompressedBlockSize, IsTheLargerOf64MiBAnd32Blocks) {
-  EXPECT_EQ(MaxUncompressedBlockSize(4096), size_t{64} << 20);
-  EXPECT_EQ(MaxUncompressedBlockSize(size_t{4} << 20), size_t{128} << 20);
-  EXPECT_EQ(MaxUncompressedBlockSize(std::numeric_limits<size_t>::max()),
-            std::numeric_limits<size_t>::max());
 }
 
 }  // namespace

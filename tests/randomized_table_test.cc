@@ -141,7 +141,9 @@ struct TableSpec {
         "bits_per_key=%.2f layout=%s key_format=%s cache_bytes=%u "
         "key_style=%d num_keys=%u partition_keys=%u",
         block_size, restart_interval,
-        compression == CompressionType::kSnappy ? "snappy" : "none",
+        compression == CompressionType::kSnappy ? "snappy"
+        : compression == CompressionType::kZstd ? "zstd"
+                                                : "none",
         kFilterNames[static_cast<int>(filter)], bits_per_key,
         layout == FilterLayout::kPerBlock     ? "per_block"
         : layout == FilterLayout::kWholeTable ? "whole_table"
@@ -202,8 +204,10 @@ TableSpec RandomSpec(Rng* rng, size_t max_keys) {
   static constexpr int kRestartIntervals[] = {1, 2, 3, 4, 8, 16, 32, 1024};
   spec.restart_interval =
       kRestartIntervals[Uniform(rng, 0, std::size(kRestartIntervals) - 1)];
+  static constexpr CompressionType kCompressions[] = {
+      CompressionType::kNone, CompressionType::kSnappy, CompressionType::kZstd};
   spec.compression =
-      OneIn(rng, 2) ? CompressionType::kSnappy : CompressionType::kNone;
+      kCompressions[Uniform(rng, 0, std::size(kCompressions) - 1)];
   spec.filter = static_cast<FilterKind>(Uniform(rng, 0, 3));
   spec.bits_per_key = spec.filter == FilterKind::kLevelDBBloom
                           ? static_cast<double>(Uniform(rng, 1, 20))

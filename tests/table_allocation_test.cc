@@ -4,11 +4,13 @@
 //
 // The bound: the reader holds the index, metaindex and filter blocks and the
 // data blocks it is reading, each at most its stored size, or 64/3 times
-// that after Snappy (the most Snappy can expand; format.h bounds the claimed
-// length by it), plus the stored bytes while they are decompressed. That is
-// at most 64/3 + 1 < 24 times the file's size, plus a constant for the
-// objects themselves. A reader that allocated what a damaged length or count
-// claims would exceed it.
+// that after Snappy (the most Snappy can expand; block_compression.h bounds
+// the claimed length by it), plus the stored bytes while they are
+// decompressed. That is at most 64/3 + 1 < 24 times the file's size, plus a
+// constant for the objects themselves. zstd blocks of these tables expand
+// less (their real output bounds them: a claimed size beyond 16 times the
+// stored bytes is not allocated before the output arrives). A reader that
+// allocated what a damaged length or count claims would exceed it.
 //
 // This binary replaces the global operator new and delete to count the live
 // bytes and their peak; under a sanitizer, which has its own allocator, the
@@ -35,6 +37,8 @@
 #include "bloomtable/table_builder.h"
 #include "fuzz/fix_checksums.h"
 #include "gtest/gtest.h"
+#include "table/block_compression.h"
+#include "zstd.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define BLOOMTABLE_SANITIZED 1
@@ -168,6 +172,8 @@ std::vector<TableKind> Kinds() {
        NewCacheLocalBloomFilterPolicy(10), FilterLayout::kPerBlock},
       {"snappy, Ribbon whole table", CompressionType::kSnappy,
        NewRibbonFilterPolicy(10), FilterLayout::kWholeTable},
+      {"zstd, LevelDB Bloom", CompressionType::kZstd,
+       NewLevelDBBloomFilterPolicy(10), FilterLayout::kPerBlock},
   };
 }
 
@@ -255,6 +261,31 @@ TEST(TableAllocation, DamagedTablesStayWithinTheBound) {
                         absl::StrCat(kind.name, ", round ", round));
     }
   }
+}
+
+// A zstd frame whose header claims 65791 bytes and holds 300: the claim is
+// within what its bytes could expand to, so only the real output may size
+// the buffer, which grows as it arrives and never reaches the claim.
+TEST(TableAllocation, ZstdClaimIsNotAllocatedBeforeItsOutputArrives) {
+  BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR();
+  const std::string raw(300, 'x');
+  std::string frame(ZSTD_compressBound(raw.size()), '\0');
+  frame.resize(
+      ZSTD_compress(frame.data(), frame.size(), raw.data(), raw.size(), 1));
+  // Frame header: magic, then a descriptor 0x60 (single segment, a 2-byte
+  // content size holding size - 256), then that size.
+  ASSERT_EQ(static_cast<unsigned char>(frame[4]), 0x60);
+  frame[5] = '\xff';
+  frame[6] = '\xff';
+  absl::StatusCode code = absl::StatusCode::kOk;
+  const int64_t peak = PeakHeapOf([&] {
+    code = UncompressBlock(CompressionNumbering::kLevelDB, kZstdCompressionType,
+                           frame)
+               .status()
+               .code();
+  });
+  EXPECT_EQ(code, absl::StatusCode::kDataLoss);
+  EXPECT_LT(peak, 65791 / 2);
 }
 
 }  // namespace

@@ -597,14 +597,14 @@ TEST(TableOpen, FileShorterThanAFooterIsDataLoss) {
   EXPECT_EQ(table.status().code(), absl::StatusCode::kDataLoss);
 }
 
-TEST(TableOpen, RocksDBTableIsInvalidArgument) {
+TEST(TableOpen, RocksDBTableIsUnimplemented) {
   std::string contents = BuildTable(Options(), NumberedModel(3));
   const size_t magic_at = contents.size() - 8;
   contents.resize(magic_at);
   PutFixed64(&contents, kRocksDBBlockBasedTableMagicNumber);
   auto table = Table::Open(Options(), NewMemoryRandomAccessFile(contents),
                            contents.size());
-  EXPECT_EQ(table.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(table.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_TRUE(absl::StrContains(table.status().message(), "RocksDB"));
 }
 

@@ -126,7 +126,7 @@ TEST_F(ToolTest, BadFlagValuesAreUsageErrors) {
       {"build", out, "--input", input, "--input_format", "csv"},
       {"build", out, "--input", input, "--block_size", "0"},
       {"build", out, "--input", input, "--block_restart_interval", "0"},
-      {"build", out, "--input", input, "--compression", "zstd"},
+      {"build", out, "--input", input, "--compression", "lz4"},
       {"build", out, "--input", input, "--filter", "cuckoo"},
       {"build", out, "--input", input, "--filter_layout", "sideways"},
       {"build", out, "--input", input, "--bits_per_key", "-1"},
@@ -261,29 +261,61 @@ TEST_F(ToolTest, RocksDBTableGetsItsOwnMessage) {
   const std::string path = dir_.File("rocks.sst");
   WriteFile(path, file);
   const ToolResult result = RunTool({"scan", path});
-  EXPECT_EQ(result.exit_status, kDamaged);
+  EXPECT_EQ(result.exit_status, kUnsupported);
   EXPECT_THAT(result.err, HasSubstr("RocksDB"));
-  EXPECT_THAT(RunTool({"verify", path}).out, HasSubstr("RocksDB"));
+  const ToolResult verify = RunTool({"verify", path});
+  EXPECT_EQ(verify.exit_status, kUnsupported);
+  EXPECT_THAT(verify.out, HasSubstr(": UNSUPPORTED: a RocksDB block-based"));
 }
 
-TEST_F(ToolTest, UnknownCompressionTypeIsNamed) {
-  const std::string good =
-      Build("good", NumberedInput(30), {"--compression", "none"});
-  const nlohmann::json json =
-      nlohmann::json::parse(RunTool({"dump", good, "--json"}).out);
-  const uint64_t size = json["index"][0]["handle"]["size"];
-  std::string bytes = ReadFile(good);
-  RewriteBlock(&bytes, 0, bytes.substr(0, size), 2);
-  const std::string bad = dir_.File("bad");
-  WriteFile(bad, bytes);
+// A table whose first data block is stored with trailer type `type` (its
+// bytes unchanged, the checksum correct).
+class BlockTypeTest : public ToolTest {
+ protected:
+  std::string WithFirstBlockType(unsigned char type, uint64_t* size) {
+    const std::string good =
+        Build("good", NumberedInput(30), {"--compression", "none"});
+    const nlohmann::json json =
+        nlohmann::json::parse(RunTool({"dump", good, "--json"}).out);
+    *size = json["index"][0]["handle"]["size"];
+    std::string bytes = ReadFile(good);
+    RewriteBlock(&bytes, 0, bytes.substr(0, *size), type);
+    const std::string path = dir_.File("type" + std::to_string(type));
+    WriteFile(path, bytes);
+    return path;
+  }
+};
+
+TEST_F(BlockTypeTest, UnknownCompressionTypeIsNamed) {
+  uint64_t size = 0;
+  const std::string bad = WithFirstBlockType(9, &size);
   const ToolResult verify = RunTool({"verify", bad});
   EXPECT_EQ(verify.exit_status, kDamaged);
   EXPECT_EQ(verify.out,
             absl::StrCat(bad, ": CORRUPT at offset 0: data block (size ", size,
-                         "): unknown compression type 2\n"));
+                         "): unknown compression type 9\n"));
   const ToolResult scan = RunTool({"scan", bad});
   EXPECT_EQ(scan.exit_status, kDamaged);
-  EXPECT_THAT(scan.err, HasSubstr("unknown compression type 2"));
+  EXPECT_THAT(scan.err, HasSubstr("unknown compression type 9"));
+}
+
+// Type 3 is zstd in forks of Mojang's LevelDB; a type 3 block that is no
+// zstd frame comes from a writer this library does not know: unsupported.
+TEST_F(BlockTypeTest, UnsupportedCompressionTypeIsExitStatus5) {
+  uint64_t size = 0;
+  const std::string odd = WithFirstBlockType(3, &size);
+  const ToolResult verify = RunTool({"verify", odd});
+  EXPECT_EQ(verify.exit_status, kUnsupported);
+  EXPECT_THAT(
+      verify.out,
+      HasSubstr(absl::StrCat(": UNSUPPORTED: data block (size ", size, "): ")));
+  EXPECT_THAT(verify.out, HasSubstr("compression type 3 (zstd in forks of "
+                                    "Mojang's LevelDB"));
+  for (const char* subcommand : {"scan", "dump"}) {
+    const ToolResult result = RunTool({subcommand, odd});
+    EXPECT_EQ(result.exit_status, kUnsupported) << subcommand;
+    EXPECT_THAT(result.err, HasSubstr("compression type 3")) << subcommand;
+  }
 }
 
 TEST_F(ToolTest, VerifyFindsAFilterThatRejectsItsOwnKeys) {

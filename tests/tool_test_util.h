@@ -330,6 +330,7 @@ inline constexpr int kKeyNotFound = 1;
 inline constexpr int kUsage = 2;
 inline constexpr int kDamaged = 3;
 inline constexpr int kIoError = 4;
+inline constexpr int kUnsupported = 5;
 
 // 0x20-0x7e except backslash as is, backslash doubled, the rest \xNN.
 inline std::string Escape(const std::string& bytes) {

@@ -11,6 +11,8 @@ packages=(
   cmake ninja-build g++ clang pkg-config ccache clang-format
   # library dependencies
   libabsl-dev libsnappy-dev libxxhash-dev libisal-dev nlohmann-json3-dev
+  # block compression of other LevelDB variants (and bloomtable's zstd)
+  zlib1g-dev libzstd-dev liblz4-dev libbz2-dev
   # tests and micro benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # sanitizer and libFuzzer runtimes for clang 14

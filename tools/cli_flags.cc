@@ -36,7 +36,13 @@ ABSL_FLAG(int64_t, block_size, 4096,
           "approximate uncompressed bytes per data block");
 ABSL_FLAG(int32_t, block_restart_interval, 16,
           "entries between restart points in a data block");
-ABSL_FLAG(std::string, compression, "snappy", "none or snappy");
+ABSL_FLAG(std::string, compression, "snappy",
+          "none, snappy, or zstd (upstream LevelDB's type 2, which LevelDB "
+          "1.23 cannot read)");
+ABSL_FLAG(int32_t, compression_level, 1,
+          "zstd's level with --compression zstd: -7 to 22 (1 is upstream "
+          "LevelDB's default; higher is smaller and slower to write, not to "
+          "read)");
 ABSL_FLAG(std::string, filter, "bloom",
           "none, or bloom (LevelDB's Bloom filter, "
           "leveldb.BuiltinBloomFilter2)");

@@ -32,6 +32,7 @@ ABSL_DECLARE_FLAG(std::string, input_format);
 ABSL_DECLARE_FLAG(int64_t, block_size);
 ABSL_DECLARE_FLAG(int32_t, block_restart_interval);
 ABSL_DECLARE_FLAG(std::string, compression);
+ABSL_DECLARE_FLAG(int32_t, compression_level);
 ABSL_DECLARE_FLAG(std::string, filter);
 ABSL_DECLARE_FLAG(double, bits_per_key);
 ABSL_DECLARE_FLAG(std::string, filter_layout);

@@ -103,10 +103,10 @@ absl::string_view ToAbsl(std::string_view view) {
 }
 
 std::string DescribeBlock(const BlockSummary& summary) {
-  return absl::StrFormat("offset %d, size %d, raw %d, %s",
-                         summary.handle.offset(), summary.handle.size(),
-                         summary.raw_size,
-                         CompressionName(summary.compression_type));
+  return absl::StrFormat(
+      "offset %d, size %d, raw %d, %s", summary.handle.offset(),
+      summary.handle.size(), summary.raw_size,
+      CompressionName(summary.codec, summary.compression_type));
 }
 
 // One "label: value" line of the filter section, values aligned.
@@ -197,7 +197,8 @@ nlohmann::json BlockJson(const BlockSummary& summary) {
       {"offset", summary.handle.offset()},
       {"size", summary.handle.size()},
       {"raw_size", summary.raw_size},
-      {"compression", CompressionName(summary.compression_type)}};
+      {"compression",
+       CompressionName(summary.codec, summary.compression_type)}};
 }
 
 nlohmann::json ToJson(const std::string& path, const TableWalker& walker,

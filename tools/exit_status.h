@@ -19,6 +19,10 @@ enum ExitStatus : int {
   kExitDamaged = 3,
   // An I/O error: a missing file, a directory, no permission, a failed write.
   kExitIoError = 4,
+  // Unsupported: a valid table this build cannot read (a RocksDB
+  // block-based table, a compression type some writer uses that is not
+  // implemented here).
+  kExitUnsupported = 5,
 };
 
 }  // namespace tool

@@ -24,7 +24,9 @@ constexpr int kReadingBitsPerKey = 10;
 std::vector<std::shared_ptr<const FilterPolicy>> KnownFilterPolicies() {
   return {NewLevelDBBloomFilterPolicy(kReadingBitsPerKey),
           NewCacheLocalBloomFilterPolicy(kReadingBitsPerKey),
-          NewRibbonFilterPolicy(kReadingBitsPerKey)};
+          NewRibbonFilterPolicy(kReadingBitsPerKey),
+          // Read only (build never names it): goleveldb's and old LevelDB's.
+          NewLegacyLevelDBBloomFilterPolicy(kReadingBitsPerKey)};
 }
 
 std::shared_ptr<const FilterPolicy> FindFilterPolicy(

@@ -9,15 +9,10 @@
 namespace bloomtable {
 namespace tool {
 
-std::string CompressionName(unsigned char type) {
-  switch (type) {
-    case kNoCompressionType:
-      return "none";
-    case kSnappyCompressionType:
-      return "snappy";
-    default:
-      return absl::StrCat("unknown (", type, ")");
-  }
+std::string CompressionName(BlockCodec codec, unsigned char type) {
+  if (codec == BlockCodec::kUnknown)
+    return absl::StrCat("unknown (", type, ")");
+  return std::string(BlockCodecName(codec));
 }
 
 std::string DisplayKey(std::string_view key, bool internal_keys) {

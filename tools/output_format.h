@@ -18,8 +18,9 @@
 namespace bloomtable {
 namespace tool {
 
-// "none", "snappy", or "unknown (N)".
-std::string CompressionName(unsigned char type);
+// The codec's name (block_compression.h: "none", "snappy", "zlib", "raw
+// deflate", "zstd", ...), or "unknown (N)" for trailer type N.
+std::string CompressionName(BlockCodec codec, unsigned char type);
 
 // A key for aligned text: 'escaped', or for internal keys
 // 'escaped user key' @ sequence : put|del.

@@ -34,7 +34,8 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"input_format", "tsv|hex"},
           {"block_size", "N"},
           {"block_restart_interval", "N"},
-          {"compression", "none|snappy"},
+          {"compression", "none|snappy|zstd"},
+          {"compression_level", "N"},
           {"filter", "none|bloom|cache_local_bloom|ribbon"},
           {"bits_per_key", "N"},
           {"filter_layout", "per_block|whole_table"},
@@ -105,9 +106,10 @@ const std::vector<Subcommand>& Subcommands() {
        "that keys are in order across the file and agree with the index, and "
        "that every key's own filter answers \"maybe\" for it. Prints one line "
        "per file, \"FILE: OK\" or \"FILE: CORRUPT at offset N: reason\" "
-       "(\"FILE: ERROR: reason\" when it cannot be read). Exit status 0 only "
-       "if every file is sound; 4 if a file could not be read, else 3 if one "
-       "is damaged.",
+       "(\"FILE: ERROR: reason\" when it cannot be read, \"FILE: "
+       "UNSUPPORTED: reason\" for a valid table this build cannot read). Exit "
+       "status 0 only if every file is sound; 4 if a file could not be read, "
+       "else 3 if one is damaged, else 5 if one is unsupported.",
        1,
        kAnyNumber,
        {"internal_keys"},
@@ -146,11 +148,14 @@ const std::vector<Subcommand>& Subcommands() {
        "except the filter: bloom with 10 bits per key. --filter bloom is "
        "LevelDB's Bloom (whole bits per key); cache_local_bloom (one cache "
        "line per key, fractional bits per key) and ribbon (whole-table only, "
-       "fractional bits per key) are bloomtable's own, which LevelDB ignores.",
+       "fractional bits per key) are bloomtable's own, which LevelDB ignores. "
+       "--compression zstd writes upstream LevelDB's zstd blocks (type 2), "
+       "which LevelDB 1.23 cannot read.",
        1,
        1,
        {"input", "input_format", "block_size", "block_restart_interval",
-        "compression", "filter", "bits_per_key", "filter_layout"},
+        "compression", "compression_level", "filter", "bits_per_key",
+        "filter_layout"},
        RunBuild},
       {"stats",
        "FILE",
@@ -214,7 +219,9 @@ void PrintToolHelp() {
   PrintWrapped(
       "Exit status: 0 success; 1 get found no such key; 2 usage error; 3 a "
       "damaged file, not a table, or bad build input; 4 an I/O error (missing "
-      "file, directory, permission).",
+      "file, directory, permission); 5 unsupported: a valid table this build "
+      "cannot read (a RocksDB block-based table, a compression type it does "
+      "not implement).",
       0, kHelpWidth);
 }
 

@@ -34,7 +34,7 @@ struct OpenedTable {
 };
 
 // Opens the table at `path`. Errors are as CheckedTableFileSize's, the file's
-// own, and Table::Open's (DataLoss, InvalidArgument for another format).
+// own, and Table::Open's (DataLoss, Unimplemented for an unsupported table).
 absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
                                           bool internal_keys);
 

@@ -47,6 +47,11 @@ WalkStatus TableWalker::Open(const std::string& path,
       opened->ReadHandleBlock(opened->footer_.metaindex_handle(), "metaindex",
                               &opened->metaindex_block_, &opened->metaindex_);
   if (!status.ok()) return status;
+  for (const HandleEntry& entry : opened->metaindex_) {
+    if (entry.key == kRocksDBPropertiesBlockName) {
+      opened->numbering_ = CompressionNumbering::kRocksDB;
+    }
+  }
   status = opened->ReadHandleBlock(opened->footer_.index_handle(), "index",
                                    &opened->index_block_, &opened->index_);
   if (!status.ok()) return status;
@@ -86,18 +91,20 @@ WalkStatus TableWalker::ReadBlock(const BlockHandle& handle,
   ReadBlockOptions options;
   options.verify_checksum = true;
   options.readable_limit = footer_offset();
-  options.max_uncompressed_size =
-      MaxUncompressedBlockSize(Options().block_size);
+  options.numbering = numbering_;
+  BlockReadReport report;
   absl::StatusOr<BlockContents> read =
-      bloomtable::ReadBlock(*file_, handle, options, nullptr);
+      bloomtable::ReadBlock(*file_, handle, options, &report);
   if (!read.ok()) {
-    if (!absl::IsDataLoss(read.status())) {
+    if (!absl::IsDataLoss(read.status()) &&
+        !absl::IsUnimplemented(read.status())) {
       return WalkStatus(read.status(), handle.offset());
     }
-    return WalkStatus(absl::DataLossError(absl::StrCat(
-                          ToAbsl(kind), " block (size ", handle.size(),
-                          "): ", WhatWentWrong(read.status(), handle))),
-                      handle.offset());
+    return WalkStatus(
+        absl::Status(read.status().code(),
+                     absl::StrCat(ToAbsl(kind), " block (size ", handle.size(),
+                                  "): ", WhatWentWrong(read.status(), handle))),
+        handle.offset());
   }
   // ReadBlock checked the trailer; its first byte is the compression type.
   char type = 0;
@@ -108,6 +115,7 @@ WalkStatus TableWalker::ReadBlock(const BlockHandle& handle,
   summary->handle = handle;
   summary->compression_type =
       type_byte.empty() ? 0 : static_cast<unsigned char>(type_byte[0]);
+  summary->codec = report.codec;
   summary->raw_size = read->data.size();
   *contents = *std::move(read);
   return WalkStatus();

@@ -27,8 +27,8 @@ namespace tool {
 
 // The outcome of a walking step: OK, or an error and, when it lies in one
 // place, the offset of the block or footer where it was found. Damage is
-// DataLoss, or InvalidArgument for a file of another format; anything else
-// is the file's own (I/O) error.
+// DataLoss; a valid table this build cannot read is Unimplemented; anything
+// else is the file's own (I/O) error.
 class WalkStatus {
  public:
   WalkStatus() = default;
@@ -53,8 +53,9 @@ class WalkStatus {
 // A block as stored.
 struct BlockSummary {
   BlockHandle handle;
-  unsigned char compression_type = 0;  // the trailer's type byte
-  uint64_t raw_size = 0;               // bytes after decompression
+  unsigned char compression_type = 0;    // the trailer's type byte
+  BlockCodec codec = BlockCodec::kNone;  // what that type means here
+  uint64_t raw_size = 0;                 // bytes after decompression
 };
 
 // A metaindex entry (e.g. "filter.<policy name>") or an index entry (a
@@ -115,6 +116,8 @@ class TableWalker {
   BlockSummary index_block_;
   std::vector<HandleEntry> metaindex_;
   std::vector<HandleEntry> index_;
+  // Whose compression numbering the blocks follow, from the metaindex.
+  CompressionNumbering numbering_ = CompressionNumbering::kLevelDB;
 };
 
 // "PATH: corrupt at offset N: reason" for damage found at an offset, else

@@ -22,6 +22,8 @@ int ExitStatusFor(const absl::Status& status) {
     case absl::StatusCode::kDataLoss:
     case absl::StatusCode::kInvalidArgument:
       return kExitDamaged;
+    case absl::StatusCode::kUnimplemented:
+      return kExitUnsupported;
     default:
       return kExitIoError;
   }

@@ -12,8 +12,9 @@
 namespace bloomtable {
 namespace tool {
 
-// kExitDamaged for damaged or foreign bytes (DataLoss, and InvalidArgument,
-// which the library uses for a file of another format), else kExitIoError.
+// kExitDamaged for damaged bytes or bad input (DataLoss, InvalidArgument),
+// kExitUnsupported for a valid table this build cannot read (Unimplemented),
+// else kExitIoError.
 int ExitStatusFor(const absl::Status& status);
 
 // "PATH: message", naming the file once even when the message already

@@ -280,6 +280,7 @@ int RunVerify(const CommandLine& command_line) {
   const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
   bool any_damaged = false;
   bool any_unreadable = false;
+  bool any_unsupported = false;
   for (const std::string& path : command_line.args()) {
     const WalkStatus status = VerifyFile(path, internal_keys);
     if (status.ok()) {
@@ -289,18 +290,26 @@ int RunVerify(const CommandLine& command_line) {
     // DescribeFileError starts with "PATH: "; the line names the path once.
     const std::string reason =
         DescribeFileError(path, status.status()).substr(path.size() + 2);
-    if (ExitStatusFor(status.status()) == kExitDamaged) {
-      // Damage to the whole file (empty, too short) starts at offset 0.
-      any_damaged = true;
-      absl::PrintF("%s: CORRUPT at offset %d: %s\n", path,
-                   status.located() ? status.offset() : 0, reason);
-    } else {
-      any_unreadable = true;
-      absl::PrintF("%s: ERROR: %s\n", path, reason);
+    switch (ExitStatusFor(status.status())) {
+      case kExitDamaged:
+        // Damage to the whole file (empty, too short) starts at offset 0.
+        any_damaged = true;
+        absl::PrintF("%s: CORRUPT at offset %d: %s\n", path,
+                     status.located() ? status.offset() : 0, reason);
+        break;
+      case kExitUnsupported:
+        any_unsupported = true;
+        absl::PrintF("%s: UNSUPPORTED: %s\n", path, reason);
+        break;
+      default:
+        any_unreadable = true;
+        absl::PrintF("%s: ERROR: %s\n", path, reason);
+        break;
     }
   }
   if (any_unreadable) return kExitIoError;
   if (any_damaged) return kExitDamaged;
+  if (any_unsupported) return kExitUnsupported;
   return kExitSuccess;
 }
 

@@ -4,7 +4,22 @@
 
 namespace bloomtable {
 
-uint32_t LevelDBHash(const char* data, size_t n, uint32_t seed) {
+namespace {
+
+// A tail byte as it enters the hash: unsigned (leveldb.BuiltinBloomFilter2)
+// or sign-extended to 32 bits (the older hash where char is signed).
+template <bool kSignedTail>
+inline uint32_t TailByte(unsigned char byte) {
+  if constexpr (kSignedTail) {
+    return static_cast<uint32_t>(
+        static_cast<int32_t>(static_cast<signed char>(byte)));
+  } else {
+    return byte;
+  }
+}
+
+template <bool kSignedTail>
+uint32_t Hash(const char* data, size_t n, uint32_t seed) {
   // Constants of the format: a Murmur-style multiplier and final shift.
   constexpr uint32_t kMultiplier = 0xc6a4a793;
   constexpr int kShift = 24;
@@ -19,22 +34,30 @@ uint32_t LevelDBHash(const char* data, size_t n, uint32_t seed) {
     h ^= (h >> 16);
   }
 
-  // The tail bytes are unsigned (leveldb.BuiltinBloomFilter2; an older hash
-  // read them as signed).
   switch (limit - p) {
     case 3:
-      h += static_cast<uint32_t>(p[2]) << 16;
+      h += TailByte<kSignedTail>(p[2]) << 16;
       [[fallthrough]];
     case 2:
-      h += static_cast<uint32_t>(p[1]) << 8;
+      h += TailByte<kSignedTail>(p[1]) << 8;
       [[fallthrough]];
     case 1:
-      h += p[0];
+      h += TailByte<kSignedTail>(p[0]);
       h *= kMultiplier;
       h ^= (h >> kShift);
       break;
   }
   return h;
+}
+
+}  // namespace
+
+uint32_t LevelDBHash(const char* data, size_t n, uint32_t seed) {
+  return Hash<false>(data, n, seed);
+}
+
+uint32_t LevelDBHashSignedTail(const char* data, size_t n, uint32_t seed) {
+  return Hash<true>(data, n, seed);
 }
 
 }  // namespace bloomtable

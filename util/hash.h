@@ -12,6 +12,13 @@ namespace bloomtable {
 
 uint32_t LevelDBHash(const char* data, size_t n, uint32_t seed);
 
+// The hash as LevelDB computed it before 2014 where char is signed (x86): the
+// 1-3 tail bytes sign-extended, so a key whose length is not a multiple of
+// 4 and whose tail holds a byte >= 0x80 hashes differently. Where char is
+// unsigned (ARM), and in goleveldb, it equals LevelDBHash. Filters named
+// "leveldb.BuiltinBloomFilter" (no "2") may have been built either way.
+uint32_t LevelDBHashSignedTail(const char* data, size_t n, uint32_t seed);
+
 }  // namespace bloomtable
 
 #endif  // BLOOMTABLE_UTIL_HASH_H_

@@ -13,6 +13,10 @@
 #define XXH_INLINE_ALL
 #include "xxhash.h"
 
+// XXH3's output is part of the filter formats; it is stable from 0.8.0 on
+// (CMake checks the same when it configures).
+static_assert(XXH_VERSION_NUMBER >= 800, "xxHash 0.8.0 or newer is required");
+
 namespace bloomtable {
 
 inline uint64_t XXH3Hash64(std::string_view data, uint64_t seed) {

@@ -74,6 +74,21 @@ class FilterPolicy {
 std::shared_ptr<const FilterPolicy> NewLevelDBBloomFilterPolicy(
     int bits_per_key);
 
+// For reading filters named "leveldb.BuiltinBloomFilter" (no "2"), which
+// goleveldb and geth write today and LevelDB wrote before 2014. The bytes
+// are LevelDB's Bloom filter, but the name covers two hashes: LevelDB's old
+// hash read the 1-3 bytes after the last whole 4-byte word as signed chars
+// where char is signed (x86), so keys whose length is not a multiple of 4
+// and whose tail holds a byte >= 0x80 got other bits (the bug that made
+// LevelDB rename the filter with a "2"); goleveldb and LevelDB on ARM read
+// them as unsigned. A filter does not record which, so this policy answers
+// "maybe" if either hash's probes are all set: never a false "absent"
+// whoever wrote it, at the price of a few more false positives for such
+// keys only. It writes what goleveldb writes (the unsigned hash: the same
+// bits as leveldb.BuiltinBloomFilter2).
+std::shared_ptr<const FilterPolicy> NewLegacyLevelDBBloomFilterPolicy(
+    int bits_per_key);
+
 // The cache-local Bloom filter, named "bloomtable.CacheLocalBloom": all
 // probes of a key fall in one 64-byte line (one cache miss per absent key),
 // keys are hashed with 64-bit XXH3, so keys that differ only in their last

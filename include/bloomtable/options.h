@@ -13,10 +13,15 @@
 
 namespace bloomtable {
 
-// Block compression, as stored in each block trailer.
+// Block compression, as stored in each block trailer (LevelDB's numbering;
+// docs/FORMAT.md, "Compression types").
 enum class CompressionType : unsigned char {
   kNone = 0,
   kSnappy = 1,
+  // A zstd frame, as upstream LevelDB's kZstdCompression (type 2, after
+  // LevelDB 1.23). LevelDB 1.23, Debian's, cannot read such tables: it
+  // refuses them as corrupt ("bad block type").
+  kZstd = 2,
 };
 
 // What the table's keys are.
@@ -71,8 +76,15 @@ struct Options {
   // LevelDB-format reader read such index blocks. Values below 1 mean 1.
   int index_block_restart_interval = 1;
 
-  // Writing: compression of data, index and metaindex blocks.
+  // Writing: compression of data, index and metaindex blocks. A block is
+  // stored compressed only when that saves at least an eighth of it, as in
+  // LevelDB.
   CompressionType compression = CompressionType::kSnappy;
+
+  // Writing: zstd's level when compression is kZstd: 1 (fastest, upstream
+  // LevelDB's default) to 22; negative levels are faster still; 0 means
+  // zstd's own default (3).
+  int zstd_compression_level = 1;
 
   // Writing: the filter to build (none by default, as in LevelDB). Reading:
   // a policy the table may name.

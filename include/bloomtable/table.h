@@ -56,9 +56,11 @@ class Table {
  public:
   // Opens the table stored in the first `file_size` bytes of `file`. Errors:
   // DataLoss for damaged bytes (bad magic, checksum, malformed index or
-  // metaindex); InvalidArgument for a file of another format (a RocksDB
-  // block-based table); the file's own errors. A damaged or unknown filter
-  // does not fail Open: the table is read without a filter.
+  // metaindex, an unknown compression type); Unimplemented for a valid table
+  // this library cannot read (a RocksDB block-based table, a compression type
+  // some writer uses that is not implemented); the file's own errors. A
+  // damaged or unknown filter does not fail Open: the table is read without a
+  // filter. Data blocks read later fail the same ways.
   static absl::StatusOr<std::unique_ptr<Table>> Open(
       const Options& options, std::unique_ptr<RandomAccessFile> file,
       uint64_t file_size);

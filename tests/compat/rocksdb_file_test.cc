@@ -1,5 +1,5 @@
 // A real RocksDB table (written by RocksDB's `ldb` tool from rocksdb-tools)
-// is refused with a message that says what it is.
+// is refused as unsupported, with a message that says what it is.
 
 #include <dirent.h>
 
@@ -14,7 +14,7 @@
 namespace bloomtable {
 namespace {
 
-TEST(RocksDBFile, RealRocksDBTableIsRefusedAsAnotherFormat) {
+TEST(RocksDBFile, RealRocksDBTableIsRefusedAsUnsupported) {
   const TempDir temp_dir;
   const std::string dir = temp_dir.path();
   const std::string db = dir + "/db";
@@ -42,7 +42,7 @@ TEST(RocksDBFile, RealRocksDBTableIsRefusedAsAnotherFormat) {
   ASSERT_TRUE(size.ok() && file.ok());
   auto table = Table::Open(Options(), std::move(*file), *size);
   ASSERT_FALSE(table.ok());
-  EXPECT_TRUE(absl::IsInvalidArgument(table.status())) << table.status();
+  EXPECT_TRUE(absl::IsUnimplemented(table.status())) << table.status();
   const std::string message(table.status().message());
   EXPECT_NE(message.find(sst), std::string::npos) << message;
   EXPECT_NE(message.find("RocksDB"), std::string::npos) << message;
