@@ -9,6 +9,8 @@ Reads, from DIR (default: bench/results beside this script):
   build.json         db_bench: bulk builds of one table, with and without filter
   sweep.json         db_bench: false positives at several stored budgets
   filter_bench.json  filter_bench: the filters alone
+  scale_N.json       db_bench: bloomtable and RocksDB's table level at N keys
+  compression.json   compression_bench: decompression speed of every codec
 and fills the {{...}} sections of BENCHMARKS.template.md (beside this script)
 into FILE (default: BENCHMARKS.md at the repository root), drawing
 fp_vs_bits.svg and latency.svg into the plots directory (default: bench/) with
@@ -633,6 +635,73 @@ def plot_latency(main, path):
     gnuplot("\n".join(script) + "\n")
 
 
+# ------------------------------------------------------------------ scale --
+
+def load_scale(results):
+    """[(num, report)] of every scale_N.json, by N."""
+    runs = []
+    if os.path.isdir(results):
+        for name in os.listdir(results):
+            if name.startswith("scale_") and name.endswith(".json"):
+                report = load(results, name)
+                runs.append((report.get("settings", {}).get("num", 0), report))
+    return sorted(runs, key=lambda run: run[0])
+
+
+def scale_table(runs):
+    if not runs:
+        return "No committed run (bench/results/scale_N.json)."
+    header = ["keys", "engine and filter", "stored b/key", "readmissing µs",
+              "readrandom µs", "filter B/key", "index B/key",
+              "engine's own B/key"]
+    rows = []
+    growth = {}
+    for num, report in runs:
+        for config in configs(report):
+            memory = config.get("memory") or {}
+
+            def cell(key):
+                value = memory.get(key)
+                return "-" if value is None else f"{value:.3f}"
+            missing = results_of(config, "readmissing")
+            present = results_of(config, "readrandom")
+            rows.append([f"{num:,}", series(config), stored(config),
+                         with_range(missing) if missing else "-",
+                         with_range(present) if present else "-",
+                         cell("filter_bytes_per_key"),
+                         cell("index_bytes_per_key"),
+                         cell("engine_bytes_per_key")])
+            if missing:
+                growth.setdefault(series(config), []).append(
+                    (num, missing["micros_per_op"]))
+    lines = [table(header, rows), ""]
+    for name, points in sorted(growth.items()):
+        if len(points) >= 2 and points[0][1] > 0:
+            lines.append(f"- {name}: readmissing grows "
+                         f"{points[-1][1] / points[0][1]:.2f}× from "
+                         f"{points[0][0]:,} to {points[-1][0]:,} keys.")
+    return "\n".join(lines)
+
+
+def compression_table(report):
+    if report is None:
+        return "No committed run (bench/results/compression.json)."
+    rows = []
+    snappy = None
+    for result in report.get("results", []):
+        if result["codec"] == "snappy":
+            snappy = result["decompress_mb_per_s"]["median"]
+    for result in report.get("results", []):
+        speed = result["decompress_mb_per_s"]
+        rows.append([result["codec"], result["numbering"], str(result["type"]),
+                     f"{result['ratio']:.2f}",
+                     f"{speed['median']:.0f} ({speed['min']:.0f}–"
+                     f"{speed['max']:.0f})",
+                     "-" if not snappy else f"{speed['median'] / snappy:.2f}"])
+    return table(["codec", "numbering", "type", "raw / stored",
+                  "decompress MB/s (range)", "× snappy"], rows)
+
+
 # ------------------------------------------------------------------- main --
 
 def main():
@@ -647,6 +716,10 @@ def main():
     named = [(name, load(args.results, name)) for name in
              ("main.json", "build.json", "sweep.json", "filter_bench.json")]
     main_run, build, sweep, filter_bench = (r for _, r in named)
+    scale = load_scale(args.results)
+    compression = load(args.results, "compression.json")
+    named += [(f"scale_{num}.json", report) for num, report in scale]
+    named.append(("compression.json", compression))
     try:
         require_shape(main_run, sweep)
     except ShapeError as error:
@@ -666,6 +739,8 @@ def main():
         "equal_memory": equal_memory(sweep),
         "memory": memory_table(main_run),
         "filter_bench": filter_bench_table(filter_bench),
+        "scale": scale_table(scale),
+        "compression": compression_table(compression),
         "provenance": provenance(named),
         "plots": plots_rel,
     }

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Takes every run behind BENCHMARKS.md and regenerates it:
+#   scale_N.json       bloomtable's Ribbon against RocksDB's table-level
+#                      filters at 10^5, 10^6 and 10^7 keys
+#   compression.json   decompression MB/s of every block compression
 #   main.json          like-for-like point lookups, table and db level, pread
 #                      and mmap, every filter at 10 stored bits/key, 1M keys
 #   build.json         bulk builds of one table, with and without a filter
@@ -65,14 +68,19 @@ if [[ $smoke -eq 0 ]]; then
   reject=${MAX_FOREIGN_CPU:-0.25}
   sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16
   filter_bench_flags=(--keys=100000,1000000 --repeats=5)
+  scale_nums="100000 1000000 10000000"
+  compression_flags=(--runs=5)
 else
   num=20000 reads=5000 min_seconds=0 repeats=2 reject=-1
   sweep_num=20000 sweep_reads=5000 budgets=6,10,16
   filter_bench_flags=(--keys=20000 --bits_per_key=6,10 --repeats=1)
+  scale_nums="2000 20000"
+  compression_flags=(--blocks=64 --runs=1 --min_run_seconds=0)
 fi
 
 db_bench=$build_dir/db_bench/db_bench
 filter_bench=$build_dir/db_bench/filter_bench
+compression_bench=$build_dir/db_bench/compression_bench
 mkdir -p "$results" "$plots"
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=false
@@ -115,6 +123,7 @@ common=(--repeats=$repeats --max_foreign_cpu=$reject --cache_size=8M)
 filters=(--filter=cache_local_bloom,ribbon --filter_layout=per_block,whole_table)
 run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --reads=$reads --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
+  --index_block_restart_interval=16 \
   --engines=bloomtable,leveldb_table,rocksdb_table,leveldb,leveldb+bloomtable,rocksdb \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss
@@ -126,6 +135,16 @@ run sweep "$db_bench" "${common[@]}" "${filters[@]}" --num=$sweep_num \
   --engines=bloomtable,leveldb,rocksdb_table --compare_no_filter=false \
   --benchmarks=fillseq,readmissing,readnearmiss
 run filter_bench "$filter_bench" "${filter_bench_flags[@]}"
+# Scale: bloomtable's whole-table Ribbon (and partitioned Ribbon) against
+# RocksDB's table-level filters at 10 stored bits/key, at each size.
+for n in $scale_nums; do
+  run "scale_$n" "$db_bench" "${common[@]}" --filter=ribbon \
+    --filter_layout=whole_table,partitioned --index_block_restart_interval=16 \
+    --num=$n --reads=$reads --min_seconds=$min_seconds --stored_bits=10 \
+    --engines=bloomtable,rocksdb_table --compare_no_filter=false \
+    --benchmarks=fillseq,readrandom,readmissing
+done
+run compression "$compression_bench" "${compression_flags[@]}"
 
 python3 bench/report.py --results "$results" --output "$report" \
   --plots "$plots"

@@ -42,6 +42,7 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"value_size", flags.value_size},
       {"compression_ratio", flags.compression_ratio},
       {"block_size", flags.block_size},
+      {"index_block_restart_interval", flags.index_block_restart_interval},
       {"compression_type", flags.compression_type},
       {"tables", TablesFor(config.engine, flags.tables)},
   };

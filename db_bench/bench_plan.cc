@@ -209,6 +209,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     return Invalid(
         absl::StrFormat("--block_size must be in [1, %d]", kMaxBlockSize));
   }
+  if (flags.index_block_restart_interval < 1) {
+    return Invalid("--index_block_restart_interval must be at least 1");
+  }
   if (flags.compression_type != "snappy" && flags.compression_type != "none") {
     return Invalid(absl::StrCat("--compression_type=", flags.compression_type,
                                 ": expected snappy or none"));
@@ -338,6 +341,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
 
   EngineOptions base;
   base.block_size = static_cast<size_t>(flags.block_size);
+  base.bloomtable_index_block_restart_interval =
+      flags.index_block_restart_interval;
   base.snappy = flags.compression_type == "snappy";
   base.tables = flags.tables;
   base.io_latency_us = static_cast<uint64_t>(flags.io_latency_us);

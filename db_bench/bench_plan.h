@@ -33,6 +33,7 @@ struct PlanFlags {
   int32_t value_size = 100;
   double compression_ratio = 0.5;
   int32_t block_size = 4096;
+  int32_t index_block_restart_interval = 1;
   std::string compression_type;
   std::string bloom_bits;
   bool compare_no_filter = true;

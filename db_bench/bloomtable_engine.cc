@@ -147,6 +147,8 @@ class BloomtableEngine final : public Engine {
         options_.snappy ? CompressionType::kSnappy : CompressionType::kNone;
     table_options.filter_policy = options_.bloomtable_policy;
     table_options.filter_layout = options_.bloomtable_layout;
+    table_options.index_block_restart_interval =
+        options_.bloomtable_index_block_restart_interval;
     table_options.extra_filter_policies = options_.bloomtable_known_policies;
     table_options.block_cache = block_cache_;
     return table_options;

@@ -12,6 +12,7 @@
 // (RocksDB's type 4, after its 8-byte size prefix). Timing is wall-clock on
 // one thread; run it on an idle machine.
 
+#include <fstream>
 #include <lz4.h>
 
 #include <algorithm>
@@ -43,6 +44,8 @@ ABSL_FLAG(double, compression_ratio, 0.5,
           "how far values compress (db_bench's --compression_ratio)");
 ABSL_FLAG(int32_t, zstd_level, 1, "zstd's level (1: upstream LevelDB's)");
 ABSL_FLAG(int32_t, runs, 5, "timed runs per codec; the median is reported");
+ABSL_FLAG(std::string, json, "",
+          "write the JSON document to this file instead of standard output");
 ABSL_FLAG(double, min_run_seconds, 0.2,
           "each run decompresses every block as many times as it takes to "
           "last at least this long");
@@ -209,7 +212,18 @@ int Run() {
       {"runs", absl::GetFlag(FLAGS_runs)},
       {"results", results},
   };
-  std::printf("%s\n", report.dump(2).c_str());
+  const std::string path = absl::GetFlag(FLAGS_json);
+  if (path.empty()) {
+    std::printf("%s\n", report.dump(2).c_str());
+    return 0;
+  }
+  std::ofstream out(path);
+  out << report.dump(2) << "\n";
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "compression_bench: cannot write %s\n", path.c_str());
+    return 1;
+  }
   return 0;
 }
 

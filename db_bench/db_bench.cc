@@ -68,7 +68,12 @@ ABSL_FLAG(std::string, filter, "cache_local_bloom",
           "known names.");
 ABSL_FLAG(std::string, filter_layout, "auto",
           "bloomtable's filter layout: per_block (LevelDB's 2 KiB filter "
-          "block), whole_table, or auto (per_block where the policy allows).");
+          "block), whole_table, partitioned, or auto (per_block where the "
+          "policy allows); a comma-separated list runs each.");
+ABSL_FLAG(int32_t, index_block_restart_interval, 1,
+          "bloomtable's index block restart interval (1 = what LevelDB and "
+          "RocksDB write; 16 shares separator prefixes and holds a smaller "
+          "index).");
 ABSL_FLAG(std::string, cache_size, "8388608",
           "Block cache bytes of every engine (K, M, G suffixes allowed); a "
           "comma-separated list reopens each store with each size in turn.");
@@ -149,6 +154,8 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.value_size = absl::GetFlag(FLAGS_value_size);
   flags.compression_ratio = absl::GetFlag(FLAGS_compression_ratio);
   flags.block_size = absl::GetFlag(FLAGS_block_size);
+  flags.index_block_restart_interval =
+      absl::GetFlag(FLAGS_index_block_restart_interval);
   flags.compression_type = absl::GetFlag(FLAGS_compression_type);
   flags.bloom_bits = absl::GetFlag(FLAGS_bloom_bits);
   flags.compare_no_filter = absl::GetFlag(FLAGS_compare_no_filter);

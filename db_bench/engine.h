@@ -50,6 +50,8 @@ struct EngineOptions {
   // policy a reader may meet (for --use_existing_db).
   std::shared_ptr<const FilterPolicy> bloomtable_policy;
   FilterLayout bloomtable_layout = FilterLayout::kPerBlock;
+  // bloomtable: Options::index_block_restart_interval.
+  int bloomtable_index_block_restart_interval = 1;
   std::vector<std::shared_ptr<const FilterPolicy>> bloomtable_known_policies;
   // bloomtable: read one table with Table::Get directly, whatever `tables`.
   bool bloomtable_single_table = false;

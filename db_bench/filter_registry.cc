@@ -61,7 +61,15 @@ std::string FilterNames() {
 bool IsWholeNumber(double bits) { return std::floor(bits) == bits; }
 
 std::string_view LayoutName(FilterLayout layout) {
-  return layout == FilterLayout::kPerBlock ? "per_block" : "whole_table";
+  switch (layout) {
+    case FilterLayout::kPerBlock:
+      return "per_block";
+    case FilterLayout::kWholeTable:
+      return "whole_table";
+    case FilterLayout::kPartitioned:
+      return "partitioned";
+  }
+  return "unknown";
 }
 
 absl::StatusOr<ResolvedFilter> ResolveFilter(const FilterEntry& entry,
@@ -88,10 +96,12 @@ absl::StatusOr<ResolvedFilter> ResolveFilter(const FilterEntry& entry,
     resolved.layout = FilterLayout::kPerBlock;
   } else if (layout == "whole_table") {
     resolved.layout = FilterLayout::kWholeTable;
+  } else if (layout == "partitioned") {
+    resolved.layout = FilterLayout::kPartitioned;
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat("--filter_layout=", ToAbsl(layout),
-                     ": expected per_block, whole_table or auto"));
+                     ": expected per_block, whole_table, partitioned or auto"));
   }
   return resolved;
 }
