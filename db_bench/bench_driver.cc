@@ -13,6 +13,7 @@
 #include "db_bench/directory.h"
 #include "db_bench/key_generator.h"
 #include "db_bench/value_generator.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -97,7 +98,7 @@ std::string CpuDescription() {
   std::string model;
   int cpus = 0;
   while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
+    if (StartsWith(line, "model name")) {
       ++cpus;
       const size_t colon = line.find(':');
       if (colon != std::string::npos) model = line.substr(colon + 2);

@@ -75,6 +75,9 @@ class FilterBlockReader {
   // Whether the block's structure parsed (base_lg in [1, 30], offset array
   // inside the block).
   bool usable() const { return offsets_ != nullptr; }
+  // Why a block is not usable(), as readers report it.
+  static constexpr std::string_view kUnusableReason =
+      "layout does not parse (base_lg or offset array out of range)";
   size_t num_filters() const { return num_filters_; }
 
  private:

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "util/coding.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -129,8 +130,7 @@ void BlockIter::MarkInvalid() {
 }
 
 void BlockIter::MarkCorrupted(std::string_view what) {
-  status_ = absl::DataLossError(absl::StrFormat(
-      "bad block: %s", absl::string_view(what.data(), what.size())));
+  status_ = absl::DataLossError(absl::StrFormat("bad block: %s", ToAbsl(what)));
   MarkInvalid();
 }
 

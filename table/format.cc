@@ -7,6 +7,7 @@
 #include "snappy.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -111,9 +112,9 @@ size_t MaxSnappyUncompressedLength(size_t compressed_size) {
 namespace {
 
 absl::Status BlockError(const BlockHandle& handle, std::string_view what) {
-  return absl::DataLossError(absl::StrFormat(
-      "block at offset %u (size %u): %s", handle.offset(), handle.size(),
-      absl::string_view(what.data(), what.size())));
+  return absl::DataLossError(absl::StrFormat("block at offset %u (size %u): %s",
+                                             handle.offset(), handle.size(),
+                                             ToAbsl(what)));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "bloomtable/file.h"
@@ -24,25 +25,22 @@
 #include "table/block.h"
 #include "table/format.h"
 #include "table/table_counters.h"
+#include "table/table_structure.h"
 
 namespace bloomtable {
 
-// Metaindex key prefixes of the two filter layouts.
-inline constexpr std::string_view kPerBlockFilterPrefix = "filter.";
-inline constexpr std::string_view kWholeTableFilterPrefix = "fullfilter.";
-
 class TableFilter {
  public:
-  // Walks every metaindex entry (DataLoss if the metaindex is malformed,
-  // which fails Open) and loads the best usable filter: whole-table before
-  // per-block, then metaindex order. Sets *filter to null if none is usable,
-  // and fills *info either way. Block reads are recorded in *counters.
-  static absl::Status Load(const Options& options, const RandomAccessFile& file,
-                           const Block& metaindex,
-                           const ReadBlockOptions& read_options,
-                           TableCounters* counters,
-                           std::unique_ptr<TableFilter>* filter,
-                           TableFilterInfo* info);
+  // Loads the best usable filter among the `metaindex` entries: whole-table
+  // before per-block, then metaindex order. Sets *filter to null if none is
+  // usable, and fills *info either way (a damaged filter block is not an
+  // error: info->unused_reason words its damage as table/corruption.h does).
+  // Block reads are recorded in *counters.
+  static void Load(const Options& options, const RandomAccessFile& file,
+                   const std::vector<MetaindexEntry>& metaindex,
+                   const ReadBlockOptions& read_options,
+                   TableCounters* counters,
+                   std::unique_ptr<TableFilter>* filter, TableFilterInfo* info);
 
   TableFilter(const TableFilter&) = delete;
   TableFilter& operator=(const TableFilter&) = delete;

@@ -20,6 +20,7 @@
 #include "bloomtable/filter_sizing.h"
 #include "gtest/gtest.h"
 #include "util/hash.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
@@ -83,11 +84,9 @@ void ExpectNoFalseNegatives(const FilterPolicy& policy,
   const std::unique_ptr<FilterReader> reader = policy.NewReader(filter);
   for (const std::string& key : keys) {
     ASSERT_TRUE(policy.KeyMayMatch(key, filter))
-        << context << " key "
-        << absl::CHexEscape(absl::string_view(key.data(), key.size()));
+        << context << " key " << absl::CHexEscape(ToAbsl(key));
     ASSERT_TRUE(reader->KeyMayMatch(key))
-        << context << " key "
-        << absl::CHexEscape(absl::string_view(key.data(), key.size()));
+        << context << " key " << absl::CHexEscape(ToAbsl(key));
   }
 }
 

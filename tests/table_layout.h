@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "table/block.h"
 #include "table/format.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace table_test {
@@ -79,7 +80,7 @@ inline TableLayout ReadTableLayout(const std::string& contents) {
   }
   for (const auto& [key, value] :
        ReadBlockEntries(contents, layout.metaindex)) {
-    if (key.rfind("filter.", 0) == 0 || key.rfind("fullfilter.", 0) == 0) {
+    if (StartsWith(key, "filter.") || StartsWith(key, "fullfilter.")) {
       layout.filter = DecodeHandle(value);
     }
   }
