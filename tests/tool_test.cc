@@ -213,13 +213,6 @@ TEST_F(ToolTest, DirectoryIsAnIOError) {
   EXPECT_EQ(RunTool({"verify", dir_.path()}).exit_status, kIoError);
 }
 
-TEST_F(ToolTest, UnreadableFileIsAnIOError) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root reads any file";
-  const std::string table = Build("t", NumberedInput(3));
-  std::filesystem::permissions(table, std::filesystem::perms::none);
-  EXPECT_EQ(RunTool({"dump", table}).exit_status, kIoError);
-}
-
 TEST_F(ToolTest, EmptyFileIsNotATable) {
   const std::string empty = dir_.File("empty");
   WriteFile(empty, "");

@@ -11,8 +11,8 @@ packages=(
   cmake ninja-build g++ clang pkg-config ccache clang-format
   # library dependencies
   libabsl-dev libsnappy-dev libxxhash-dev libisal-dev nlohmann-json3-dev
-  # tests and micro benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests
+  libgtest-dev libgmock-dev
   # sanitizer and libFuzzer runtimes for clang 14
   libclang-rt-14-dev
   # plots of db_bench results
