@@ -35,10 +35,19 @@ namespace bloomtable {
 inline constexpr int kFilterBaseLg = 11;
 inline constexpr uint64_t kFilterBase = uint64_t{1} << kFilterBaseLg;
 
+// The filters of a filter block end at most here: their offsets, and the
+// offset of the offset array, are fixed32.
+inline constexpr uint64_t kMaxFilterBytes = 0xffffffffu;
+
 class FilterBlockBuilder {
  public:
-  // `policy` must outlive the builder.
-  explicit FilterBlockBuilder(const FilterPolicy* policy);
+  // `policy` must outlive the builder. The filters end at most at
+  // `max_filter_bytes` (tests lower it): a filter that would pass it is not
+  // written, and neither is any later one, so that the data blocks from
+  // there on have no filter (readers answer "maybe" for them), rather than
+  // offsets that wrap around.
+  explicit FilterBlockBuilder(const FilterPolicy* policy,
+                              uint64_t max_filter_bytes = kMaxFilterBytes);
   FilterBlockBuilder(const FilterBlockBuilder&) = delete;
   FilterBlockBuilder& operator=(const FilterBlockBuilder&) = delete;
 
@@ -55,8 +64,10 @@ class FilterBlockBuilder {
   void GenerateFilter();
 
   const FilterPolicy* const policy_;
-  std::string keys_;                         // collected keys, concatenated
-  std::vector<size_t> key_starts_;           // where each key begins in keys_
+  const uint64_t max_filter_bytes_;
+  bool full_ = false;               // a filter did not fit: no more filters
+  std::string keys_;                // collected keys, concatenated
+  std::vector<size_t> key_starts_;  // where each key begins in keys_
   std::vector<std::string_view> key_views_;  // scratch for CreateFilter
   std::string result_;                       // filters emitted so far
   std::vector<uint32_t> filter_offsets_;

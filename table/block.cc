@@ -18,7 +18,7 @@ absl::StatusOr<std::shared_ptr<const Block>> Block::Parse(
     return absl::DataLossError(absl::StrFormat(
         "block of %u bytes is too short for a restart count", size));
   }
-  if (size > std::numeric_limits<uint32_t>::max()) {
+  if (size > kMaxBlockSize) {
     // Restart offsets are fixed32: no valid block is this large.
     return absl::DataLossError("block larger than 4 GiB");
   }
