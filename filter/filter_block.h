@@ -12,9 +12,16 @@
 // keys of each block. Output is byte-identical to LevelDB's filter block for
 // the same calls and policy, trailing empty filters included.
 //
-// The reader never answers "absent" from damaged bytes: any inconsistency
-// answers "maybe". Builders are single-threaded; readers are immutable and
-// thread-safe.
+// The reader answers "maybe" for every inconsistency it can see (a block
+// shorter than its trailer, base_lg outside [1, 30], an offset array past
+// the block, a filter's range out of order or past the array) and never
+// reads outside the block. Damage that stays consistent (an offset rewritten
+// into an empty range, a filter shorter than 2 bytes, a bit cleared) cannot
+// be seen and may answer "absent" for a present key: what rules it out is
+// the block's CRC32C, which Table::Open always verifies (whatever
+// ReadOptions::verify_checksums says) before it uses the block
+// (filter_policy.h, "never a false absent"). Builders are single-threaded;
+// readers are immutable and thread-safe.
 
 #ifndef BLOOMTABLE_FILTER_FILTER_BLOCK_H_
 #define BLOOMTABLE_FILTER_FILTER_BLOCK_H_
