@@ -1,7 +1,7 @@
 // Key sets and helpers shared by the tests of the cache-local Bloom and the
 // Ribbon filters: random and structured keys (decimal counters, long shared
 // prefixes, binary keys, the empty key, duplicates), the near-miss generator
-// of DESIGN.md, and a buffer of exact size for the address sanitizer.
+// of docs/DESIGN.md, and a buffer of exact size for the address sanitizer.
 
 #ifndef BLOOMTABLE_TESTS_FILTER_KEY_SETS_H_
 #define BLOOMTABLE_TESTS_FILTER_KEY_SETS_H_
@@ -31,8 +31,8 @@ inline std::vector<std::string> RandomKeys(size_t n, size_t length,
   return keys;
 }
 
-// DESIGN.md's near-miss generator: key i is i as a 16-digit zero-padded
-// decimal.
+// The near-miss generator (docs/DESIGN.md): key i is i as a 16-digit
+// zero-padded decimal.
 inline std::string DecimalKey(uint64_t i) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%016llu",

@@ -2,13 +2,13 @@
 // turn, and hand-made damage that keeps the checksums valid (bad handles,
 // restart arrays, shared-prefix lengths, filter blocks, Snappy lengths).
 //
-// The promise under test (DESIGN.md, decisions 2-4): Open fails with
-// DataLoss, or every Get returns the right value or a DataLoss error (with
-// checksums verified: never a wrong value, and never NotFound for a present
-// key), and iteration yields correct entries in order, then either ends
-// cleanly with all of them or stops with a non-OK status. Never a crash, an
-// out-of-bounds read (the asan-ubsan build runs this file), or an allocation
-// sized from unchecked bytes.
+// The promise under test (docs/DESIGN.md, "Errors" and "What a filter
+// guarantees"): Open fails with DataLoss, or every Get returns the right value
+// or a DataLoss error (with checksums verified: never a wrong value, and never
+// NotFound for a present key), and iteration yields correct entries in order,
+// then either ends cleanly with all of them or stops with a non-OK status.
+// Never a crash, an out-of-bounds read (the asan-ubsan build runs this file),
+// or an allocation sized from unchecked bytes.
 //
 // The tables are small (a few KB) so that the exhaustive sweeps stay fast.
 
@@ -66,8 +66,8 @@ constexpr size_t kFooterSize = 48;
 constexpr size_t kTrailerSize = 5;
 constexpr char kFilterMetaKey[] = "filter.leveldb.BuiltinBloomFilter2";
 
-// Near-miss keys (DESIGN.md): key i is i as a 16-digit zero-padded decimal;
-// tables hold the even ones.
+// Near-miss keys (docs/DESIGN.md): key i is i as a 16-digit zero-padded
+// decimal; tables hold the even ones.
 std::string Key(int i) { return absl::StrFormat("%016d", i); }
 
 // ---------------------------------------------------------------------------

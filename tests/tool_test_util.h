@@ -325,7 +325,7 @@ inline void RunGoldenFile(const std::string& name, const TempDir& dir) {
   }
 }
 
-// The exit statuses of the tool's contract (DESIGN.md).
+// The exit statuses of the tool's contract (README, "Exit status").
 inline constexpr int kSuccess = 0;
 inline constexpr int kKeyNotFound = 1;
 inline constexpr int kUsage = 2;
