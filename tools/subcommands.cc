@@ -91,7 +91,9 @@ const std::vector<Subcommand>& Subcommands() {
        "Prints the footer and its block handles, the metaindex entries, the "
        "index entries, totals over the data blocks and the filter block "
        "(policy, number of filters, bytes, keys covered, bits per key, k, "
-       "fraction of bits set, estimated false-positive rate).",
+       "fraction of bits set, estimated false-positive rate). On damage it "
+       "prints what it read before (at least the footer), then the error; "
+       "--json then carries it in an error field.",
        1,
        1,
        {"blocks", "keys", "json", "internal_keys"},
@@ -105,7 +107,10 @@ const std::vector<Subcommand>& Subcommands() {
        "per file, \"FILE: OK\" or \"FILE: CORRUPT at offset N: reason\" "
        "(\"FILE: ERROR: reason\" when it cannot be read). Exit status 0 only "
        "if every file is sound; 4 if a file could not be read, else 3 if one "
-       "is damaged.",
+       "is damaged. Without --internal_keys, a sound file whose keys look "
+       "like a LevelDB database's (each ends in a sequence/type tag, in "
+       "internal-key order) gets a note on standard error suggesting the "
+       "flag.",
        1,
        kAnyNumber,
        {"internal_keys"},
