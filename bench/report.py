@@ -494,7 +494,8 @@ def provenance(named):
                    f"{' (with uncommitted changes)' if report.get('dirty') else ''}"
                    f", {machine.get('cpu', '?')}, {machine.get('kernel', '?')}."
                    f"\n  `{command}`")
-        for run in report.get("runs", []):
+        runs = report.get("runs")
+        for run in runs if isinstance(runs, list) else []:
             start = (run.get("start") or {}).get("load_average") or ["?"]
             end = (run.get("end") or {}).get("load_average") or ["?"]
             foreign = run.get("foreign_cpus")

@@ -17,6 +17,7 @@
 #include "db_bench/machine.h"
 #include "db_bench/repeats.h"
 #include "db_bench/value_generator.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace db_bench {

@@ -11,6 +11,7 @@
 #include "db_bench/latency_samples.h"
 #include "db_bench/progress.h"
 #include "db_bench/random.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -298,8 +299,7 @@ absl::StatusOr<std::vector<BenchmarkKind>> ParseBenchmarks(
     std::string_view list) {
   std::vector<BenchmarkKind> kinds;
   for (absl::string_view name :
-       absl::StrSplit(absl::string_view(list.data(), list.size()), ',',
-                      absl::SkipWhitespace())) {
+       absl::StrSplit(ToAbsl(list), ',', absl::SkipWhitespace())) {
     bool known = false;
     for (const KindName& entry : kKindNames) {
       if (absl::string_view(entry.name) == name) {

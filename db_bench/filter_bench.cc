@@ -6,8 +6,8 @@
 //   - build ns/key: creating every filter of the layout, per key;
 //   - probe ns for present keys and for absent random keys, per probe;
 // and once: the false-positive rate on absent random 16-byte keys and on
-// near-miss keys (DESIGN.md: key i is i as 16 zero-padded decimal digits, the
-// filters hold the even i, the probes ask for the odd i), beside the ideal
+// near-miss keys (docs/DESIGN.md: key i is i as 16 zero-padded decimal digits,
+// the filters hold the even i, the probes ask for the odd i), beside the ideal
 // formula's rate and the floor 2^-b of any filter with b bits per key.
 //
 // Layouts: one filter over all keys (a whole-table filter), and filters of

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -11,10 +12,6 @@ namespace {
 
 std::shared_ptr<const FilterPolicy> MakeLevelDBBloom(double bits_per_key) {
   return NewLevelDBBloomFilterPolicy(static_cast<int>(bits_per_key));
-}
-
-absl::string_view ToAbsl(std::string_view s) {
-  return absl::string_view(s.data(), s.size());
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // KeyGenerator makes db_bench's keys: one scheme for every engine, benchmark
-// and filter (DESIGN.md, "Near-miss keys").
+// and filter (docs/DESIGN.md, "Near-miss keys").
 //
 // Key number i is i written in decimal, zero-padded to key_size digits
 // (16 by default: "0000000000000042"). The tables hold the even numbers: entry

@@ -2,71 +2,61 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
-#include "bloomtable/comparator.h"
 #include "bloomtable/file.h"
-#include "table/block.h"
 #include "table/format.h"
+#include "table/table_structure.h"
 
 namespace bloomtable {
 namespace db_bench {
-namespace {
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-}  // namespace
 
 absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path) {
   TableFileInfo info;
   absl::StatusOr<uint64_t> size = GetFileSize(path);
   if (!size.ok()) return size.status();
   info.file_size = *size;
-  if (info.file_size < Footer::kEncodedLength) {
-    return absl::DataLossError(path + ": shorter than a table footer");
-  }
   absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
       OpenRandomAccessFile(path);
   if (!file.ok()) return file.status();
 
-  const uint64_t footer_offset = info.file_size - Footer::kEncodedLength;
-  char footer_scratch[Footer::kEncodedLength];
-  std::string_view footer_bytes;
-  absl::Status status = (*file)->Read(footer_offset, Footer::kEncodedLength,
-                                      &footer_bytes, footer_scratch);
-  if (!status.ok()) return status;
-  Footer footer;
-  status = footer.DecodeFrom(footer_bytes);
-  if (!status.ok()) return status;
-
+  absl::StatusOr<FooterContents> footer =
+      ReadFooter(**file, info.file_size, /*bytes_read=*/nullptr);
+  if (!footer.ok()) return footer.status();
   ReadBlockOptions read_options;
-  read_options.readable_limit = footer_offset;
-  absl::StatusOr<BlockContents> contents =
-      ReadBlock(**file, footer.metaindex_handle(), read_options, nullptr);
-  if (!contents.ok()) return contents.status();
-  absl::StatusOr<std::shared_ptr<const Block>> metaindex =
-      Block::Parse(std::move(*contents));
+  read_options.readable_limit = info.file_size - Footer::kEncodedLength;
+  absl::StatusOr<std::vector<MetaindexEntry>> metaindex =
+      ReadMetaindex(**file, footer->footer, read_options, /*report=*/nullptr);
   if (!metaindex.ok()) return metaindex.status();
-
-  BlockIter iter(BytewiseComparator(), metaindex->get());
-  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
-    if (!StartsWith(iter.key(), "filter.") &&
-        !StartsWith(iter.key(), "fullfilter.")) {
-      continue;
+  for (const MetaindexEntry& entry : *metaindex) {
+    std::string_view policy_name;
+    FilterLayout layout;
+    if (ParseFilterMetaindexKey(entry.key, &policy_name, &layout)) {
+      info.filter_key = entry.key;
+      info.filter_bytes = entry.handle.size();
+      if (layout == FilterLayout::kPartitioned) {
+        // The top-level index and every partition it names.
+        absl::StatusOr<BlockContents> contents =
+            ReadBlockAt(**file, entry.handle, read_options, "filter",
+                        /*report=*/nullptr);
+        if (!contents.ok()) return contents.status();
+        absl::StatusOr<std::shared_ptr<const Block>> top_level = ParseBlockAt(
+            path, "filter", entry.handle, *std::move(contents));
+        if (!top_level.ok()) return top_level.status();
+        absl::Status status = ForEachHandleEntry(
+            path, "filter", entry.handle, **top_level,
+            [&info](std::string_view, const BlockHandle& partition) {
+              info.filter_bytes += partition.size();
+            });
+        if (!status.ok()) return status;
+      }
+      break;
     }
-    std::string_view value = iter.value();
-    BlockHandle handle;
-    status = handle.DecodeFrom(&value);
-    if (!status.ok()) return status;
-    info.filter_key = std::string(iter.key());
-    info.filter_bytes = handle.size();
-    break;
   }
-  if (!iter.status().ok()) return iter.status();
 
   absl::StatusOr<BlockContents> index =
-      ReadBlock(**file, footer.index_handle(), read_options, nullptr);
+      ReadBlockAt(**file, footer->footer.index_handle(), read_options, "index",
+                  /*report=*/nullptr);
   if (!index.ok()) return index.status();
   info.index_bytes = index->data.size();
   return info;

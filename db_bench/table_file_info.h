@@ -22,7 +22,8 @@ struct TableFileInfo {
   // The filter's metaindex key ("filter.<name>" or "fullfilter.<name>"), or
   // empty if the table has no filter.
   std::string filter_key;
-  // Bytes of the filter block, trailer excluded (0 without a filter).
+  // Bytes of the filter block, trailer excluded (0 without a filter); for a
+  // partitioned filter, its top-level index and every partition.
   uint64_t filter_bytes = 0;
   // Bytes of the index block as a reader holds it: uncompressed, trailer
   // excluded.

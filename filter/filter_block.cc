@@ -6,22 +6,24 @@
 
 namespace bloomtable {
 
-FilterBlockBuilder::FilterBlockBuilder(const FilterPolicy* policy)
-    : policy_(policy) {}
+FilterBlockBuilder::FilterBlockBuilder(const FilterPolicy* policy,
+                                       uint64_t max_filter_bytes)
+    : policy_(policy), max_filter_bytes_(max_filter_bytes) {}
 
 void FilterBlockBuilder::StartBlock(uint64_t block_offset) {
   const uint64_t filter_index = block_offset / kFilterBase;
-  assert(filter_index >= filter_offsets_.size());
-  while (filter_index > filter_offsets_.size()) GenerateFilter();
+  assert(full_ || filter_index >= filter_offsets_.size());
+  while (!full_ && filter_index > filter_offsets_.size()) GenerateFilter();
 }
 
 void FilterBlockBuilder::AddKey(std::string_view key) {
+  if (full_) return;
   key_starts_.push_back(keys_.size());
   keys_.append(key.data(), key.size());
 }
 
 std::string_view FilterBlockBuilder::Finish() {
-  if (!key_starts_.empty()) GenerateFilter();
+  if (!full_ && !key_starts_.empty()) GenerateFilter();
   const auto array_offset = static_cast<uint32_t>(result_.size());
   for (uint32_t offset : filter_offsets_) PutFixed32(&result_, offset);
   PutFixed32(&result_, array_offset);
@@ -30,9 +32,12 @@ std::string_view FilterBlockBuilder::Finish() {
 }
 
 void FilterBlockBuilder::GenerateFilter() {
-  filter_offsets_.push_back(static_cast<uint32_t>(result_.size()));
   const size_t num_keys = key_starts_.size();
-  if (num_keys == 0) return;  // an empty filter: no bytes at all
+  if (num_keys == 0) {
+    // An empty filter: no bytes at all (where the last one ended fits).
+    filter_offsets_.push_back(static_cast<uint32_t>(result_.size()));
+    return;
+  }
 
   key_views_.clear();
   for (size_t i = 0; i < num_keys; ++i) {
@@ -40,9 +45,16 @@ void FilterBlockBuilder::GenerateFilter() {
     key_views_.emplace_back(keys_.data() + key_starts_[i],
                             end - key_starts_[i]);
   }
+  const size_t start = result_.size();
   policy_->CreateFilter(key_views_.data(), num_keys, &result_);
   keys_.clear();
   key_starts_.clear();
+  if (result_.size() > max_filter_bytes_) {
+    result_.resize(start);
+    full_ = true;
+    return;
+  }
+  filter_offsets_.push_back(static_cast<uint32_t>(start));
 }
 
 FilterBlockReader::FilterBlockReader(const FilterPolicy* policy,

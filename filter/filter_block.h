@@ -12,9 +12,16 @@
 // keys of each block. Output is byte-identical to LevelDB's filter block for
 // the same calls and policy, trailing empty filters included.
 //
-// The reader never answers "absent" from damaged bytes: any inconsistency
-// answers "maybe". Builders are single-threaded; readers are immutable and
-// thread-safe.
+// The reader answers "maybe" for every inconsistency it can see (a block
+// shorter than its trailer, base_lg outside [1, 30], an offset array past
+// the block, a filter's range out of order or past the array) and never
+// reads outside the block. Damage that stays consistent (an offset rewritten
+// into an empty range, a filter shorter than 2 bytes, a bit cleared) cannot
+// be seen and may answer "absent" for a present key: what rules it out is
+// the block's CRC32C, which Table::Open always verifies (whatever
+// ReadOptions::verify_checksums says) before it uses the block
+// (filter_policy.h, "never a false absent"). Builders are single-threaded;
+// readers are immutable and thread-safe.
 
 #ifndef BLOOMTABLE_FILTER_FILTER_BLOCK_H_
 #define BLOOMTABLE_FILTER_FILTER_BLOCK_H_
@@ -35,10 +42,19 @@ namespace bloomtable {
 inline constexpr int kFilterBaseLg = 11;
 inline constexpr uint64_t kFilterBase = uint64_t{1} << kFilterBaseLg;
 
+// The filters of a filter block end at most here: their offsets, and the
+// offset of the offset array, are fixed32.
+inline constexpr uint64_t kMaxFilterBytes = 0xffffffffu;
+
 class FilterBlockBuilder {
  public:
-  // `policy` must outlive the builder.
-  explicit FilterBlockBuilder(const FilterPolicy* policy);
+  // `policy` must outlive the builder. The filters end at most at
+  // `max_filter_bytes` (tests lower it): a filter that would pass it is not
+  // written, and neither is any later one, so that the data blocks from
+  // there on have no filter (readers answer "maybe" for them), rather than
+  // offsets that wrap around.
+  explicit FilterBlockBuilder(const FilterPolicy* policy,
+                              uint64_t max_filter_bytes = kMaxFilterBytes);
   FilterBlockBuilder(const FilterBlockBuilder&) = delete;
   FilterBlockBuilder& operator=(const FilterBlockBuilder&) = delete;
 
@@ -55,8 +71,10 @@ class FilterBlockBuilder {
   void GenerateFilter();
 
   const FilterPolicy* const policy_;
-  std::string keys_;                         // collected keys, concatenated
-  std::vector<size_t> key_starts_;           // where each key begins in keys_
+  const uint64_t max_filter_bytes_;
+  bool full_ = false;               // a filter did not fit: no more filters
+  std::string keys_;                // collected keys, concatenated
+  std::vector<size_t> key_starts_;  // where each key begins in keys_
   std::vector<std::string_view> key_views_;  // scratch for CreateFilter
   std::string result_;                       // filters emitted so far
   std::vector<uint32_t> filter_offsets_;
@@ -75,6 +93,9 @@ class FilterBlockReader {
   // Whether the block's structure parsed (base_lg in [1, 30], offset array
   // inside the block).
   bool usable() const { return offsets_ != nullptr; }
+  // Why a block is not usable(), as readers report it.
+  static constexpr std::string_view kUnusableReason =
+      "layout does not parse (base_lg or offset array out of range)";
   size_t num_filters() const { return num_filters_; }
 
  private:

@@ -113,7 +113,7 @@ void BuildThenProbeMode(const uint8_t* data, size_t size) {
   if (!reader.usable()) __builtin_trap();
   for (const DataBlock& block : blocks) {
     for (const std::string& key : block.keys) {
-      // No false negatives, ever (DESIGN.md, decision 2).
+      // No false negatives (docs/DESIGN.md, "What a filter guarantees").
       if (!reader.KeyMayMatch(block.offset, key)) __builtin_trap();
     }
   }

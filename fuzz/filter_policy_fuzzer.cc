@@ -135,7 +135,7 @@ void BuildThenProbeMode(const uint8_t* data, size_t size) {
       std::string_view(buffer).substr(prefix.size());
   const std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
   for (const std::string_view key : views) {
-    // No false negatives, ever (DESIGN.md, decision 2).
+    // No false negatives (docs/DESIGN.md, "What a filter guarantees").
     if (!policy->KeyMayMatch(key, filter)) __builtin_trap();
     if (!reader->KeyMayMatch(key)) __builtin_trap();
   }

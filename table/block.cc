@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "util/coding.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -17,7 +18,7 @@ absl::StatusOr<std::shared_ptr<const Block>> Block::Parse(
     return absl::DataLossError(absl::StrFormat(
         "block of %u bytes is too short for a restart count", size));
   }
-  if (size > std::numeric_limits<uint32_t>::max()) {
+  if (size > kMaxBlockSize) {
     // Restart offsets are fixed32: no valid block is this large.
     return absl::DataLossError("block larger than 4 GiB");
   }
@@ -129,8 +130,7 @@ void BlockIter::MarkInvalid() {
 }
 
 void BlockIter::MarkCorrupted(std::string_view what) {
-  status_ = absl::DataLossError(absl::StrFormat(
-      "bad block: %s", absl::string_view(what.data(), what.size())));
+  status_ = absl::DataLossError(absl::StrFormat("bad block: %s", ToAbsl(what)));
   MarkInvalid();
 }
 

@@ -29,6 +29,9 @@
 
 namespace bloomtable {
 
+// The largest block Parse accepts: its restart offsets are fixed32.
+inline constexpr uint64_t kMaxBlockSize = 0xffffffffu;
+
 class Block {
  public:
   // Takes `contents` and checks the restart array: at least 4 bytes,

@@ -9,6 +9,7 @@
 #include "bloomtable/comparator.h"
 #include "snappy.h"
 #include "table/block.h"
+#include "table/table_structure.h"
 #include "util/bzip2_codec.h"
 #include "util/coding.h"
 #include "util/decompression_buffer.h"
@@ -220,12 +221,14 @@ std::string_view BlockCodecName(BlockCodec codec) {
   return "unknown";
 }
 
-CompressionNumbering CompressionNumberingOf(const Block& metaindex) {
-  BlockIter iter(BytewiseComparator(), &metaindex);
-  iter.Seek(kRocksDBPropertiesBlockName);
-  return iter.Valid() && iter.key() == kRocksDBPropertiesBlockName
-             ? CompressionNumbering::kRocksDB
-             : CompressionNumbering::kLevelDB;
+CompressionNumbering CompressionNumberingOf(
+    const std::vector<MetaindexEntry>& metaindex) {
+  for (const MetaindexEntry& entry : metaindex) {
+    if (entry.key == kRocksDBPropertiesBlockName) {
+      return CompressionNumbering::kRocksDB;
+    }
+  }
+  return CompressionNumbering::kLevelDB;
 }
 
 size_t MaxSnappyUncompressedLength(size_t compressed_size) {

@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "table/block_contents.h"
@@ -43,6 +44,7 @@ namespace bloomtable {
 
 class Block;
 class ZstdContextCache;
+struct MetaindexEntry;  // table_structure.h
 
 // Whose numbering a table's compression types follow.
 enum class CompressionNumbering {
@@ -79,7 +81,8 @@ inline constexpr std::string_view kRocksDBPropertiesBlockName =
 
 // RocksDB's numbering if `metaindex` names kRocksDBPropertiesBlockName, else
 // LevelDB's.
-CompressionNumbering CompressionNumberingOf(const Block& metaindex);
+CompressionNumbering CompressionNumberingOf(
+    const std::vector<MetaindexEntry>& metaindex);
 
 // The largest uncompressed block a reader accepts: Block::Parse's 32-bit
 // offsets cover 4 GiB.

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -96,8 +97,7 @@ absl::Status BlockError(const BlockHandle& handle, std::string_view what,
                         absl::StatusCode code = absl::StatusCode::kDataLoss) {
   return absl::Status(
       code, absl::StrFormat("block at offset %u (size %u): %s", handle.offset(),
-                            handle.size(),
-                            absl::string_view(what.data(), what.size())));
+                            handle.size(), ToAbsl(what)));
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Table: Open reads the footer, index, metaindex and filter once; Get is
+// Table: Open reads the footer, metaindex, filter and index once; Get is
 // filter (whole-table) -> index search -> filter (per-block) -> at most one
 // data-block read.
 
@@ -13,53 +13,19 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "table/block.h"
+#include "table/corruption.h"
 #include "table/format.h"
 #include "table/internal_key.h"
 #include "table/table_counters.h"
 #include "table/table_filter.h"
+#include "table/table_structure.h"
 #include "table/two_level_iterator.h"
 #include "util/zstd_codec.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
 namespace {
-
-absl::Status WithContext(const absl::Status& status, std::string_view what) {
-  return absl::Status(status.code(),
-                      absl::StrCat(absl::string_view(what.data(), what.size()),
-                                   ": ", status.message()));
-}
-
-// Reads and parses a block that Open keeps or inspects.
-absl::StatusOr<std::shared_ptr<const Block>> ReadMetaBlock(
-    const RandomAccessFile& file, const BlockHandle& handle,
-    const ReadBlockOptions& options, TableCounters* counters,
-    std::string_view what) {
-  BlockReadReport report;
-  absl::StatusOr<BlockContents> contents =
-      ReadBlock(file, handle, options, &report);
-  counters->RecordRead(report);
-  if (!contents.ok()) return WithContext(contents.status(), what);
-  absl::StatusOr<std::shared_ptr<const Block>> block =
-      Block::Parse(*std::move(contents));
-  if (!block.ok()) return WithContext(block.status(), what);
-  return block;
-}
-
-// Walks every index entry: each must decode, and its value must be a block
-// handle. Catches a damaged index at Open rather than at some later Get.
-absl::Status ValidateIndex(const Comparator* comparator, const Block& index) {
-  BlockIter iter(comparator, &index);
-  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
-    std::string_view encoded = iter.value();
-    BlockHandle handle;
-    if (!handle.DecodeFrom(&encoded).ok()) {
-      return absl::DataLossError("index block: bad data block handle");
-    }
-  }
-  if (!iter.status().ok()) return WithContext(iter.status(), "index block");
-  return absl::OkStatus();
-}
 
 // The key that Get and ApproximateOffsetOf seek to: the key itself, or for
 // LevelDB-internal tables (user key, kMaxValueTag), the newest possible
@@ -136,11 +102,13 @@ struct Table::Rep final : public DataBlockReader {
     BlockIter index_iter(comparator, index_block.get());
     index_iter.Seek(seek_key);
     if (!index_iter.Valid()) {
-      return index_iter.status().ok() ? KeyNotFound() : index_iter.status();
+      return index_iter.status().ok()
+                 ? KeyNotFound()
+                 : PlaceError(nullptr, index_iter.status());
     }
     std::string_view encoded_handle = index_iter.value();
     absl::Status status = handle->DecodeFrom(&encoded_handle);
-    if (!status.ok()) return status;
+    if (!status.ok()) return PlaceError(nullptr, status);
 
     if (table_filter != nullptr &&
         table_filter->layout() == FilterLayout::kPerBlock) {
@@ -160,14 +128,15 @@ struct Table::Rep final : public DataBlockReader {
     BlockIter data_iter(comparator, &block);
     data_iter.Seek(seek_key);
     if (!data_iter.Valid()) {
-      return data_iter.status().ok() ? KeyNotFound() : data_iter.status();
+      return data_iter.status().ok() ? KeyNotFound()
+                                     : PlaceError(&handle, data_iter.status());
     }
     if (options.key_format == KeyFormat::kLevelDBInternal) {
       ParsedInternalKey parsed;
       if (!ParseInternalKey(data_iter.key(), &parsed)) {
-        return absl::DataLossError(absl::StrFormat(
-            "%s: malformed internal key in data block at offset %u",
-            file->name(), handle.offset()));
+        return PlaceError(&handle, absl::DataLossError(
+                                       "malformed internal key (shorter than "
+                                       "its 8-byte tag, or an unknown type)"));
       }
       if (options.comparator->Compare(parsed.user_key, key) != 0 ||
           parsed.type == ValueType::kDeletion) {
@@ -212,13 +181,13 @@ struct Table::Rep final : public DataBlockReader {
     block_options.verify_checksum = read_options.verify_checksums;
     BlockReadReport report;
     absl::StatusOr<BlockContents> contents =
-        ReadBlock(*file, handle, block_options, &report);
+        ReadBlockAt(*file, handle, block_options, "data", &report);
     TableCounters::Add(counters.data_block_reads, 1);
     counters.RecordRead(report);
-    if (!contents.ok()) return WithContext(contents.status(), file->name());
+    if (!contents.ok()) return contents.status();
     absl::StatusOr<std::shared_ptr<const Block>> block =
-        Block::Parse(*std::move(contents));
-    if (!block.ok()) return WithContext(block.status(), file->name());
+        ParseBlockAt(file->name(), "data", handle, *std::move(contents));
+    if (!block.ok()) return block.status();
     if (cache != nullptr && read_options.fill_cache) {
       cache->Insert(cache_id, handle.offset(), *block,
                     (*block)->contents().size() + kCacheEntryOverhead);
@@ -228,6 +197,14 @@ struct Table::Rep final : public DataBlockReader {
 
   void AddPinnedBytes(int64_t delta) const override {
     pinned_bytes.fetch_add(delta, std::memory_order_relaxed);
+  }
+
+  absl::Status PlaceError(const BlockHandle* data_block,
+                          const absl::Status& status) const override {
+    return data_block != nullptr
+               ? BlockError(file->name(), "data", *data_block, status)
+               : BlockError(file->name(), "index", footer.index_handle(),
+                            status);
   }
 
   // Bookkeeping charged per cached block beyond its bytes: the Block object,
@@ -267,51 +244,28 @@ struct Table::Rep final : public DataBlockReader {
 absl::StatusOr<std::unique_ptr<Table>> Table::Open(
     const Options& options, std::unique_ptr<RandomAccessFile> file,
     uint64_t file_size) {
-  if (file_size == 0) {
-    return absl::DataLossError(
-        absl::StrFormat("%s: empty file (0 bytes), not a table", file->name()));
-  }
-  if (file_size < Footer::kEncodedLength) {
-    return absl::DataLossError(absl::StrFormat(
-        "%s: file of %u bytes is shorter than a table footer (%u bytes), not "
-        "a table",
-        file->name(), file_size, Footer::kEncodedLength));
-  }
+  absl::Status status = CheckTableFileSize(file->name(), file_size);
+  if (!status.ok()) return status;
   auto rep = std::make_unique<Rep>(options, std::move(file), file_size);
   const RandomAccessFile& f = *rep->file;
-  const std::string& name = f.name();
 
-  char footer_space[Footer::kEncodedLength];
-  std::string_view footer_bytes;
-  absl::Status status =
-      f.Read(file_size - Footer::kEncodedLength, Footer::kEncodedLength,
-             &footer_bytes, footer_space);
-  TableCounters::Add(rep->counters.bytes_read, footer_bytes.size());
-  if (!status.ok()) return status;
-  if (footer_bytes.size() != Footer::kEncodedLength) {
-    return absl::DataLossError(absl::StrCat(name, ": truncated footer read"));
-  }
-  status = rep->footer.DecodeFrom(footer_bytes);
-  if (status.ok()) {
-    status = CheckFooterLayout(rep->footer, file_size - Footer::kEncodedLength);
-  }
-  if (!status.ok()) return WithContext(status, name);
+  // In the order every reader of the file follows (table_structure.h):
+  // footer, metaindex, filter, index.
+  uint64_t footer_bytes_read = 0;
+  absl::StatusOr<FooterContents> footer =
+      ReadFooter(f, file_size, &footer_bytes_read);
+  TableCounters::Add(rep->counters.bytes_read, footer_bytes_read);
+  if (!footer.ok()) return footer.status();
+  rep->footer = footer->footer;
 
-  // The metaindex first: it tells whose compression numbering the other
-  // blocks follow (block_compression.h).
-  absl::StatusOr<std::shared_ptr<const Block>> metaindex =
-      ReadMetaBlock(f, rep->footer.metaindex_handle(), rep->block_read_options,
-                    &rep->counters, absl::StrCat(name, ": metaindex block"));
+  BlockReadReport report;
+  absl::StatusOr<std::vector<MetaindexEntry>> metaindex =
+      ReadMetaindex(f, rep->footer, rep->block_read_options, &report);
+  rep->counters.RecordRead(report);
   if (!metaindex.ok()) return metaindex.status();
-  rep->block_read_options.numbering = CompressionNumberingOf(**metaindex);
-
-  absl::StatusOr<std::shared_ptr<const Block>> index =
-      ReadMetaBlock(f, rep->footer.index_handle(), rep->block_read_options,
-                    &rep->counters, absl::StrCat(name, ": index block"));
-  if (!index.ok()) return index.status();
-  status = ValidateIndex(rep->comparator, **index);
-  if (!status.ok()) return WithContext(status, name);
-  rep->index_block = *std::move(index);
+  // The metaindex tells whose compression numbering the other blocks follow
+  // (block_compression.h); it is never compressed itself.
+  rep->block_read_options.numbering = CompressionNumberingOf(*metaindex);
 
   Cache* const cache = options.block_cache.get();
   PartitionSource partitions;
@@ -321,10 +275,25 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
     partitions.cache = cache;
     partitions.cache_id = rep->partition_cache_id;
   }
-  status = TableFilter::Load(rep->options, f, **metaindex,
-                             rep->block_read_options, partitions,
-                             &rep->counters, &rep->filter, &rep->filter_info);
-  if (!status.ok()) return WithContext(status, name);
+  TableFilter::Load(rep->options, f, *metaindex, rep->block_read_options,
+                    partitions, &rep->counters, &rep->filter,
+                    &rep->filter_info);
+
+  const BlockHandle& index_handle = rep->footer.index_handle();
+  report = BlockReadReport();
+  absl::StatusOr<BlockContents> index_contents =
+      ReadBlockAt(f, index_handle, rep->block_read_options, "index", &report);
+  rep->counters.RecordRead(report);
+  if (!index_contents.ok()) return index_contents.status();
+  absl::StatusOr<std::shared_ptr<const Block>> index =
+      ParseBlockAt(f.name(), "index", index_handle, *std::move(index_contents));
+  if (!index.ok()) return index.status();
+  // Every entry must decode to a block handle: a damaged index is an Open
+  // error rather than a failure of some later Get.
+  status = ForEachHandleEntry(f.name(), "index", index_handle, **index,
+                              /*visit=*/nullptr);
+  if (!status.ok()) return status;
+  rep->index_block = *std::move(index);
 
   if (cache != nullptr) {
     rep->cache_id = cache->NewId();

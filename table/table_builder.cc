@@ -19,6 +19,7 @@
 #include "table/full_filter_builder.h"
 #include "table/internal_key.h"
 #include "table/partitioned_filter_builder.h"
+#include "table/table_builder_limits.h"
 #include "table/table_filter.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -45,7 +46,8 @@ struct TableBuilder::Rep {
     // layout even when per-block is asked for.
     if (options.filter_layout == FilterLayout::kPerBlock &&
         policy->SupportsPerBlock()) {
-      per_block_filter = std::make_unique<FilterBlockBuilder>(policy);
+      per_block_filter =
+          std::make_unique<FilterBlockBuilder>(policy, limits.max_filter_bytes);
       per_block_filter->StartBlock(0);
     } else if (options.filter_layout == FilterLayout::kPartitioned) {
       // Partitions cut by user keys, in the user comparator's order.
@@ -57,6 +59,7 @@ struct TableBuilder::Rep {
   }
 
   const Options options;
+  TableBuilderLimits limits;  // table_builder_limits.h
   const InternalKeyComparator internal_comparator;
   const Comparator* const comparator;
   WritableFile* const file;
@@ -84,14 +87,55 @@ struct TableBuilder::Rep {
   void AddIndexEntry(std::string_view separator, const BlockHandle& handle) {
     handle_encoding.clear();
     handle.EncodeTo(&handle_encoding);
+    // Add() reserved room assuming that separators are never longer than
+    // the keys they stand for; a comparator that lengthens them fails here.
+    if (index_block.CurrentSizeEstimate() +
+            MaxBlockEntrySize(separator.size(), handle_encoding.size()) >
+        limits.max_block_size) {
+      status = absl::InvalidArgumentError(
+          "TableBuilder: the index block would pass the largest block a "
+          "reader accepts (the comparator lengthened a separator)");
+      return;
+    }
     index_block.Add(separator, handle_encoding);
   }
+
+  // InvalidArgument if an entry of `key` and `value` must be refused
+  // (table_builder_limits.h); nothing is changed either way.
+  absl::Status CheckRoom(std::string_view key, std::string_view value) const;
 
   void Flush();
   void WriteBlock(BlockBuilder* block, BlockHandle* handle);
   void WriteRawBlock(std::string_view contents, unsigned char type,
                      BlockHandle* handle);
 };
+
+absl::Status TableBuilder::Rep::CheckRoom(std::string_view key,
+                                          std::string_view value) const {
+  // An empty block is its restart array: one offset and the count.
+  constexpr uint64_t kEmptyBlockSize = 2 * sizeof(uint32_t);
+  const uint64_t room = limits.max_block_size - kEmptyBlockSize;
+  if (key.size() > room || value.size() > room ||
+      MaxBlockEntrySize(key.size(), value.size()) > room) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "TableBuilder::Add: an entry of a ", key.size(), "-byte key and a ",
+        value.size(), "-byte value cannot fit in a block (at most ",
+        limits.max_block_size, " bytes, what a reader accepts)"));
+  }
+  // Room in the index for the entry of the block before this key (if its
+  // entry is not written yet) and for that of the block this key ends.
+  const uint64_t index_needed =
+      index_block.CurrentSizeEstimate() +
+      (num_entries > 0 ? MaxIndexEntrySize(last_key.size()) : 0) +
+      MaxIndexEntrySize(key.size());
+  if (index_needed > limits.max_block_size) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "TableBuilder::Add: the table is full: its index block could pass ",
+        limits.max_block_size,
+        " bytes, what a reader accepts (Finish it and start another)"));
+  }
+  return absl::OkStatus();
+}
 
 void TableBuilder::Rep::Flush() {
   if (data_block.empty()) return;
@@ -166,12 +210,10 @@ absl::Status TableBuilder::Add(std::string_view key, std::string_view value) {
   if (r.closed) {
     return absl::InvalidArgumentError("TableBuilder::Add after Finish/Abandon");
   }
-  // Entry lengths are stored as varint32s.
-  constexpr size_t kMaxLength = std::numeric_limits<uint32_t>::max();
-  if (key.size() > kMaxLength || value.size() > kMaxLength) {
-    return r.status = absl::InvalidArgumentError(
-               "TableBuilder::Add: key or value of 4 GiB or more");
-  }
+  // Refused for its size alone, the entry changes nothing: the builder
+  // stays usable.
+  absl::Status room = r.CheckRoom(key, value);
+  if (!room.ok()) return room;
   std::string_view filter_key = key;
   if (r.options.key_format == KeyFormat::kLevelDBInternal) {
     ParsedInternalKey parsed;
@@ -192,10 +234,21 @@ absl::Status TableBuilder::Add(std::string_view key, std::string_view value) {
     }
   }
 
+  // End the data block early rather than let this entry take it past what
+  // a reader accepts.
+  if (!r.data_block.empty() &&
+      r.data_block.CurrentSizeEstimate() +
+              MaxBlockEntrySize(key.size(), value.size()) >
+          r.limits.max_block_size) {
+    r.Flush();
+    if (!r.status.ok()) return r.status;
+  }
+
   if (r.pending_index_entry) {
     r.comparator->FindShortestSeparator(&r.last_key, key);
     r.AddIndexEntry(r.last_key, r.pending_handle);
     r.pending_index_entry = false;
+    if (!r.status.ok()) return r.status;
   }
   if (r.per_block_filter != nullptr) r.per_block_filter->AddKey(filter_key);
   if (r.whole_table_filter != nullptr) {
@@ -274,7 +327,7 @@ absl::Status TableBuilder::Finish() {
       r.AddIndexEntry(r.last_key, r.pending_handle);
       r.pending_index_entry = false;
     }
-    r.WriteBlock(&r.index_block, &index_handle);
+    if (r.status.ok()) r.WriteBlock(&r.index_block, &index_handle);
   }
 
   if (r.status.ok()) {
@@ -287,6 +340,17 @@ absl::Status TableBuilder::Finish() {
 }
 
 void TableBuilder::Abandon() { rep_->closed = true; }
+
+void TableBuilderTestPeer::SetLimits(TableBuilder* builder,
+                                     const TableBuilderLimits& limits) {
+  TableBuilder::Rep& r = *builder->rep_;
+  r.limits = limits;
+  if (r.per_block_filter != nullptr) {
+    r.per_block_filter = std::make_unique<FilterBlockBuilder>(
+        r.options.filter_policy.get(), limits.max_filter_bytes);
+    r.per_block_filter->StartBlock(0);
+  }
+}
 
 absl::Status TableBuilder::status() const { return rep_->status; }
 

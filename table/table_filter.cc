@@ -6,23 +6,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "table/corruption.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
 
-absl::string_view ToAbsl(std::string_view s) {
-  return absl::string_view(s.data(), s.size());
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // A filter the metaindex names.
 struct Candidate {
-  std::string metaindex_key;
-  FilterLayout layout;
-  std::string encoded_handle;
+  const MetaindexEntry* entry = nullptr;
+  FilterLayout layout = FilterLayout::kPerBlock;
+  std::string_view policy_name;                // points into entry->key
   std::shared_ptr<const FilterPolicy> policy;  // null if not supplied
 };
 
@@ -56,56 +50,43 @@ TableFilter::TableFilter(FilterLayout layout,
 
 TableFilter::~TableFilter() = default;
 
-absl::Status TableFilter::Load(
-    const Options& options, const RandomAccessFile& file,
-    const Block& metaindex, const ReadBlockOptions& read_options,
-    const PartitionSource& partitions, TableCounters* counters,
-    std::unique_ptr<TableFilter>* filter, TableFilterInfo* info) {
+void TableFilter::Load(const Options& options, const RandomAccessFile& file,
+                       const std::vector<MetaindexEntry>& metaindex,
+                       const ReadBlockOptions& read_options,
+                       const PartitionSource& partitions,
+                       TableCounters* counters,
+                       std::unique_ptr<TableFilter>* filter,
+                       TableFilterInfo* info) {
   filter->reset();
   *info = TableFilterInfo();
 
   std::vector<Candidate> candidates;
   // Metaindex keys of the candidates whose policy is known: at most one per
   // supplied policy and layout.
-  std::vector<std::string> known_keys;
-  BlockIter iter(BytewiseComparator(), &metaindex);
-  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
-    const std::string_view key = iter.key();
+  std::vector<std::string_view> known_keys;
+  for (const MetaindexEntry& entry : metaindex) {
     Candidate candidate;
     std::string_view name;
-    if (StartsWith(key, kWholeTableFilterPrefix)) {
-      candidate.layout = FilterLayout::kWholeTable;
-      name = key.substr(kWholeTableFilterPrefix.size());
-    } else if (StartsWith(key, kPartitionedFilterPrefix)) {
-      candidate.layout = FilterLayout::kPartitioned;
-      name = key.substr(kPartitionedFilterPrefix.size());
-    } else if (StartsWith(key, kPerBlockFilterPrefix)) {
-      candidate.layout = FilterLayout::kPerBlock;
-      name = key.substr(kPerBlockFilterPrefix.size());
-    } else {
+    if (!ParseFilterMetaindexKey(entry.key, &name, &candidate.layout)) {
       continue;  // some other meta block (RocksDB's properties, ...)
     }
     candidate.policy = FindPolicy(options, name);
+    candidate.policy_name = name;
     // A valid metaindex names each filter once (its keys are sorted and
     // distinct). Reading a repeated name again could only cost another
     // block read per entry of a damaged metaindex: skip it. (Only filters of
     // known policies are ever read, at most one per policy and layout.)
     if (candidate.policy != nullptr) {
-      if (std::find(known_keys.begin(), known_keys.end(), key) !=
+      if (std::find(known_keys.begin(), known_keys.end(), entry.key) !=
           known_keys.end()) {
         continue;
       }
-      known_keys.emplace_back(key);
+      known_keys.emplace_back(entry.key);
     }
-    candidate.metaindex_key = std::string(key);
-    candidate.encoded_handle = std::string(iter.value());
+    candidate.entry = &entry;
     candidates.push_back(std::move(candidate));
   }
-  if (!iter.status().ok()) {
-    return absl::DataLossError(
-        absl::StrCat("metaindex block: ", iter.status().message()));
-  }
-  if (candidates.empty()) return absl::OkStatus();  // no filter
+  if (candidates.empty()) return;  // no filter
 
   std::string first_failure;
   std::string first_failure_key;
@@ -114,16 +95,12 @@ absl::Status TableFilter::Load(
         FilterLayout::kPerBlock}) {
     for (const Candidate& candidate : candidates) {
       if (candidate.layout != layout || candidate.policy == nullptr) continue;
+      const BlockHandle& handle = candidate.entry->handle;
       std::string reason;
-      std::string_view encoded = candidate.encoded_handle;
-      BlockHandle handle;
+      BlockReadReport report;
       absl::StatusOr<BlockContents> contents =
-          absl::DataLossError("bad filter block handle");
-      if (handle.DecodeFrom(&encoded).ok()) {
-        BlockReadReport report;
-        contents = ReadBlock(file, handle, read_options, &report);
-        counters->RecordRead(report);
-      }
+          ReadBlock(file, handle, read_options, &report);
+      counters->RecordRead(report);
       if (contents.ok() && layout == FilterLayout::kPartitioned) {
         PartitionedFilter::Source source;
         source.file = &file;
@@ -140,9 +117,9 @@ absl::Status TableFilter::Load(
               new TableFilter(layout, candidate.policy, BlockContents()));
           loaded->partitioned_ = *std::move(partitioned);
           *filter = std::move(loaded);
-          info->metaindex_key = candidate.metaindex_key;
+          info->metaindex_key = candidate.entry->key;
           info->in_use = true;
-          return absl::OkStatus();
+          return;
         }
         contents = partitioned.status();
       }
@@ -152,17 +129,24 @@ absl::Status TableFilter::Load(
         if (layout == FilterLayout::kWholeTable ||
             loaded->block_reader_->usable()) {
           *filter = std::move(loaded);
-          info->metaindex_key = candidate.metaindex_key;
+          info->metaindex_key = candidate.entry->key;
           info->in_use = true;
-          return absl::OkStatus();
+          return;
         }
-        reason = "malformed filter block (bad offset array or base_lg)";
+        reason = std::string(
+            BlockError(
+                "", "filter", handle,
+                absl::DataLossError(ToAbsl(FilterBlockReader::kUnusableReason)))
+                .message());
       } else {
-        reason = std::string(contents.status().message());
+        // Worded as the tool's verify words the same damage, without the
+        // file name (the table's own).
+        reason = std::string(
+            BlockError("", "filter", handle, contents.status()).message());
       }
       if (first_failure.empty()) {
         first_failure = std::move(reason);
-        first_failure_key = candidate.metaindex_key;
+        first_failure_key = candidate.entry->key;
       }
     }
   }
@@ -171,14 +155,11 @@ absl::Status TableFilter::Load(
     info->metaindex_key = first_failure_key;
     info->unused_reason = first_failure;
   } else {
-    info->metaindex_key = candidates.front().metaindex_key;
-    info->unused_reason =
-        absl::StrCat("no filter policy named \"",
-                     ToAbsl(std::string_view(info->metaindex_key)
-                                .substr(info->metaindex_key.find('.') + 1)),
-                     "\" among the options");
+    info->metaindex_key = candidates.front().entry->key;
+    info->unused_reason = absl::StrCat("no filter policy named \"",
+                                       ToAbsl(candidates.front().policy_name),
+                                       "\" among the options");
   }
-  return absl::OkStatus();
 }
 
 }  // namespace bloomtable

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "bloomtable/file.h"
@@ -27,14 +28,9 @@
 #include "table/format.h"
 #include "table/partitioned_filter.h"
 #include "table/table_counters.h"
+#include "table/table_structure.h"
 
 namespace bloomtable {
-
-// Metaindex key prefixes of the two filter layouts.
-inline constexpr std::string_view kPerBlockFilterPrefix = "filter.";
-inline constexpr std::string_view kWholeTableFilterPrefix = "fullfilter.";
-inline constexpr std::string_view kPartitionedFilterPrefix =
-    "partitionedfilter.";
 
 // What a partitioned filter needs beyond the filter block: where its
 // partitions may be cached (null: all read at Open and held) and where the
@@ -47,18 +43,17 @@ struct PartitionSource {
 
 class TableFilter {
  public:
-  // Walks every metaindex entry (DataLoss if the metaindex is malformed,
-  // which fails Open) and loads the best usable filter: whole-table, then
-  // partitioned, then per-block, then metaindex order. Sets *filter to null
-  // if none is usable, and fills *info either way. Block reads are recorded
-  // in *counters, which must outlive the filter, as must `file`.
-  static absl::Status Load(const Options& options, const RandomAccessFile& file,
-                           const Block& metaindex,
-                           const ReadBlockOptions& read_options,
-                           const PartitionSource& partitions,
-                           TableCounters* counters,
-                           std::unique_ptr<TableFilter>* filter,
-                           TableFilterInfo* info);
+  // Loads the best usable filter among the `metaindex` entries: whole-table,
+  // then partitioned, then per-block, then metaindex order. Sets *filter to
+  // null if none is usable, and fills *info either way (a damaged filter
+  // block is not an error: info->unused_reason words its damage as
+  // table/corruption.h does). Block reads are recorded in *counters, which
+  // must outlive the filter, as must `file`.
+  static void Load(const Options& options, const RandomAccessFile& file,
+                   const std::vector<MetaindexEntry>& metaindex,
+                   const ReadBlockOptions& read_options,
+                   const PartitionSource& partitions, TableCounters* counters,
+                   std::unique_ptr<TableFilter>* filter, TableFilterInfo* info);
 
   TableFilter(const TableFilter&) = delete;
   TableFilter& operator=(const TableFilter&) = delete;

@@ -64,7 +64,10 @@ class TwoLevelIterator final : public Iterator {
 
   absl::Status status() const override {
     if (!status_.ok()) return status_;
-    return index_iter_.status();
+    if (!index_iter_.status().ok()) {
+      return reader_->PlaceError(nullptr, index_iter_.status());
+    }
+    return absl::OkStatus();
   }
 
  private:
@@ -103,14 +106,14 @@ class TwoLevelIterator final : public Iterator {
     std::string_view encoded_handle = index_iter_.value();
     BlockHandle handle;
     absl::Status status = handle.DecodeFrom(&encoded_handle);
-    if (!status.ok()) return Fail(std::move(status));
-    if (data_iter_ && handle.offset() == data_block_offset_) return;
+    if (!status.ok()) return Fail(reader_->PlaceError(nullptr, status));
+    if (data_iter_ && handle.offset() == data_block_handle_.offset()) return;
     absl::StatusOr<std::shared_ptr<const Block>> block =
         reader_->ReadDataBlock(read_options_, handle);
     if (!block.ok()) return Fail(block.status());
     data_iter_.reset();  // before the block it points into
     SetDataBlock(*std::move(block));
-    data_block_offset_ = handle.offset();
+    data_block_handle_ = handle;
     data_iter_.emplace(comparator_, data_block_.get());
   }
 
@@ -118,7 +121,7 @@ class TwoLevelIterator final : public Iterator {
   bool StopAtError() {
     if (!status_.ok()) return true;
     if (data_iter_ && !data_iter_->status().ok()) {
-      Fail(data_iter_->status());
+      Fail(reader_->PlaceError(&data_block_handle_, data_iter_->status()));
       return true;
     }
     return false;
@@ -147,7 +150,7 @@ class TwoLevelIterator final : public Iterator {
   const ReadOptions read_options_;
   BlockIter index_iter_;
   std::shared_ptr<const Block> data_block_;
-  uint64_t data_block_offset_ = 0;
+  BlockHandle data_block_handle_;  // where data_block_ was read
   // Declared after data_block_: destroyed before the block it reads.
   std::optional<BlockIter> data_iter_;
   absl::Status status_;

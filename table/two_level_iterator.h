@@ -34,6 +34,12 @@ class DataBlockReader {
   // Told when an iterator starts (delta > 0) or stops (delta < 0) holding a
   // data block of that many bytes, for memory accounting.
   virtual void AddPinnedBytes(int64_t delta) const = 0;
+
+  // Places `status`, an error met inside the data block at `*data_block` or,
+  // if `data_block` is null, inside the index block, as table/corruption.h
+  // words it.
+  virtual absl::Status PlaceError(const BlockHandle* data_block,
+                                  const absl::Status& status) const = 0;
 };
 
 std::unique_ptr<Iterator> NewTwoLevelIterator(const Comparator* comparator,

@@ -201,10 +201,10 @@ TEST(CacheLocalBloom, FalsePositiveRateOnRandomKeysMatchesTheModel) {
   EXPECT_LE(rate, 0.0100);
 }
 
-// The near-miss keys of DESIGN.md: each filter holds even i, the probes are
-// the odd i next to them. LevelDB's Bloom gives about 2.0% here at 100 keys;
-// with 64-bit XXH3 these keys are as good as random ones. 100 keys get two
-// 504-bit lines; with binomial line loads and 6 probes that gives 0.873%.
+// The near-miss keys of docs/DESIGN.md: each filter holds even i, the probes
+// are the odd i next to them. LevelDB's Bloom gives about 2.0% here at 100
+// keys; with 64-bit XXH3 these keys are as good as random ones. 100 keys get
+// two 504-bit lines; with binomial line loads and 6 probes that gives 0.873%.
 // 2000 filters, 200,000 probes: a standard deviation near 0.021%, so the
 // bounds are more than 6 of them away.
 TEST(CacheLocalBloom, FalsePositiveRateOnNearMissKeysOfSmallFilters) {

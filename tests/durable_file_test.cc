@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +74,40 @@ TEST_F(DurableFileTest, FailedWriteKeepsTheOldFile) {
   auto contents = ReadFileToString(path);
   ASSERT_TRUE(contents.ok());
   EXPECT_EQ(*contents, "old");
+}
+
+TEST_F(DurableFileTest, TwoThreadsWritingOnePathDoNotShareATemporaryFile) {
+  const std::string path = dir_ + "/out";
+  // Both writers hold their temporary file open at the same time: each
+  // waits inside `write` until the other has started.
+  std::atomic<int> started{0};
+  const auto writer = [&](char fill, absl::Status* status) {
+    *status = WriteFileDurably(path, [&](WritableFile* file) {
+      started.fetch_add(1);
+      while (started.load() < 2) std::this_thread::yield();
+      // Several appends, so that a shared file would interleave them.
+      for (int i = 0; i < 100; ++i) {
+        absl::Status appended = file->Append(std::string(1000, fill));
+        if (!appended.ok()) return appended;
+        std::this_thread::yield();
+      }
+      return absl::OkStatus();
+    });
+  };
+  absl::Status status_a;
+  absl::Status status_b;
+  std::thread a(writer, 'a', &status_a);
+  std::thread b(writer, 'b', &status_b);
+  a.join();
+  b.join();
+  EXPECT_TRUE(status_a.ok()) << status_a;
+  EXPECT_TRUE(status_b.ok()) << status_b;
+  absl::StatusOr<std::string> contents = ReadFileToString(path);
+  ASSERT_TRUE(contents.ok()) << contents.status();
+  EXPECT_TRUE(*contents == std::string(100000, 'a') ||
+              *contents == std::string(100000, 'b'))
+      << "size " << contents->size();
+  EXPECT_EQ(DirectoryEntries(), std::vector<std::string>{"out"});
 }
 
 TEST_F(DurableFileTest, MissingDirectoryIsAnError) {

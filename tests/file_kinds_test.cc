@@ -38,7 +38,8 @@ TEST(FileKinds, FileShorterThanAFooterSaysSo) {
   const absl::Status status = OpenBytes("0123456789", "short.ldb");
   EXPECT_TRUE(absl::IsDataLoss(status));
   EXPECT_TRUE(Mentions(status, "short.ldb")) << status;
-  EXPECT_TRUE(Mentions(status, "shorter than a table footer")) << status;
+  EXPECT_TRUE(Mentions(status, "shorter than a table's 48-byte footer"))
+      << status;
 }
 
 TEST(FileKinds, TextFileIsNotATable) {

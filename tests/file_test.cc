@@ -59,6 +59,20 @@ TEST_F(PosixFileTest, WrittenBytesReadBackAtAnyOffset) {
   EXPECT_EQ(*whole, expected);
 }
 
+TEST_F(PosixFileTest, AFileDestroyedWithoutCloseKeepsWhatWasAppended) {
+  const std::string path = dir_ + "/unclosed";
+  {
+    absl::StatusOr<std::unique_ptr<WritableFile>> file = NewWritableFile(path);
+    ASSERT_TRUE(file.ok()) << file.status();
+    // Small appends stay in the file's buffer until it is written out.
+    ASSERT_TRUE((*file)->Append("first ").ok());
+    ASSERT_TRUE((*file)->Append("second").ok());
+  }
+  absl::StatusOr<std::string> contents = ReadFileToString(path);
+  ASSERT_TRUE(contents.ok()) << contents.status();
+  EXPECT_EQ(*contents, "first second");
+}
+
 TEST_F(PosixFileTest, MissingFileIsNotFoundNamingThePath) {
   const std::string path = dir_ + "/missing";
   auto file = OpenRandomAccessFile(path);

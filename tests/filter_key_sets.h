@@ -1,8 +1,8 @@
 // Key sets and helpers shared by the tests of the cache-local Bloom, the
 // Ribbon and the range filters: random and structured keys (decimal counters,
 // big-endian integers, long shared prefixes, binary keys, the empty key,
-// duplicates), the near-miss generator of DESIGN.md, and a buffer of exact
-// size for the address sanitizer.
+// duplicates), the near-miss generator of docs/DESIGN.md, and a buffer of
+// exact size for the address sanitizer.
 
 #ifndef BLOOMTABLE_TESTS_FILTER_KEY_SETS_H_
 #define BLOOMTABLE_TESTS_FILTER_KEY_SETS_H_
@@ -32,8 +32,8 @@ inline std::vector<std::string> RandomKeys(size_t n, size_t length,
   return keys;
 }
 
-// DESIGN.md's near-miss generator: key i is i as a 16-digit zero-padded
-// decimal.
+// The near-miss generator (docs/DESIGN.md): key i is i as a 16-digit
+// zero-padded decimal.
 inline std::string DecimalKey(uint64_t i) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%016llu",

@@ -20,6 +20,7 @@
 #include "bloomtable/filter_sizing.h"
 #include "gtest/gtest.h"
 #include "util/hash.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
@@ -83,11 +84,9 @@ void ExpectNoFalseNegatives(const FilterPolicy& policy,
   const std::unique_ptr<FilterReader> reader = policy.NewReader(filter);
   for (const std::string& key : keys) {
     ASSERT_TRUE(policy.KeyMayMatch(key, filter))
-        << context << " key "
-        << absl::CHexEscape(absl::string_view(key.data(), key.size()));
+        << context << " key " << absl::CHexEscape(ToAbsl(key));
     ASSERT_TRUE(reader->KeyMayMatch(key))
-        << context << " key "
-        << absl::CHexEscape(absl::string_view(key.data(), key.size()));
+        << context << " key " << absl::CHexEscape(ToAbsl(key));
   }
 }
 
@@ -215,7 +214,7 @@ TEST(LevelDBBloom, RepeatedKeysAreFoundAndCountTowardsTheSize) {
   EXPECT_TRUE(policy->KeyMayMatch("same key", filter));
 }
 
-// LevelDB's per-2 KiB layout gives filters of about 100 keys. The issue's
+// LevelDB's per-2 KiB layout gives filters of about 100 keys. The
 // bound: at most 1.25x the ideal formula (0.84% for b = 10, k = 6; LevelDB
 // 1.23 measured 0.93%). With 10^6 absent probes the standard error of the
 // measured rate is about 0.01 percentage points (sqrt(p / 10^6) plus the
@@ -248,9 +247,9 @@ TEST(LevelDBBloom, FalsePositiveRateOfHundredKeyFiltersIsNearTheFormula) {
   EXPECT_GE(rate, 0.75 * formula) << "measured " << rate;
 }
 
-// DESIGN.md's suggested shape: 100 filters of 1,000 random keys. LevelDB's
-// 32-bit double hashing stays within 1.25x of the formula at this size too
-// (it drifts above it only for filters of 10^5 keys and more).
+// The shape docs/DESIGN.md suggests: 100 filters of 1,000 random keys.
+// LevelDB's 32-bit double hashing stays within 1.25x of the formula at this
+// size too (it drifts above it only for filters of 10^5 keys and more).
 TEST(LevelDBBloom, FalsePositiveRateOfThousandKeyFiltersIsNearTheFormula) {
   constexpr int kBitsPerKey = 10;
   constexpr int kFilters = 100;

@@ -1,4 +1,5 @@
-// Randomized long-run checks that nothing is ever lost (issue #9):
+// Randomized long-run checks that nothing is ever lost (docs/DESIGN.md,
+// "Hostile input"):
 //
 //   - model-based: tables of random sizes and options (block size, restart
 //     interval, compression, every filter policy in both layouts, plain and
@@ -251,7 +252,7 @@ std::string RandomUserKey(Rng* rng, int style) {
   switch (style) {
     case 0:  // arbitrary bytes, 0x00 and 0xff included, empty now and then
       return RandomBytes(rng, LogUniform(rng, 24));
-    case 1:  // near-miss keys (DESIGN.md): even numbers, 16 digits
+    case 1:  // near-miss keys (docs/DESIGN.md): even numbers, 16 digits
       return absl::StrFormat("%016d", 2 * Uniform(rng, 0, 50000));
     case 2:  // long shared prefixes
       return absl::StrCat("tenant/", Uniform(rng, 0, 3), "/user/",

@@ -264,7 +264,7 @@ TEST(Ribbon, FalsePositiveRateOnRandomKeysIsTwoToTheMinusColumns) {
   }
 }
 
-// The near-miss keys of DESIGN.md (even i in the filter, odd i probed) are
+// The near-miss keys of docs/DESIGN.md (even i in the filter, odd i probed) are
 // no different: 100,000 keys, 100,000 probes at 7 columns, sigma 0.028%.
 TEST(Ribbon, FalsePositiveRateOnNearMissKeysIsTwoToTheMinusColumns) {
   const auto policy = NewRibbonFilterPolicyForRate(0.01);

@@ -1,4 +1,4 @@
-// What reading a hostile table may allocate (issue #9, "resource limits"):
+// What reading a hostile table may allocate (docs/DESIGN.md, "Hostile input"):
 // Table::Open, Get, MultiGet and iteration over intact and damaged tables
 // never hold more heap than a small multiple of the file's size.
 //

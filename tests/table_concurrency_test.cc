@@ -1,8 +1,8 @@
 // One Table shared by many threads: Gets (present and absent keys),
 // iterators, ApproximateOffsetOf and GetStats at once, without external
-// locking (DESIGN.md decision 6). Every answer and the counters' totals are
-// checked. Run under the tsan preset in CI, which picks the tests whose
-// names contain "Concurren"; sized to finish in seconds there.
+// locking (docs/DESIGN.md, "Reading a table"). Every answer and the counters'
+// totals are checked. Run under the tsan preset in CI, which picks the tests
+// whose names contain "Concurren"; sized to finish in seconds there.
 
 #include <algorithm>
 #include <atomic>
@@ -30,7 +30,7 @@ namespace {
 constexpr int kEntries = 3000;
 constexpr int kThreads = 8;
 
-// Near-miss keys (DESIGN.md): the table holds the even ones.
+// Near-miss keys (docs/DESIGN.md): the table holds the even ones.
 std::string Key(int i) { return absl::StrFormat("%016d", i); }
 std::string ValueFor(int i) {
   return absl::StrCat("value of ", i, std::string(i % 50, 'a' + i % 26));

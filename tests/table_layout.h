@@ -1,7 +1,7 @@
 // Where the blocks of an intact table file lie, read with the table layer's
-// own decoders (footer, block handles, blocks): for tests that damage or
-// inspect one block of a table they built. A block that cannot be read adds
-// a test failure. Test-only code.
+// own decoders (table/table_structure.h: footer, metaindex; blocks): for tests
+// that damage or inspect one block of a table they built. A block that cannot
+// be read adds a test failure. Test-only code.
 
 #ifndef BLOOMTABLE_TESTS_TABLE_LAYOUT_H_
 #define BLOOMTABLE_TESTS_TABLE_LAYOUT_H_
@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "table/block.h"
 #include "table/format.h"
+#include "table/table_structure.h"
 
 namespace bloomtable {
 namespace table_test {
@@ -33,14 +34,11 @@ struct TableLayout {
 };
 
 inline Footer ReadFooter(const std::string& contents) {
-  Footer footer;
-  EXPECT_GE(contents.size(), Footer::kEncodedLength);
-  if (contents.size() < Footer::kEncodedLength) return footer;
-  const absl::Status status =
-      footer.DecodeFrom(std::string_view(contents).substr(
-          contents.size() - Footer::kEncodedLength));
-  EXPECT_TRUE(status.ok()) << status;
-  return footer;
+  auto file = NewMemoryRandomAccessFile(contents);
+  absl::StatusOr<FooterContents> footer =
+      bloomtable::ReadFooter(*file, contents.size(), nullptr);
+  EXPECT_TRUE(footer.ok()) << footer.status();
+  return footer.ok() ? footer->footer : Footer();
 }
 
 // The key/value entries of the block at `handle`, checksum verified.
@@ -79,11 +77,18 @@ inline TableLayout ReadTableLayout(const std::string& contents) {
   for (const auto& [key, value] : ReadBlockEntries(contents, layout.index)) {
     layout.data.push_back(DecodeHandle(value));
   }
-  for (const auto& [key, value] :
-       ReadBlockEntries(contents, layout.metaindex)) {
-    if (key.rfind("filter.", 0) == 0 || key.rfind("fullfilter.", 0) == 0 ||
-        key.rfind("partitionedfilter.", 0) == 0) {
-      layout.filter = DecodeHandle(value);
+  auto file = NewMemoryRandomAccessFile(contents);
+  ReadBlockOptions options;
+  options.readable_limit = contents.size() - Footer::kEncodedLength;
+  absl::StatusOr<std::vector<MetaindexEntry>> metaindex =
+      ReadMetaindex(*file, footer, options, nullptr);
+  EXPECT_TRUE(metaindex.ok()) << metaindex.status();
+  if (!metaindex.ok()) return layout;
+  for (const MetaindexEntry& entry : *metaindex) {
+    std::string_view policy_name;
+    FilterLayout filter_layout;
+    if (ParseFilterMetaindexKey(entry.key, &policy_name, &filter_layout)) {
+      layout.filter = entry.handle;
     }
   }
   return layout;

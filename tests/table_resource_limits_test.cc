@@ -1,4 +1,4 @@
-// Hostile files cost bounded work (issue #9, "resource limits"): what Open
+// Hostile files cost bounded work (docs/DESIGN.md, "Hostile input"): what Open
 // reads and allocates is bounded by the file, not by counts or lengths the
 // file claims. (Allocation sizes are also checked by the fuzz targets, run
 // with -malloc_limit_mb; the Snappy length bound has its tests in

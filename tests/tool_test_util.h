@@ -49,6 +49,7 @@
 #include "tests/temp_dir.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool_test {
@@ -232,7 +233,7 @@ inline bool ParseGolden(const std::string& text, std::vector<GoldenCase>* cases,
   if (!lines.empty() && lines.back().empty()) lines.pop_back();
   for (const std::string& line : lines) {
     if (state == kBetween) {
-      if (line.rfind(kPrompt, 0) == 0 || line == "$ bloomtable") {
+      if (StartsWith(line, kPrompt) || line == "$ bloomtable") {
         current.command = line.substr(std::min(line.size(), kPrompt.size()));
         state = kOut;
       } else {
@@ -240,7 +241,7 @@ inline bool ParseGolden(const std::string& text, std::vector<GoldenCase>* cases,
       }
       continue;
     }
-    if (line.rfind("[exit ", 0) == 0 && line.back() == ']') {
+    if (StartsWith(line, "[exit ") && line.back() == ']') {
       current.exit_status = std::atoi(line.c_str() + 6);
       cases->push_back(std::move(current));
       current = GoldenCase();
@@ -324,7 +325,7 @@ inline void RunGoldenFile(const std::string& name, const TempDir& dir) {
   }
 }
 
-// The exit statuses of the tool's contract (DESIGN.md).
+// The exit statuses of the tool's contract (README, "Exit status").
 inline constexpr int kSuccess = 0;
 inline constexpr int kKeyNotFound = 1;
 inline constexpr int kUsage = 2;

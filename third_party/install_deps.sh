@@ -13,8 +13,8 @@ packages=(
   libabsl-dev libsnappy-dev libxxhash-dev libisal-dev nlohmann-json3-dev
   # block compression of other LevelDB variants (and bloomtable's zstd)
   zlib1g-dev libzstd-dev liblz4-dev libbz2-dev
-  # tests and micro benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests
+  libgtest-dev libgmock-dev
   # sanitizer and libFuzzer runtimes for clang 14
   libclang-rt-14-dev
   # BENCHMARKS.md and its plots from db_bench's JSON (bench/report.py)

@@ -25,26 +25,11 @@ namespace bloomtable {
 namespace tool {
 namespace {
 
-constexpr std::string_view kStandardInput = "-";
-
 // zstd's levels: 1 to 22, 0 for its default, and negative ones that trade
 // ratio for speed (zstd accepts down to -131072; -7 is already as fast as
 // LZ4 and of little use in a table).
 constexpr int32_t kMinZstdLevel = -7;
 constexpr int32_t kMaxZstdLevel = 22;
-
-absl::StatusOr<std::string> ReadStandardInput() {
-  std::string text;
-  char buffer[64 * 1024];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), stdin)) > 0) {
-    text.append(buffer, got);
-  }
-  if (std::ferror(stdin)) {
-    return absl::UnavailableError("standard input: read failed");
-  }
-  return text;
-}
 
 // Reads the build flags into `*options` and `*format`; prints a usage error
 // and returns false if one is bad.
@@ -148,11 +133,8 @@ int RunBuild(const CommandLine& command_line) {
   if (!ReadBuildFlags(command_line, &options, &format)) return kExitUsage;
 
   const std::string input_path = absl::GetFlag(FLAGS_input);
-  const std::string input_name =
-      input_path == kStandardInput ? "standard input" : input_path;
-  absl::StatusOr<std::string> text = input_path == kStandardInput
-                                         ? ReadStandardInput()
-                                         : ReadFileToString(input_path);
+  const std::string input_name = InputName(input_path);
+  absl::StatusOr<std::string> text = ReadInputText(input_path);
   if (!text.ok()) return ReportFileError(input_name, text.status());
 
   absl::StatusOr<std::vector<InputEntry>> entries = ParseInput(*text, format);

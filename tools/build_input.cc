@@ -1,10 +1,14 @@
 #include "tools/build_input.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <functional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "bloomtable/file.h"
 #include "tools/escaping.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool {
@@ -16,15 +20,16 @@ absl::StatusOr<std::string> DecodeField(std::string_view field,
 }
 
 absl::Status LineError(size_t line, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "line ", line, ": ", absl::string_view(what.data(), what.size())));
+  return absl::InvalidArgumentError(
+      absl::StrCat("line ", line, ": ", ToAbsl(what)));
 }
 
-}  // namespace
-
-absl::StatusOr<std::vector<InputEntry>> ParseInput(std::string_view text,
-                                                   InputFormat format) {
-  std::vector<InputEntry> entries;
+// Calls `parse` with each line of `text` (its final "\r" dropped) and its
+// 1-based number until `parse` fails.
+absl::Status ForEachLine(
+    std::string_view text,
+    const std::function<absl::Status(std::string_view line, size_t number)>&
+        parse) {
   size_t line_number = 0;
   size_t start = 0;
   while (start < text.size()) {
@@ -34,31 +39,84 @@ absl::StatusOr<std::vector<InputEntry>> ParseInput(std::string_view text,
     std::string_view line = text.substr(start, end - start);
     start = end + 1;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-
-    const size_t tab = line.find('\t');
-    if (tab == std::string_view::npos) {
-      return LineError(line_number, "no tab between key and value");
-    }
-    if (line.find('\t', tab + 1) != std::string_view::npos) {
-      return LineError(line_number,
-                       "more than one tab (write a tab inside a key or value "
-                       "as \\x09)");
-    }
-    absl::StatusOr<std::string> key = DecodeField(line.substr(0, tab), format);
-    if (!key.ok()) {
-      return LineError(line_number,
-                       absl::StrCat("key: ", key.status().message()));
-    }
-    absl::StatusOr<std::string> value =
-        DecodeField(line.substr(tab + 1), format);
-    if (!value.ok()) {
-      return LineError(line_number,
-                       absl::StrCat("value: ", value.status().message()));
-    }
-    entries.push_back(
-        InputEntry{*std::move(key), *std::move(value), line_number});
+    absl::Status status = parse(line, line_number);
+    if (!status.ok()) return status;
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadStandardInput() {
+  std::string text;
+  char buffer[64 * 1024];
+  size_t got;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), stdin)) > 0) {
+    text.append(buffer, got);
+  }
+  if (std::ferror(stdin)) {
+    return absl::UnavailableError("standard input: read failed");
+  }
+  return text;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadInputText(const std::string& path) {
+  return path == kStandardInput ? ReadStandardInput() : ReadFileToString(path);
+}
+
+std::string InputName(const std::string& path) {
+  return path == kStandardInput ? "standard input" : path;
+}
+
+absl::StatusOr<std::vector<InputEntry>> ParseInput(std::string_view text,
+                                                   InputFormat format) {
+  std::vector<InputEntry> entries;
+  absl::Status status = ForEachLine(
+      text, [&](std::string_view line, size_t line_number) -> absl::Status {
+        const size_t tab = line.find('\t');
+        if (tab == std::string_view::npos) {
+          return LineError(line_number, "no tab between key and value");
+        }
+        if (line.find('\t', tab + 1) != std::string_view::npos) {
+          return LineError(line_number,
+                           "more than one tab (write a tab inside a key or "
+                           "value as \\x09)");
+        }
+        absl::StatusOr<std::string> key =
+            DecodeField(line.substr(0, tab), format);
+        if (!key.ok()) {
+          return LineError(line_number,
+                           absl::StrCat("key: ", key.status().message()));
+        }
+        absl::StatusOr<std::string> value =
+            DecodeField(line.substr(tab + 1), format);
+        if (!value.ok()) {
+          return LineError(line_number,
+                           absl::StrCat("value: ", value.status().message()));
+        }
+        entries.push_back(
+            InputEntry{*std::move(key), *std::move(value), line_number});
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
   return entries;
+}
+
+absl::StatusOr<std::vector<std::string>> ParseKeyLines(std::string_view text,
+                                                       InputFormat format) {
+  std::vector<std::string> keys;
+  absl::Status status = ForEachLine(
+      text, [&](std::string_view line, size_t line_number) -> absl::Status {
+        absl::StatusOr<std::string> key = DecodeField(line, format);
+        if (!key.ok()) {
+          return LineError(line_number,
+                           absl::StrCat("key: ", key.status().message()));
+        }
+        keys.push_back(*std::move(key));
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
+  return keys;
 }
 
 absl::Status SortInput(const Comparator* comparator,

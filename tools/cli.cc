@@ -8,21 +8,17 @@
 
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/reflection.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bloomtable/version.h"
 #include "tools/exit_status.h"
 #include "tools/subcommands.h"
 #include "tools/tool_errors.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool {
 namespace {
-
-absl::string_view ToAbsl(std::string_view view) {
-  return absl::string_view(view.data(), view.size());
-}
 
 int RunHelp(const std::vector<std::string>& args) {
   if (args.empty()) {
@@ -76,7 +72,7 @@ int ParseArguments(const Subcommand& subcommand, int argc, char** argv,
     }
     // --noNAME turns a boolean flag off.
     bool negated = false;
-    if (!IsToolFlag(name) && absl::StartsWith(ToAbsl(name), "no") &&
+    if (!IsToolFlag(name) && StartsWith(name, "no") &&
         IsToolFlag(name.substr(2))) {
       const absl::CommandLineFlag* flag =
           absl::FindCommandLineFlag(ToAbsl(name.substr(2)));
@@ -143,7 +139,20 @@ int FinishOutput(int status) {
   return status;
 }
 
-int Dispatch(int argc, char** argv) {
+// Sets every flag of the tool back to its default.
+void ResetToolFlags() {
+  for (const Subcommand& subcommand : Subcommands()) {
+    for (std::string_view name : subcommand.flags) {
+      absl::CommandLineFlag* flag = absl::FindCommandLineFlag(ToAbsl(name));
+      std::string error;
+      // A default always parses.
+      if (flag != nullptr) (void)flag->ParseFrom(flag->DefaultValue(), &error);
+    }
+  }
+}
+
+int Dispatch(int argc, char** argv, const FileOpener& open_file) {
+  ResetToolFlags();
   if (argc < 2) return ReportUsageError("", "missing subcommand");
   const std::string_view first = argv[1];
   if (first == "help" || first == "--help" || first == "-help" ||
@@ -176,13 +185,18 @@ int Dispatch(int argc, char** argv) {
     PrintSubcommandHelp(*subcommand);
     return kExitSuccess;
   }
-  return subcommand->run(CommandLine(std::move(args), std::move(given_flags)));
+  return subcommand->run(
+      CommandLine(std::move(args), std::move(given_flags), open_file));
 }
 
 }  // namespace
 
 int RunTool(int argc, char** argv) {
-  return FinishOutput(Dispatch(argc, argv));
+  return RunTool(argc, argv, OpenRandomAccessFile);
+}
+
+int RunTool(int argc, char** argv, const FileOpener& open_file) {
+  return FinishOutput(Dispatch(argc, argv, open_file));
 }
 
 }  // namespace tool

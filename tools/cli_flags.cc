@@ -11,12 +11,16 @@ ABSL_FLAG(bool, json, false,
           "print one JSON document instead of aligned text (fields: see the "
           "README)");
 ABSL_FLAG(bool, hex, false,
-          "keys given on the command line are hexadecimal, and keys and values "
-          "are printed as lowercase hexadecimal");
+          "keys given on the command line or in --key_file are hexadecimal, "
+          "and keys and values are printed as lowercase hexadecimal");
 ABSL_FLAG(bool, internal_keys, false,
           "keys are LevelDB internal keys (the .ldb/.sst files of a LevelDB "
           "database): shown as user key, sequence and type; looked up, "
           "filtered and measured by user key");
+ABSL_FLAG(std::string, key_file, "",
+          "look up every key of this file (- for standard input), one per "
+          "line in the escaped form that scan prints, or in hex with --hex; "
+          "prints one line per key: found, a tab and the value, or missing");
 ABSL_FLAG(std::string, from, "",
           "start at the first key >= this one (inclusive; a user key with "
           "--internal_keys)");

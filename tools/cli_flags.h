@@ -20,6 +20,9 @@ ABSL_DECLARE_FLAG(bool, hex);
 // Files written by a LevelDB database.
 ABSL_DECLARE_FLAG(bool, internal_keys);
 
+// get.
+ABSL_DECLARE_FLAG(std::string, key_file);
+
 // scan.
 ABSL_DECLARE_FLAG(std::string, from);
 ABSL_DECLARE_FLAG(std::string, to);

@@ -2,7 +2,8 @@
 //
 // Collects what the file holds into a DumpReport, then prints it as aligned
 // text or as JSON. Damage found midway stops the walk: what was read before
-// it is printed, then the error, with exit status 3.
+// it is printed (at least the footer, once it is read), then the error, with
+// exit status 3; JSON carries the error in an `error` field.
 
 #include <cstdio>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "tools/output_format.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool {
@@ -46,7 +48,7 @@ struct DumpReport {
   uint64_t raw_bytes = 0;
   uint64_t stored_bytes = 0;
   std::vector<FilterAnalysis> filters;
-  WalkStatus error;  // the damage that stopped the walk, if any
+  absl::Status error;  // the damage that stopped the walk, if any
 };
 
 struct DumpSettings {
@@ -55,12 +57,14 @@ struct DumpSettings {
   bool internal_keys = false;
 };
 
+// Reads the data blocks of a walker that read everything up to the index.
 DumpReport Collect(const TableWalker& walker, const DumpSettings& settings) {
   DumpReport report;
   for (size_t i = 0; i < walker.index().size(); ++i) {
     DataBlockReport block_report;
     std::shared_ptr<const Block> block;
-    WalkStatus status = walker.ReadDataBlock(i, &block_report.summary, &block);
+    absl::Status status =
+        walker.ReadDataBlock(i, &block_report.summary, &block);
     if (!status.ok()) {
       report.error = status;
       return report;
@@ -75,13 +79,7 @@ DumpReport Collect(const TableWalker& walker, const DumpSettings& settings) {
             Entry{std::string(it.key()), std::string(it.value())});
       }
     }
-    if (!it.status().ok()) {
-      report.error =
-          WalkStatus(absl::DataLossError(absl::StrCat(
-                         "data block: after entry ", block_report.entries, ": ",
-                         it.status().message())),
-                     block_report.summary.handle.offset());
-    }
+    if (!it.status().ok()) report.error = walker.DataBlockError(i, it.status());
     report.entries += block_report.entries;
     report.raw_bytes += block_report.summary.raw_size;
     report.stored_bytes += block_report.summary.handle.size();
@@ -94,12 +92,8 @@ DumpReport Collect(const TableWalker& walker, const DumpSettings& settings) {
     keys_per_block.push_back(
         DataBlockKeys{block.summary.handle.offset(), block.entries});
   }
-  report.error = AnalyzeFilterBlocks(walker, keys_per_block, &report.filters);
+  AnalyzeFilterBlocks(walker, keys_per_block, &report.filters);
   return report;
-}
-
-absl::string_view ToAbsl(std::string_view view) {
-  return absl::string_view(view.data(), view.size());
 }
 
 std::string DescribeBlock(const BlockSummary& summary) {
@@ -128,18 +122,20 @@ void PrintText(const std::string& path, const TableWalker& walker,
   if (!walker.footer_padding_is_zero()) {
     absl::PrintF("  padding:          not zero\n");
   }
+  if (walker.stage() < TableWalker::Stage::kMetaindex) return;
   absl::PrintF("metaindex block: %s; %d entr%s\n",
                DescribeBlock(walker.metaindex_block()),
                walker.metaindex().size(),
                walker.metaindex().size() == 1 ? "y" : "ies");
-  for (const HandleEntry& entry : walker.metaindex()) {
+  for (const MetaindexEntry& entry : walker.metaindex()) {
     absl::PrintF("  %s -> offset %d, size %d\n", DisplayKey(entry.key, false),
                  entry.handle.offset(), entry.handle.size());
   }
+  if (walker.stage() < TableWalker::Stage::kIndex) return;
   absl::PrintF("index block: %s; %d entr%s\n",
                DescribeBlock(walker.index_block()), walker.index().size(),
                walker.index().size() == 1 ? "y" : "ies");
-  for (const HandleEntry& entry : walker.index()) {
+  for (const MetaindexEntry& entry : walker.index()) {
     absl::PrintF("  %s -> offset %d, size %d\n",
                  DisplayKey(entry.key, internal), entry.handle.offset(),
                  entry.handle.size());
@@ -207,20 +203,20 @@ nlohmann::json ToJson(const std::string& path, const TableWalker& walker,
   nlohmann::json json;
   json["file"] = path;
   json["file_size"] = walker.file_size();
-  json["footer"] = {
-      {"offset", walker.footer_offset()},
-      {"metaindex_handle", HandleJson(walker.footer().metaindex_handle())},
-      {"index_handle", HandleJson(walker.footer().index_handle())},
-      {"padding_is_zero", walker.footer_padding_is_zero()}};
+  json["footer"] = FooterJson(walker.footer(), walker.footer_offset(),
+                              walker.footer_padding_is_zero());
+  if (!report.error.ok()) json["error"] = ErrorJson(path, report.error);
+  if (walker.stage() < TableWalker::Stage::kMetaindex) return json;
   json["metaindex_block"] = BlockJson(walker.metaindex_block());
   json["metaindex"] = nlohmann::json::array();
-  for (const HandleEntry& entry : walker.metaindex()) {
+  for (const MetaindexEntry& entry : walker.metaindex()) {
     json["metaindex"].push_back(
         {{"key", BytesJson(entry.key)}, {"handle", HandleJson(entry.handle)}});
   }
+  if (walker.stage() < TableWalker::Stage::kIndex) return json;
   json["index_block"] = BlockJson(walker.index_block());
   json["index"] = nlohmann::json::array();
-  for (const HandleEntry& entry : walker.index()) {
+  for (const MetaindexEntry& entry : walker.index()) {
     json["index"].push_back({{"key", KeyJson(entry.key, internal)},
                              {"handle", HandleJson(entry.handle)}});
   }
@@ -269,11 +265,6 @@ nlohmann::json ToJson(const std::string& path, const TableWalker& walker,
     if (!filter.problem.empty()) filter_json["problem"] = filter.problem;
     json["filters"].push_back(std::move(filter_json));
   }
-  if (!report.error.ok()) {
-    json["error"] = {
-        {"offset", report.error.located() ? report.error.offset() : 0},
-        {"message", std::string(report.error.status().message())}};
-  }
   return json;
 }
 
@@ -285,24 +276,30 @@ int RunDump(const CommandLine& command_line) {
   settings.keys = absl::GetFlag(FLAGS_keys);
   settings.blocks = absl::GetFlag(FLAGS_blocks) || settings.keys;
   settings.internal_keys = absl::GetFlag(FLAGS_internal_keys);
+  const bool json = absl::GetFlag(FLAGS_json);
 
   std::unique_ptr<TableWalker> walker;
-  WalkStatus opened = TableWalker::Open(path, &walker);
-  if (!opened.ok()) {
-    absl::FPrintF(stderr, "bloomtable: %s\n", DescribeWalkError(path, opened));
-    return ExitStatusFor(opened.status());
+  const absl::Status opened =
+      TableWalker::Open(path, command_line.open_file(), &walker);
+  if (walker == nullptr) {
+    // Nothing was read: not even a footer to show.
+    if (json) PrintJson(FileErrorJson(path, opened));
+    return ReportFileError(path, opened);
   }
-  const DumpReport report = Collect(*walker, settings);
-  if (absl::GetFlag(FLAGS_json)) {
+  DumpReport report;
+  if (opened.ok()) {
+    report = Collect(*walker, settings);
+  } else {
+    report.error = opened;
+  }
+  if (json) {
     PrintJson(ToJson(path, *walker, report, settings));
   } else {
     PrintText(path, *walker, report, settings);
   }
   if (!report.error.ok()) {
     std::fflush(stdout);
-    absl::FPrintF(stderr, "bloomtable: %s\n",
-                  DescribeWalkError(path, report.error));
-    return ExitStatusFor(report.error.status());
+    return ReportFileError(path, report.error);
   }
   return kExitSuccess;
 }

@@ -1,5 +1,5 @@
 // The bloomtable tool's exit statuses: a contract that scripts rely on
-// (DESIGN.md, "The tool's contract").
+// (README, "Exit status"; docs/DESIGN.md, "The tool").
 
 #ifndef BLOOMTABLE_TOOLS_EXIT_STATUS_H_
 #define BLOOMTABLE_TOOLS_EXIT_STATUS_H_

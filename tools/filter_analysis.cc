@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/leveldb_bloom.h"
+#include "table/table_structure.h"
 #include "tools/escaping.h"
 #include "util/coding.h"
 
@@ -12,8 +13,6 @@ namespace bloomtable {
 namespace tool {
 namespace {
 
-constexpr std::string_view kPerBlockPrefix = "filter.";
-constexpr std::string_view kWholeTablePrefix = "fullfilter.";
 constexpr std::string_view kLevelDBBloomName = "leveldb.BuiltinBloomFilter2";
 
 // The per-block layout's trailer: fixed32 offset of the offset array, then
@@ -151,28 +150,15 @@ std::vector<Filter> SplitPerBlock(std::string_view contents,
 
 }  // namespace
 
-bool ParseFilterMetaindexKey(std::string_view metaindex_key,
-                             std::string* policy_name, bool* whole_table) {
-  if (metaindex_key.substr(0, kWholeTablePrefix.size()) == kWholeTablePrefix) {
-    *policy_name = std::string(metaindex_key.substr(kWholeTablePrefix.size()));
-    *whole_table = true;
-    return true;
-  }
-  if (metaindex_key.substr(0, kPerBlockPrefix.size()) == kPerBlockPrefix) {
-    *policy_name = std::string(metaindex_key.substr(kPerBlockPrefix.size()));
-    *whole_table = false;
-    return true;
-  }
-  return false;
-}
-
 FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
                              const BlockHandle& handle,
                              std::string_view contents,
                              const std::vector<DataBlockKeys>& data_blocks) {
   FilterAnalysis analysis;
-  std::string policy_name;
-  ParseFilterMetaindexKey(metaindex_key, &policy_name, &analysis.whole_table);
+  std::string_view policy_name;
+  FilterLayout layout = FilterLayout::kPerBlock;
+  ParseFilterMetaindexKey(metaindex_key, &policy_name, &layout);
+  analysis.whole_table = layout == FilterLayout::kWholeTable;
   // Names come from the file: escaped, they are safe to print and valid in
   // JSON whatever the bytes.
   analysis.metaindex_key = EscapeBytes(metaindex_key);
@@ -204,24 +190,18 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
   return analysis;
 }
 
-WalkStatus AnalyzeFilterBlocks(const TableWalker& walker,
-                               const std::vector<DataBlockKeys>& data_blocks,
-                               std::vector<FilterAnalysis>* filters) {
-  for (const HandleEntry& meta : walker.metaindex()) {
-    std::string policy_name;
-    bool whole_table = false;
-    if (!ParseFilterMetaindexKey(meta.key, &policy_name, &whole_table)) {
+void AnalyzeFilterBlocks(const TableWalker& walker,
+                         const std::vector<DataBlockKeys>& data_blocks,
+                         std::vector<FilterAnalysis>* filters) {
+  for (const MetaBlock& meta : walker.meta_blocks()) {
+    std::string_view policy_name;
+    FilterLayout layout;
+    if (!ParseFilterMetaindexKey(meta.entry.key, &policy_name, &layout)) {
       continue;
     }
-    BlockSummary summary;
-    BlockContents contents;
-    WalkStatus status =
-        walker.ReadBlock(meta.handle, "filter", &summary, &contents);
-    if (!status.ok()) return status;
-    filters->push_back(
-        AnalyzeFilter(meta.key, meta.handle, contents.data, data_blocks));
+    filters->push_back(AnalyzeFilter(meta.entry.key, meta.entry.handle,
+                                     meta.contents.data, data_blocks));
   }
-  return WalkStatus();
 }
 
 }  // namespace tool

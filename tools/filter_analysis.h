@@ -6,8 +6,7 @@
 // The per-block layout is parsed here from FORMAT.md rather than through
 // filter/filter_block.h, whose reader answers queries but does not expose
 // individual filters. Damaged bytes are described, never trusted for sizes.
-// Pure functions, safe from any thread, except AnalyzeFilterBlocks, which
-// reads through the TableWalker it is given.
+// Pure functions, safe from any thread.
 
 #ifndef BLOOMTABLE_TOOLS_FILTER_ANALYSIS_H_
 #define BLOOMTABLE_TOOLS_FILTER_ANALYSIS_H_
@@ -55,11 +54,6 @@ struct FilterAnalysis {
   std::string problem;
 };
 
-// Whether `metaindex_key` names a filter, and if so its policy name and
-// layout.
-bool ParseFilterMetaindexKey(std::string_view metaindex_key,
-                             std::string* policy_name, bool* whole_table);
-
 // Analyses filter block `contents` found under `metaindex_key` at `handle`,
 // given the data blocks of the table.
 FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
@@ -67,12 +61,11 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
                              std::string_view contents,
                              const std::vector<DataBlockKeys>& data_blocks);
 
-// Reads every filter block the walker's metaindex names and appends its
-// analysis to `filters`, in metaindex order. Stops at the first block that
-// cannot be read and returns its error.
-WalkStatus AnalyzeFilterBlocks(const TableWalker& walker,
-                               const std::vector<DataBlockKeys>& data_blocks,
-                               std::vector<FilterAnalysis>* filters);
+// Appends the analysis of every filter block the walker read (the meta
+// blocks its metaindex names as filters) to `filters`, in metaindex order.
+void AnalyzeFilterBlocks(const TableWalker& walker,
+                         const std::vector<DataBlockKeys>& data_blocks,
+                         std::vector<FilterAnalysis>* filters);
 
 }  // namespace tool
 }  // namespace bloomtable

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool {
@@ -64,8 +65,7 @@ absl::StatusOr<std::shared_ptr<const FilterPolicy>> FilterPolicyForBuild(
     return NewRibbonFilterPolicy(bits_per_key);
   }
   return absl::InvalidArgumentError(
-      absl::StrCat("unknown --filter '",
-                   absl::string_view(filter_name.data(), filter_name.size()),
+      absl::StrCat("unknown --filter '", ToAbsl(filter_name),
                    "' (known: none, bloom, cache_local_bloom, ribbon)"));
 }
 

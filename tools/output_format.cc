@@ -1,10 +1,13 @@
 #include "tools/output_format.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "table/corruption.h"
 #include "table/internal_key.h"
 #include "tools/escaping.h"
+#include "tools/tool_errors.h"
 
 namespace bloomtable {
 namespace tool {
@@ -58,6 +61,29 @@ void PrintJson(const nlohmann::json& document) {
       document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fputc('\n', stdout);
+}
+
+nlohmann::json FooterJson(const Footer& footer, uint64_t offset,
+                          bool padding_is_zero) {
+  return nlohmann::json{
+      {"offset", offset},
+      {"metaindex_handle", HandleJson(footer.metaindex_handle())},
+      {"index_handle", HandleJson(footer.index_handle())},
+      {"padding_is_zero", padding_is_zero}};
+}
+
+nlohmann::json ErrorJson(std::string_view path, const absl::Status& status) {
+  nlohmann::json error;
+  const std::optional<uint64_t> offset = CorruptionOffset(status);
+  if (offset.has_value()) error["offset"] = *offset;
+  error["message"] = DescribeProblem(path, status);
+  return error;
+}
+
+nlohmann::json FileErrorJson(std::string_view path,
+                             const absl::Status& status) {
+  return nlohmann::json{{"file", std::string(path)},
+                        {"error", ErrorJson(path, status)}};
 }
 
 }  // namespace tool

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/status/status.h"
 #include "nlohmann/json.hpp"
 #include "table/format.h"
 
@@ -29,6 +30,20 @@ std::string DisplayKey(std::string_view key, bool internal_keys);
 nlohmann::json BytesJson(std::string_view bytes);
 nlohmann::json KeyJson(std::string_view key, bool internal_keys);
 nlohmann::json HandleJson(const BlockHandle& handle);
+
+// The `footer` field of --json output: {offset, metaindex_handle,
+// index_handle, padding_is_zero}.
+nlohmann::json FooterJson(const Footer& footer, uint64_t offset,
+                          bool padding_is_zero);
+
+// The `error` field of --json output about the file at `path`:
+// {"offset": N, "message": ...}, the offset only for damage placed in one
+// block or the footer, the message without the file's name.
+nlohmann::json ErrorJson(std::string_view path, const absl::Status& status);
+
+// The document --json prints when nothing of the file could be read:
+// {"file": PATH, "error": ErrorJson(...)}.
+nlohmann::json FileErrorJson(std::string_view path, const absl::Status& status);
 
 // Writes `document` to standard output, indented, with a final newline.
 // Invalid UTF-8 in a string (a file path) is replaced, never an error.

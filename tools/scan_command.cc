@@ -137,7 +137,8 @@ int RunScan(const CommandLine& command_line) {
   ScanRange range;
   if (!ReadRange(command_line, hex, &range)) return kExitUsage;
 
-  absl::StatusOr<OpenedTable> opened = OpenTableFile(path, internal_keys);
+  absl::StatusOr<OpenedTable> opened =
+      OpenTableFile(path, internal_keys, command_line.open_file());
   if (!opened.ok()) return ReportFileError(path, opened.status());
   const Options options = ReadingOptions(internal_keys);
   Scanner scanner(options, hex);

@@ -1,9 +1,15 @@
 // bloomtable stats FILE [--json] [--internal_keys]
+//
+// On damage, what was read is the file and its footer (once read): those are
+// printed, then the error (exit status 3); JSON carries it in `error`. No
+// partial statistics: they would describe part of the file as the whole.
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "bloomtable/comparator.h"
 #include "nlohmann/json.hpp"
@@ -32,13 +38,13 @@ struct Stats {
   std::vector<FilterAnalysis> filters;
 };
 
-WalkStatus Collect(const TableWalker& walker, bool internal_keys,
-                   Stats* stats) {
+absl::Status Collect(const TableWalker& walker, bool internal_keys,
+                     Stats* stats) {
   std::vector<DataBlockKeys> keys_per_block;
   for (size_t i = 0; i < walker.index().size(); ++i) {
     BlockSummary summary;
     std::shared_ptr<const Block> block;
-    WalkStatus status = walker.ReadDataBlock(i, &summary, &block);
+    absl::Status status = walker.ReadDataBlock(i, &summary, &block);
     if (!status.ok()) return status;
     BlockIter it(BytewiseComparator(), block.get());
     uint64_t entries = 0;
@@ -49,19 +55,15 @@ WalkStatus Collect(const TableWalker& walker, bool internal_keys,
       stats->value_sizes.Add(static_cast<uint32_t>(it.value().size()));
       entries++;
     }
-    if (!it.status().ok()) {
-      return WalkStatus(
-          absl::DataLossError(absl::StrCat("data block: after entry ", entries,
-                                           ": ", it.status().message())),
-          summary.handle.offset());
-    }
+    if (!it.status().ok()) return walker.DataBlockError(i, it.status());
     stats->entries += entries;
     stats->data_blocks++;
     stats->raw_data_bytes += summary.raw_size;
     stats->stored_data_bytes += summary.handle.size();
     keys_per_block.push_back(DataBlockKeys{summary.handle.offset(), entries});
   }
-  return AnalyzeFilterBlocks(walker, keys_per_block, &stats->filters);
+  AnalyzeFilterBlocks(walker, keys_per_block, &stats->filters);
+  return absl::OkStatus();
 }
 
 double PerKey(uint64_t bytes, uint64_t entries) {
@@ -91,23 +93,54 @@ std::string DistributionText(SizeDistribution& sizes) {
       sizes.Percentile(99), sizes.Percentile(100), sizes.mean(), sizes.total());
 }
 
+// What stats shows of a damaged file: its size and footer, and in JSON the
+// error.
+void PrintFooter(const std::string& path, const TableWalker& walker,
+                 const absl::Status& error, bool json_output) {
+  if (json_output) {
+    nlohmann::json json;
+    json["file"] = path;
+    json["file_size"] = walker.file_size();
+    json["footer"] = FooterJson(walker.footer(), walker.footer_offset(),
+                                walker.footer_padding_is_zero());
+    json["error"] = ErrorJson(path, error);
+    PrintJson(json);
+    return;
+  }
+  const Footer& footer = walker.footer();
+  absl::PrintF("file:               %s (%d bytes)\n", path, walker.file_size());
+  absl::PrintF(
+      "footer:             offset %d; metaindex handle: offset %d, "
+      "size %d; index handle: offset %d, size %d\n",
+      walker.footer_offset(), footer.metaindex_handle().offset(),
+      footer.metaindex_handle().size(), footer.index_handle().offset(),
+      footer.index_handle().size());
+}
+
 }  // namespace
 
 int RunStats(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
   const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
+  const bool json_output = absl::GetFlag(FLAGS_json);
   std::unique_ptr<TableWalker> walker;
-  WalkStatus status = TableWalker::Open(path, &walker);
+  absl::Status status =
+      TableWalker::Open(path, command_line.open_file(), &walker);
   Stats stats;
   if (status.ok()) status = Collect(*walker, internal_keys, &stats);
   if (!status.ok()) {
-    absl::FPrintF(stderr, "bloomtable: %s\n", DescribeWalkError(path, status));
-    return ExitStatusFor(status.status());
+    if (walker == nullptr) {
+      if (json_output) PrintJson(FileErrorJson(path, status));
+    } else {
+      PrintFooter(path, *walker, status, json_output);
+    }
+    std::fflush(stdout);
+    return ReportFileError(path, status);
   }
   // The index block is held in memory uncompressed while a table is open.
   const uint64_t index_bytes = walker->index_block().raw_size;
 
-  if (absl::GetFlag(FLAGS_json)) {
+  if (json_output) {
     nlohmann::json json;
     json["file"] = path;
     json["file_size"] = walker->file_size();

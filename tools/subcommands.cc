@@ -11,6 +11,7 @@
 #include "bloomtable/version.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool {
@@ -19,10 +20,6 @@ namespace {
 // For Subcommand::max_args: any number of arguments.
 constexpr size_t kAnyNumber = SIZE_MAX;
 
-absl::string_view ToAbsl(std::string_view view) {
-  return absl::string_view(view.data(), view.size());
-}
-
 // What a flag's value looks like, for usage lines; empty for booleans.
 std::string_view ValuePlaceholder(std::string_view flag) {
   static const auto* const kPlaceholders =
@@ -30,6 +27,7 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"from", "KEY"},
           {"to", "KEY"},
           {"limit", "N"},
+          {"key_file", "FILE|-"},
           {"input", "FILE|-"},
           {"input_format", "tsv|hex"},
           {"block_size", "N"},
@@ -94,7 +92,9 @@ const std::vector<Subcommand>& Subcommands() {
        "Prints the footer and its block handles, the metaindex entries, the "
        "index entries, totals over the data blocks and the filter block "
        "(policy, number of filters, bytes, keys covered, bits per key, k, "
-       "fraction of bits set, estimated false-positive rate).",
+       "fraction of bits set, estimated false-positive rate). On damage it "
+       "prints what it read before (at least the footer), then the error; "
+       "--json then carries it in an error field.",
        1,
        1,
        {"blocks", "keys", "json", "internal_keys"},
@@ -109,21 +109,28 @@ const std::vector<Subcommand>& Subcommands() {
        "(\"FILE: ERROR: reason\" when it cannot be read, \"FILE: "
        "UNSUPPORTED: reason\" for a valid table this build cannot read). Exit "
        "status 0 only if every file is sound; 4 if a file could not be read, "
-       "else 3 if one is damaged, else 5 if one is unsupported.",
+       "else 3 if one is damaged, else 5 if one is unsupported. Without "
+       "--internal_keys, a sound file whose keys look like a LevelDB "
+       "database's (each ends in a sequence/type tag, in internal-key order) "
+       "gets a note on standard error suggesting the flag.",
        1,
        kAnyNumber,
        {"internal_keys"},
        RunVerify},
       {"get",
-       "FILE KEY",
-       "print the value of one key",
+       "FILE [KEY]",
+       "print the value of one key, or of every key of a file",
        "Prints the value stored under KEY (escaped as scan prints it, or hex "
        "with --hex) and says on standard error what the filter answered. "
        "Exit status 1 when the table holds no such key. Put -- before a KEY "
-       "that starts with -.",
+       "that starts with -. With --key_file FILE (or - for standard input) "
+       "instead of KEY, looks up every key of FILE, one per line in the "
+       "escaped form (or hex with --hex), and prints one line per key in "
+       "order: \"found\", a tab and the value, or \"missing\"; then a "
+       "summary on standard error. Exit status 1 if any key is missing.",
+       1,
        2,
-       2,
-       {"hex", "internal_keys"},
+       {"hex", "key_file", "internal_keys"},
        RunGet},
       {"scan",
        "FILE",

@@ -2,8 +2,7 @@
 
 #include <utility>
 
-#include "absl/strings/str_cat.h"
-#include "table/format.h"
+#include "table/table_structure.h"
 #include "tools/filter_policies.h"
 
 namespace bloomtable {
@@ -25,23 +24,17 @@ Options ReadingOptions(bool internal_keys) {
 absl::StatusOr<uint64_t> CheckedTableFileSize(const std::string& path) {
   absl::StatusOr<uint64_t> size = GetFileSize(path);
   if (!size.ok()) return size.status();
-  if (*size == 0) {
-    return absl::DataLossError(absl::StrCat(path, ": empty file, not a table"));
-  }
-  if (*size < Footer::kEncodedLength) {
-    return absl::DataLossError(absl::StrCat(
-        path, ": not a table: ", *size, " bytes, shorter than a table's ",
-        Footer::kEncodedLength, "-byte footer"));
-  }
+  absl::Status status = CheckTableFileSize(path, *size);
+  if (!status.ok()) return status;
   return size;
 }
 
 absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
-                                          bool internal_keys) {
+                                          bool internal_keys,
+                                          const FileOpener& open_file) {
   absl::StatusOr<uint64_t> size = CheckedTableFileSize(path);
   if (!size.ok()) return size.status();
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(path);
+  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file = open_file(path);
   if (!file.ok()) return file.status();
   absl::StatusOr<std::unique_ptr<Table>> table =
       Table::Open(ReadingOptions(internal_keys), *std::move(file), *size);

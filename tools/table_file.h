@@ -7,6 +7,7 @@
 #define BLOOMTABLE_TOOLS_TABLE_FILE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -18,6 +19,12 @@
 
 namespace bloomtable {
 namespace tool {
+
+// How the tool opens a file for reading: OpenRandomAccessFile, or in tests a
+// function that wraps the file (to inject read errors).
+using FileOpener =
+    std::function<absl::StatusOr<std::unique_ptr<RandomAccessFile>>(
+        const std::string& path)>;
 
 // Options for reading: every known filter policy, and internal keys if
 // `internal_keys`.
@@ -33,10 +40,12 @@ struct OpenedTable {
   uint64_t file_size = 0;
 };
 
-// Opens the table at `path`. Errors are as CheckedTableFileSize's, the file's
-// own, and Table::Open's (DataLoss, Unimplemented for an unsupported table).
+// Opens the table at `path` with `open_file`. Errors are as
+// CheckedTableFileSize's, the file's own, and Table::Open's (DataLoss,
+// Unimplemented for an unsupported table).
 absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
-                                          bool internal_keys);
+                                          bool internal_keys,
+                                          const FileOpener& open_file);
 
 }  // namespace tool
 }  // namespace bloomtable

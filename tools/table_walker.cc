@@ -2,180 +2,116 @@
 
 #include <utility>
 
-#include "absl/strings/match.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/strip.h"
-#include "bloomtable/comparator.h"
-#include "bloomtable/options.h"
-#include "tools/exit_status.h"
-#include "tools/table_file.h"
-#include "tools/tool_errors.h"
+#include "table/corruption.h"
 
 namespace bloomtable {
 namespace tool {
-namespace {
 
-// An error from table/format.cc's ReadBlock starts with the block's
-// position, which the walker reports separately; keep only what went wrong.
-std::string WhatWentWrong(const absl::Status& status,
-                          const BlockHandle& handle) {
-  const std::string position = absl::StrFormat(
-      "block at offset %u (size %u): ", handle.offset(), handle.size());
-  absl::string_view message = status.message();
-  absl::ConsumePrefix(&message, position);
-  return std::string(message);
-}
-
-absl::string_view ToAbsl(std::string_view view) {
-  return absl::string_view(view.data(), view.size());
-}
-
-}  // namespace
-
-WalkStatus TableWalker::Open(const std::string& path,
-                             std::unique_ptr<TableWalker>* walker) {
+absl::Status TableWalker::Open(const std::string& path,
+                               const FileOpener& open_file,
+                               std::unique_ptr<TableWalker>* walker) {
+  walker->reset();
   absl::StatusOr<uint64_t> size = CheckedTableFileSize(path);
-  if (!size.ok()) return WalkStatus(size.status());
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(path);
-  if (!file.ok()) return WalkStatus(file.status());
+  if (!size.ok()) return size.status();
+  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file = open_file(path);
+  if (!file.ok()) return file.status();
   std::unique_ptr<TableWalker> opened(new TableWalker(*std::move(file), *size));
-  WalkStatus status = opened->ReadFooter();
-  if (!status.ok()) return status;
-  status =
-      opened->ReadHandleBlock(opened->footer_.metaindex_handle(), "metaindex",
-                              &opened->metaindex_block_, &opened->metaindex_);
-  if (!status.ok()) return status;
-  for (const HandleEntry& entry : opened->metaindex_) {
-    if (entry.key == kRocksDBPropertiesBlockName) {
-      opened->numbering_ = CompressionNumbering::kRocksDB;
-    }
-  }
-  status = opened->ReadHandleBlock(opened->footer_.index_handle(), "index",
-                                   &opened->index_block_, &opened->index_);
-  if (!status.ok()) return status;
+  absl::StatusOr<FooterContents> footer =
+      ReadFooter(*opened->file_, *size, /*bytes_read=*/nullptr);
+  if (!footer.ok()) return footer.status();
+  opened->footer_ = *footer;
+  absl::Status status = opened->ReadAfterFooter();
   *walker = std::move(opened);
-  return WalkStatus();
+  return status;
 }
 
-WalkStatus TableWalker::ReadFooter() {
-  const uint64_t offset = footer_offset();
-  char scratch[Footer::kEncodedLength];
-  std::string_view bytes;
-  absl::Status status =
-      file_->Read(offset, Footer::kEncodedLength, &bytes, scratch);
-  if (!status.ok()) return WalkStatus(status, offset);
-  if (bytes.size() != Footer::kEncodedLength) {
-    return WalkStatus(absl::DataLossError("footer: file shrank while read"),
-                      offset);
+absl::Status TableWalker::ReadAfterFooter() {
+  absl::Status status = ReadHandleBlock(
+      footer().metaindex_handle(), "metaindex", &metaindex_block_, &metaindex_);
+  if (!status.ok()) return status;
+  stage_ = Stage::kMetaindex;
+  // The metaindex (never compressed) tells whose compression numbering the
+  // other blocks follow.
+  numbering_ = CompressionNumberingOf(metaindex_);
+  for (const MetaindexEntry& entry : metaindex_) {
+    std::string_view policy_name;
+    FilterLayout layout;
+    const std::string_view kind =
+        ParseFilterMetaindexKey(entry.key, &policy_name, &layout) ? "filter"
+                                                                  : "meta";
+    MetaBlock meta{entry, {}, {}};
+    status = ReadBlock(entry.handle, kind, &meta.summary, &meta.contents);
+    if (!status.ok()) return status;
+    meta_blocks_.push_back(std::move(meta));
   }
-  status = footer_.DecodeFrom(bytes);
-  if (!status.ok()) {
-    // Footer errors say what they are ("not a table: bad magic number ...").
-    return WalkStatus(status, offset);
-  }
-  // Everything before the magic that the two handles did not use is
-  // padding, written as zeros.
-  std::string canonical;
-  footer_.EncodeTo(&canonical);
-  footer_padding_is_zero_ =
-      bytes.substr(0, Footer::kEncodedLength - 8) ==
-      std::string_view(canonical).substr(0, Footer::kEncodedLength - 8);
-  return WalkStatus();
+  stage_ = Stage::kMetaBlocks;
+  status =
+      ReadHandleBlock(footer().index_handle(), "index", &index_block_, &index_);
+  if (!status.ok()) return status;
+  stage_ = Stage::kIndex;
+  return absl::OkStatus();
 }
 
-WalkStatus TableWalker::ReadBlock(const BlockHandle& handle,
-                                  std::string_view kind, BlockSummary* summary,
-                                  BlockContents* contents) const {
+absl::Status TableWalker::ReadBlock(const BlockHandle& handle,
+                                    std::string_view kind,
+                                    BlockSummary* summary,
+                                    BlockContents* contents) const {
   ReadBlockOptions options;
   options.verify_checksum = true;
   options.readable_limit = footer_offset();
   options.numbering = numbering_;
   BlockReadReport report;
   absl::StatusOr<BlockContents> read =
-      bloomtable::ReadBlock(*file_, handle, options, &report);
-  if (!read.ok()) {
-    if (!absl::IsDataLoss(read.status()) &&
-        !absl::IsUnimplemented(read.status())) {
-      return WalkStatus(read.status(), handle.offset());
-    }
-    return WalkStatus(
-        absl::Status(read.status().code(),
-                     absl::StrCat(ToAbsl(kind), " block (size ", handle.size(),
-                                  "): ", WhatWentWrong(read.status(), handle))),
-        handle.offset());
-  }
+      ReadBlockAt(*file_, handle, options, kind, &report);
+  if (!read.ok()) return read.status();
   // ReadBlock checked the trailer; its first byte is the compression type.
   char type = 0;
   std::string_view type_byte;
   absl::Status status =
       file_->Read(handle.offset() + handle.size(), 1, &type_byte, &type);
-  if (!status.ok()) return WalkStatus(status, handle.offset());
+  if (!status.ok()) return status;
   summary->handle = handle;
   summary->compression_type =
       type_byte.empty() ? 0 : static_cast<unsigned char>(type_byte[0]);
   summary->codec = report.codec;
   summary->raw_size = read->data.size();
   *contents = *std::move(read);
-  return WalkStatus();
+  return absl::OkStatus();
 }
 
-WalkStatus TableWalker::ReadHandleBlock(
+absl::Status TableWalker::ReadHandleBlock(
     const BlockHandle& handle, std::string_view kind, BlockSummary* summary,
-    std::vector<HandleEntry>* entries) const {
+    std::vector<MetaindexEntry>* entries) const {
   BlockContents contents;
-  WalkStatus status = ReadBlock(handle, kind, summary, &contents);
+  absl::Status status = ReadBlock(handle, kind, summary, &contents);
   if (!status.ok()) return status;
-  const auto damage = [&](absl::string_view what) {
-    return WalkStatus(
-        absl::DataLossError(absl::StrCat(ToAbsl(kind), " block: ", what)),
-        handle.offset());
-  };
   absl::StatusOr<std::shared_ptr<const Block>> block =
-      Block::Parse(std::move(contents));
-  if (!block.ok()) return damage(block.status().message());
-  BlockIter it(BytewiseComparator(), block->get());
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
-    std::string_view value = it.value();
-    BlockHandle entry_handle;
-    if (!entry_handle.DecodeFrom(&value).ok()) {
-      return damage(
-          absl::StrCat("entry ", entries->size(), " holds no block handle"));
-    }
-    entries->push_back(HandleEntry{std::string(it.key()), entry_handle});
-  }
-  if (!it.status().ok()) {
-    return damage(absl::StrCat("after entry ", entries->size(), ": ",
-                               it.status().message()));
-  }
-  return WalkStatus();
+      ParseBlockAt(path(), kind, handle, std::move(contents));
+  if (!block.ok()) return block.status();
+  return ForEachHandleEntry(
+      path(), kind, handle, **block,
+      [entries](std::string_view key, const BlockHandle& value) {
+        entries->push_back(MetaindexEntry{std::string(key), value});
+      });
 }
 
-WalkStatus TableWalker::ReadDataBlock(
+absl::Status TableWalker::ReadDataBlock(
     size_t i, BlockSummary* summary,
     std::shared_ptr<const Block>* block) const {
   const BlockHandle& handle = index_[i].handle;
   BlockContents contents;
-  WalkStatus status = ReadBlock(handle, "data", summary, &contents);
+  absl::Status status = ReadBlock(handle, "data", summary, &contents);
   if (!status.ok()) return status;
   absl::StatusOr<std::shared_ptr<const Block>> parsed =
-      Block::Parse(std::move(contents));
-  if (!parsed.ok()) {
-    return WalkStatus(absl::DataLossError(absl::StrCat(
-                          "data block: ", parsed.status().message())),
-                      handle.offset());
-  }
+      ParseBlockAt(path(), "data", handle, std::move(contents));
+  if (!parsed.ok()) return parsed.status();
   *block = *std::move(parsed);
-  return WalkStatus();
+  return absl::OkStatus();
 }
 
-std::string DescribeWalkError(std::string_view path, const WalkStatus& status) {
-  if (status.located() && ExitStatusFor(status.status()) == kExitDamaged) {
-    return absl::StrFormat("%s: corrupt at offset %u: %s", ToAbsl(path),
-                           status.offset(), status.status().message());
-  }
-  return DescribeFileError(path, status.status());
+absl::Status TableWalker::DataBlockError(size_t i,
+                                         const absl::Status& status) const {
+  return BlockError(path(), "data", index_[i].handle, status);
 }
 
 }  // namespace tool

@@ -1,12 +1,12 @@
 // TableWalker reads a table file block by block, the way `dump`, `verify` and
-// `stats` need it: the footer, the metaindex and the index at Open, then any
-// data or meta block on request, each with its stored size, compression type
-// and raw size. Unlike Table it keeps nothing hidden and reports where
-// damage lies: every error carries the file offset of the block (or the
-// footer) it was found in.
+// `stats` need it: at Open, in the order every reader of a table follows
+// (table/table_structure.h), the footer, the metaindex, every meta block it
+// names (the filters among them) and the index; then any data block on
+// request, each with its stored size, compression type and raw size. Unlike
+// Table it keeps nothing hidden, and its errors are worded as
+// table/corruption.h words them: damage is placed at the offset of the block
+// or footer it lies in.
 //
-// Open checks the footer and the metaindex and index blocks (checksums,
-// structure, handle encoding). Data blocks are checked as they are read.
 // Thread-compatible: one thread at a time.
 
 #ifndef BLOOMTABLE_TOOLS_TABLE_WALKER_H_
@@ -21,34 +21,11 @@
 #include "bloomtable/file.h"
 #include "table/block.h"
 #include "table/format.h"
+#include "table/table_structure.h"
+#include "tools/table_file.h"
 
 namespace bloomtable {
 namespace tool {
-
-// The outcome of a walking step: OK, or an error and, when it lies in one
-// place, the offset of the block or footer where it was found. Damage is
-// DataLoss; a valid table this build cannot read is Unimplemented; anything
-// else is the file's own (I/O) error.
-class WalkStatus {
- public:
-  WalkStatus() = default;
-  // An error about the whole file (missing, empty, too short).
-  explicit WalkStatus(absl::Status status) : status_(std::move(status)) {}
-  // An error found at `offset`.
-  WalkStatus(absl::Status status, uint64_t offset)
-      : status_(std::move(status)), located_(true), offset_(offset) {}
-
-  bool ok() const { return status_.ok(); }
-  const absl::Status& status() const { return status_; }
-  bool located() const { return located_; }
-  // REQUIRES: located().
-  uint64_t offset() const { return offset_; }
-
- private:
-  absl::Status status_;
-  bool located_ = false;
-  uint64_t offset_ = 0;
-};
 
 // A block as stored.
 struct BlockSummary {
@@ -58,71 +35,84 @@ struct BlockSummary {
   uint64_t raw_size = 0;                 // bytes after decompression
 };
 
-// A metaindex entry (e.g. "filter.<policy name>") or an index entry (a
-// separator key), with the handle it maps to.
-struct HandleEntry {
-  std::string key;
-  BlockHandle handle;
+// A meta block that the metaindex names, read at Open.
+struct MetaBlock {
+  MetaindexEntry entry;
+  BlockSummary summary;
+  BlockContents contents;
 };
 
 class TableWalker {
  public:
-  // Opens `path` and reads its footer, metaindex and index. Errors about
-  // the whole file are not located: file-system errors (missing file,
-  // directory) and, as damage, an empty file or one shorter than a footer.
-  static WalkStatus Open(const std::string& path,
-                         std::unique_ptr<TableWalker>* walker);
+  // How far Open got: each part is read only after those before it.
+  enum class Stage { kFooter, kMetaindex, kMetaBlocks, kIndex };
+
+  // Opens `path` with `open_file` and reads its footer, metaindex, meta
+  // blocks and index. Sets `*walker` as soon as the footer is read, even if
+  // a later part fails, so that what was read can be shown (stage() says
+  // how far it got); on an error before that, `*walker` is null. Errors
+  // about the whole file are not placed: file-system errors (missing file,
+  // directory) and, as DataLoss, an empty file or one shorter than a footer.
+  static absl::Status Open(const std::string& path, const FileOpener& open_file,
+                           std::unique_ptr<TableWalker>* walker);
 
   TableWalker(const TableWalker&) = delete;
   TableWalker& operator=(const TableWalker&) = delete;
 
+  const std::string& path() const { return file_->name(); }
   uint64_t file_size() const { return file_size_; }
   uint64_t footer_offset() const { return file_size_ - Footer::kEncodedLength; }
-  const Footer& footer() const { return footer_; }
+  const Footer& footer() const { return footer_.footer; }
   // False if the footer's bytes after the two handles are not all zero, as
   // every LevelDB writer leaves them (readers ignore them).
-  bool footer_padding_is_zero() const { return footer_padding_is_zero_; }
+  bool footer_padding_is_zero() const { return footer_.padding_is_zero; }
 
+  // The last part Open read completely; the accessors below are empty for
+  // the parts after it.
+  Stage stage() const { return stage_; }
   const BlockSummary& metaindex_block() const { return metaindex_block_; }
+  const std::vector<MetaindexEntry>& metaindex() const { return metaindex_; }
+  // One per metaindex entry, in metaindex order.
+  const std::vector<MetaBlock>& meta_blocks() const { return meta_blocks_; }
   const BlockSummary& index_block() const { return index_block_; }
-  const std::vector<HandleEntry>& metaindex() const { return metaindex_; }
   // One entry per data block, in file order.
-  const std::vector<HandleEntry>& index() const { return index_; }
+  const std::vector<MetaindexEntry>& index() const { return index_; }
 
-  // Reads the block at `handle` (checksum verified, decompressed). `kind`
-  // ("data", "filter", ...) names the block in error messages.
-  WalkStatus ReadBlock(const BlockHandle& handle, std::string_view kind,
-                       BlockSummary* summary, BlockContents* contents) const;
+  // Reads the `kind` block ("data", "filter", ...) at `handle` (checksum
+  // verified, decompressed).
+  absl::Status ReadBlock(const BlockHandle& handle, std::string_view kind,
+                         BlockSummary* summary, BlockContents* contents) const;
 
   // Reads data block `index()[i]` and parses its restart array.
-  WalkStatus ReadDataBlock(size_t i, BlockSummary* summary,
-                           std::shared_ptr<const Block>* block) const;
+  absl::Status ReadDataBlock(size_t i, BlockSummary* summary,
+                             std::shared_ptr<const Block>* block) const;
+
+  // Places `status`, met while iterating data block `index()[i]`, as the
+  // library places it.
+  absl::Status DataBlockError(size_t i, const absl::Status& status) const;
 
  private:
   TableWalker(std::unique_ptr<RandomAccessFile> file, uint64_t file_size)
       : file_(std::move(file)), file_size_(file_size) {}
 
-  WalkStatus ReadFooter();
-  // Reads and parses a block of key -> block handle entries.
-  WalkStatus ReadHandleBlock(const BlockHandle& handle, std::string_view kind,
-                             BlockSummary* summary,
-                             std::vector<HandleEntry>* entries) const;
+  absl::Status ReadAfterFooter();
+  // Reads, parses and decodes a block of key -> block handle entries.
+  absl::Status ReadHandleBlock(const BlockHandle& handle, std::string_view kind,
+                               BlockSummary* summary,
+                               std::vector<MetaindexEntry>* entries) const;
 
   const std::unique_ptr<RandomAccessFile> file_;
   const uint64_t file_size_;
-  Footer footer_;
-  bool footer_padding_is_zero_ = true;
+  FooterContents footer_;
+  Stage stage_ = Stage::kFooter;
   BlockSummary metaindex_block_;
+  std::vector<MetaindexEntry> metaindex_;
+  std::vector<MetaBlock> meta_blocks_;
   BlockSummary index_block_;
-  std::vector<HandleEntry> metaindex_;
-  std::vector<HandleEntry> index_;
+  std::vector<MetaindexEntry> index_;
   // Whose compression numbering the blocks follow, from the metaindex.
   CompressionNumbering numbering_ = CompressionNumbering::kLevelDB;
 };
-
-// "PATH: corrupt at offset N: reason" for damage found at an offset, else
-// DescribeFileError's "PATH: message".
-std::string DescribeWalkError(std::string_view path, const WalkStatus& status);
 
 }  // namespace tool
 }  // namespace bloomtable

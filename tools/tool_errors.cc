@@ -2,21 +2,14 @@
 
 #include <cstdio>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "table/corruption.h"
 #include "tools/exit_status.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool {
-namespace {
-
-absl::string_view ToAbsl(std::string_view view) {
-  return absl::string_view(view.data(), view.size());
-}
-
-}  // namespace
-
 int ExitStatusFor(const absl::Status& status) {
   switch (status.code()) {
     case absl::StatusCode::kDataLoss:
@@ -31,11 +24,19 @@ int ExitStatusFor(const absl::Status& status) {
 
 std::string DescribeFileError(std::string_view path,
                               const absl::Status& status) {
-  const absl::string_view message = status.message();
-  if (absl::StartsWith(message, absl::StrCat(ToAbsl(path), ": "))) {
+  const std::string_view message = FromAbsl(status.message());
+  if (StartsWith(message, path) &&
+      StartsWith(message.substr(path.size()), ": ")) {
     return std::string(message);
   }
-  return absl::StrCat(ToAbsl(path), ": ", message);
+  return absl::StrCat(ToAbsl(path), ": ", ToAbsl(message));
+}
+
+std::string DescribeProblem(std::string_view path, const absl::Status& status) {
+  if (CorruptionOffset(status).has_value()) {
+    return std::string(CorruptionReason(status));
+  }
+  return DescribeFileError(path, status).substr(path.size() + 2);
 }
 
 int ReportFileError(std::string_view path, const absl::Status& status) {

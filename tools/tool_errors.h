@@ -22,6 +22,11 @@ int ExitStatusFor(const absl::Status& status);
 std::string DescribeFileError(std::string_view path,
                               const absl::Status& status);
 
+// What went wrong with the file at `path`, without its name: for damage
+// placed in one block or the footer (table/corruption.h) the reason after
+// "corrupt at offset N: ", else the message after "PATH: ".
+std::string DescribeProblem(std::string_view path, const absl::Status& status);
+
 // Prints "bloomtable: PATH: message" to standard error and returns
 // ExitStatusFor(status).
 int ReportFileError(std::string_view path, const absl::Status& status);

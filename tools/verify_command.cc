@@ -6,9 +6,16 @@
 // across the whole file and agree with the index separators, and that each
 // key's own filter answers "maybe" for it. Then the file must also open as a
 // Table. One line per file on standard output.
+//
+// Without --internal_keys, a table whose every key ends in a LevelDB
+// internal-key tag (a type of 0 or 1) and whose keys are in internal-key order
+// (user keys ascending, sequence descending within one) is most likely a
+// database's file: verify says so on standard error and suggests the flag.
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +26,9 @@
 #include "bloomtable/filter_policy.h"
 #include "filter/filter_block.h"
 #include "table/block.h"
+#include "table/corruption.h"
 #include "table/internal_key.h"
+#include "table/table_structure.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
 #include "tools/escaping.h"
@@ -29,19 +38,48 @@
 #include "tools/table_file.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace tool {
 namespace {
 
-WalkStatus Damage(uint64_t offset, std::string reason) {
-  return WalkStatus(absl::DataLossError(reason), offset);
-}
+constexpr char kInternalKeysNote[] =
+    "note: every key ends in a LevelDB internal-key tag and the keys are in "
+    "internal-key order: a LevelDB database's file? Verify it with "
+    "--internal_keys to check its keys and filter as the database's";
+
+// Keeps the two things that together say "a LevelDB database's keys":
+// every key parses as an internal key, and each follows the previous one in
+// internal-key order. Either alone proves little: 8-byte big-endian integers
+// below 2^56 all parse (type byte 0), but ascend by their last bytes, which
+// are the tag's sequence, where a database's keys descend.
+class InternalKeyShape {
+ public:
+  InternalKeyShape() : comparator_(BytewiseComparator()) {}
+
+  void Add(std::string_view key) {
+    ParsedInternalKey parsed;
+    if (!ParseInternalKey(key, &parsed) ||
+        (keys_ > 0 && comparator_.Compare(previous_, key) >= 0)) {
+      shaped_ = false;
+    }
+    previous_.assign(key.data(), key.size());
+    ++keys_;
+  }
+
+  bool LooksInternal() const { return shaped_ && keys_ > 0; }
+
+ private:
+  const InternalKeyComparator comparator_;
+  std::string previous_;
+  uint64_t keys_ = 0;
+  bool shaped_ = true;
+};
 
 // The filter a table's keys are checked against: at most one per layout.
 struct FilterCheck {
   std::shared_ptr<const FilterPolicy> policy;
-  BlockContents contents;
   uint64_t offset = 0;
   std::unique_ptr<FilterBlockReader> per_block;
   std::unique_ptr<FilterReader> whole_table;
@@ -62,24 +100,34 @@ class FileVerifier {
                         ? static_cast<const Comparator*>(&internal_comparator_)
                         : BytewiseComparator()) {}
 
-  WalkStatus Verify() {
+  absl::Status Verify() {
     if (!walker_.footer_padding_is_zero()) {
       return Damage(walker_.footer_offset(),
                     "footer: the bytes between the block handles and the "
                     "magic number are not zero");
     }
-    WalkStatus status = CheckTiling();
+    absl::Status status = CheckTiling();
     if (!status.ok()) return status;
-    status = ReadMetaBlocks();
+    status = SetUpFilters();
     if (!status.ok()) return status;
     for (size_t i = 0; i < walker_.index().size(); ++i) {
       status = VerifyDataBlock(i);
       if (!status.ok()) return status;
     }
-    return WalkStatus();
+    return absl::OkStatus();
+  }
+
+  // After Verify() without --internal_keys: whether the keys look like a
+  // LevelDB database's (InternalKeyShape).
+  bool KeysLookInternal() const {
+    return !internal_keys_ && shape_.LooksInternal();
   }
 
  private:
+  absl::Status Damage(uint64_t offset, std::string_view reason) const {
+    return CorruptionAt(walker_.path(), offset, reason);
+  }
+
   static constexpr std::string_view kInternalKeysHint =
       " (a LevelDB database file? verify it with --internal_keys)";
 
@@ -98,7 +146,7 @@ class FileVerifier {
   // LevelDB writes the blocks back to back: data blocks, meta blocks, the
   // metaindex, the index, then the footer. Anything else means a handle
   // points where no block was written.
-  WalkStatus CheckTiling() const {
+  absl::Status CheckTiling() const {
     struct Placed {
       BlockHandle handle;
       std::string what;
@@ -108,7 +156,7 @@ class FileVerifier {
       blocks.push_back(
           {walker_.index()[i].handle, absl::StrCat("data block ", i)});
     }
-    for (const HandleEntry& meta : walker_.metaindex()) {
+    for (const MetaindexEntry& meta : walker_.metaindex()) {
       blocks.push_back({meta.handle, absl::StrCat("meta block '",
                                                   EscapeBytes(meta.key), "'")});
     }
@@ -137,52 +185,46 @@ class FileVerifier {
                                     "the footer",
                                     walker_.footer_offset() - expected));
     }
-    return WalkStatus();
+    return absl::OkStatus();
   }
 
-  // Reads every meta block (checking its checksum) and sets up the filters
-  // the tool knows.
-  WalkStatus ReadMetaBlocks() {
-    for (const HandleEntry& meta : walker_.metaindex()) {
-      BlockSummary summary;
-      BlockContents contents;
-      WalkStatus status =
-          walker_.ReadBlock(meta.handle, "meta", &summary, &contents);
-      if (!status.ok()) return status;
-      std::string policy_name;
-      bool whole_table = false;
-      if (!ParseFilterMetaindexKey(meta.key, &policy_name, &whole_table)) {
+  // Sets up the filters the tool knows among the meta blocks the walker
+  // read (and checked).
+  absl::Status SetUpFilters() {
+    for (const MetaBlock& meta : walker_.meta_blocks()) {
+      std::string_view policy_name;
+      FilterLayout layout;
+      if (!ParseFilterMetaindexKey(meta.entry.key, &policy_name, &layout)) {
         continue;
       }
       std::shared_ptr<const FilterPolicy> policy =
-          FindFilterPolicy(policy_name);
+          FindFilterPolicy(std::string(policy_name));
       if (policy == nullptr) continue;  // unknown: cannot be checked
       auto check = std::make_unique<FilterCheck>();
       check->policy = policy;
-      check->contents = std::move(contents);
-      check->offset = meta.handle.offset();
-      if (whole_table) {
-        check->whole_table = policy->NewReader(check->contents.data);
+      check->offset = meta.entry.handle.offset();
+      if (layout == FilterLayout::kWholeTable) {
+        check->whole_table = policy->NewReader(meta.contents.data);
       } else {
         check->per_block = std::make_unique<FilterBlockReader>(
-            policy.get(), check->contents.data);
+            policy.get(), meta.contents.data);
         if (!check->per_block->usable()) {
-          return Damage(meta.handle.offset(),
-                        "filter block: its layout does not parse (base_lg or "
-                        "offset array out of range)");
+          return BlockError(
+              walker_.path(), "filter", meta.entry.handle,
+              absl::DataLossError(ToAbsl(FilterBlockReader::kUnusableReason)));
         }
       }
       filters_.push_back(std::move(check));
     }
-    return WalkStatus();
+    return absl::OkStatus();
   }
 
-  WalkStatus VerifyDataBlock(size_t i) {
-    const HandleEntry& index_entry = walker_.index()[i];
+  absl::Status VerifyDataBlock(size_t i) {
+    const MetaindexEntry& index_entry = walker_.index()[i];
     const uint64_t offset = index_entry.handle.offset();
     BlockSummary summary;
     std::shared_ptr<const Block> block;
-    WalkStatus status = walker_.ReadDataBlock(i, &summary, &block);
+    absl::Status status = walker_.ReadDataBlock(i, &summary, &block);
     if (!status.ok()) return status;
 
     BlockIter it(comparator_, block.get());
@@ -235,17 +277,15 @@ class FileVerifier {
                          ") answers \"absent\" for key '",
                          EscapeBytes(filter_key), "' of data block ", i, hint));
       }
+      if (!internal_keys_) shape_.Add(key);
       previous_key_.assign(key.data(), key.size());
       has_previous_key_ = true;
     }
-    if (!it.status().ok()) {
-      return Damage(offset, absl::StrCat("data block ", i, ": after entry ",
-                                         entries, ": ", it.status().message()));
-    }
+    if (!it.status().ok()) return walker_.DataBlockError(i, it.status());
     if (entries == 0) {
       return Damage(offset, absl::StrCat("data block ", i, " has no entries"));
     }
-    return WalkStatus();
+    return absl::OkStatus();
   }
 
   const TableWalker& walker_;
@@ -255,23 +295,33 @@ class FileVerifier {
   std::vector<std::unique_ptr<FilterCheck>> filters_;
   std::string previous_key_;
   bool has_previous_key_ = false;
+  InternalKeyShape shape_;
 };
 
-WalkStatus VerifyFile(const std::string& path, bool internal_keys) {
+struct Verdict {
+  absl::Status status;
+  bool keys_look_internal = false;
+};
+
+Verdict VerifyFile(const std::string& path, bool internal_keys,
+                   const FileOpener& open_file) {
+  Verdict verdict;
   std::unique_ptr<TableWalker> walker;
-  WalkStatus status = TableWalker::Open(path, &walker);
-  if (!status.ok()) return status;
-  status = FileVerifier(*walker, internal_keys).Verify();
-  if (!status.ok()) return status;
+  verdict.status = TableWalker::Open(path, open_file, &walker);
+  if (!verdict.status.ok()) return verdict;
+  FileVerifier verifier(*walker, internal_keys);
+  verdict.status = verifier.Verify();
+  if (!verdict.status.ok()) return verdict;
+  verdict.keys_look_internal = verifier.KeysLookInternal();
   // What the walker accepted, the library must open too.
-  absl::StatusOr<OpenedTable> opened = OpenTableFile(path, internal_keys);
+  absl::StatusOr<OpenedTable> opened =
+      OpenTableFile(path, internal_keys, open_file);
   if (!opened.ok()) {
-    return WalkStatus(
-        absl::DataLossError(absl::StrCat("the table does not open: ",
-                                         opened.status().message())),
-        walker->footer_offset());
+    verdict.status = CorruptionAt(
+        path, walker->footer_offset(),
+        absl::StrCat("the table does not open: ", opened.status().message()));
   }
-  return WalkStatus();
+  return verdict;
 }
 
 }  // namespace
@@ -282,28 +332,33 @@ int RunVerify(const CommandLine& command_line) {
   bool any_unreadable = false;
   bool any_unsupported = false;
   for (const std::string& path : command_line.args()) {
-    const WalkStatus status = VerifyFile(path, internal_keys);
+    const Verdict verdict =
+        VerifyFile(path, internal_keys, command_line.open_file());
+    const absl::Status& status = verdict.status;
     if (status.ok()) {
       absl::PrintF("%s: OK\n", path);
+      if (verdict.keys_look_internal) {
+        std::fflush(stdout);
+        absl::FPrintF(stderr, "bloomtable: %s: %s\n", path, kInternalKeysNote);
+      }
       continue;
     }
-    // DescribeFileError starts with "PATH: "; the line names the path once.
-    const std::string reason =
-        DescribeFileError(path, status.status()).substr(path.size() + 2);
-    switch (ExitStatusFor(status.status())) {
+    switch (ExitStatusFor(status)) {
       case kExitDamaged:
-        // Damage to the whole file (empty, too short) starts at offset 0.
+        // Damage to the whole file (empty, too short) is placed at offset 0.
         any_damaged = true;
         absl::PrintF("%s: CORRUPT at offset %d: %s\n", path,
-                     status.located() ? status.offset() : 0, reason);
+                     CorruptionOffset(status).value_or(0),
+                     DescribeProblem(path, status));
         break;
       case kExitUnsupported:
         any_unsupported = true;
-        absl::PrintF("%s: UNSUPPORTED: %s\n", path, reason);
+        absl::PrintF("%s: UNSUPPORTED: %s\n", path,
+                     DescribeProblem(path, status));
         break;
       default:
         any_unreadable = true;
-        absl::PrintF("%s: ERROR: %s\n", path, reason);
+        absl::PrintF("%s: ERROR: %s\n", path, DescribeProblem(path, status));
         break;
     }
   }

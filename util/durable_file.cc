@@ -5,9 +5,12 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <random>
 #include <string>
 
+#include "absl/strings/str_format.h"
 #include "util/file_errors.h"
+#include "util/posix_file.h"
 
 namespace bloomtable {
 namespace {
@@ -28,17 +31,35 @@ absl::Status SyncDirectory(const std::string& directory) {
   return status;
 }
 
+// A temporary file beside `path` that no other writer uses: a random suffix,
+// and O_EXCL to be sure. Two threads (or processes) writing the same path at
+// once each get their own.
+absl::StatusOr<std::unique_ptr<WritableFile>> NewTemporaryFile(
+    const std::string& path) {
+  std::random_device entropy;
+  absl::Status status;
+  // A collision of 64 random bits is a bug elsewhere (or a file planted on
+  // purpose): give up after a few.
+  constexpr int kAttempts = 8;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    const uint64_t suffix =
+        (uint64_t{entropy()} << 32) ^ uint64_t { entropy() };
+    absl::StatusOr<std::unique_ptr<WritableFile>> file =
+        NewExclusiveWritableFile(absl::StrFormat("%s.%016x.tmp", path, suffix));
+    if (!absl::IsAlreadyExists(file.status())) return file;
+    status = file.status();
+  }
+  return status;
+}
+
 }  // namespace
 
 absl::Status WriteFileDurably(
     const std::string& path,
     const std::function<absl::Status(WritableFile* file)>& write) {
-  // The process id keeps two writers of the same path apart.
-  const std::string temp_path =
-      path + "." + std::to_string(::getpid()) + ".tmp";
-  absl::StatusOr<std::unique_ptr<WritableFile>> file =
-      NewWritableFile(temp_path);
+  absl::StatusOr<std::unique_ptr<WritableFile>> file = NewTemporaryFile(path);
   if (!file.ok()) return file.status();
+  const std::string temp_path = (*file)->name();
 
   absl::Status status = write(file->get());
   if (status.ok()) status = (*file)->Sync();
@@ -52,6 +73,8 @@ absl::Status WriteFileDurably(
     ::unlink(temp_path.c_str());
     return status;
   }
+  // The new file is complete at `path` from here on; syncing the directory
+  // makes the rename itself survive a crash.
   return SyncDirectory(DirectoryOf(path));
 }
 

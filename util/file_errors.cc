@@ -1,6 +1,7 @@
 #include "util/file_errors.h"
 
 #include "absl/strings/str_cat.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -9,9 +10,7 @@ absl::Status FileError(std::string_view file_name, std::string_view operation,
   // ErrnoToStatus appends ": " and the errno text.
   return absl::ErrnoToStatus(
       error_number,
-      absl::StrCat(absl::string_view(file_name.data(), file_name.size()), ": ",
-                   absl::string_view(operation.data(), operation.size()),
-                   " failed"));
+      absl::StrCat(ToAbsl(file_name), ": ", ToAbsl(operation), " failed"));
 }
 
 }  // namespace bloomtable

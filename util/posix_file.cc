@@ -1,5 +1,7 @@
 // POSIX implementations of the file interfaces (include/bloomtable/file.h).
 
+#include "util/posix_file.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,13 +50,15 @@ class PosixRandomAccessFile final : public RandomAccessFile {
   const int fd_;
 };
 
+// Appends are buffered (up to kBufferSize); Flush, Sync and Close write the
+// buffer out. A file destroyed without Close is closed then, its buffer
+// written first, as LevelDB's does: no appended byte is dropped silently
+// (an error at that point can only be lost: call Close to see it).
 class PosixWritableFile final : public WritableFile {
  public:
   PosixWritableFile(std::string name, int fd)
       : name_(std::move(name)), fd_(fd) {}
-  ~PosixWritableFile() override {
-    if (fd_ >= 0) ::close(fd_);
-  }
+  ~PosixWritableFile() override { (void)Close(); }
 
   absl::Status Append(std::string_view data) override {
     // Small appends are gathered in a buffer; large ones go straight out.
@@ -131,13 +135,27 @@ absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
       std::make_unique<PosixRandomAccessFile>(path, opened->fd));
 }
 
-absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(
-    const std::string& path) {
+namespace {
+
+absl::StatusOr<std::unique_ptr<WritableFile>> CreateWritableFile(
+    const std::string& path, int flags) {
   const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
   if (fd < 0) return FileError(path, "create", errno);
   return std::unique_ptr<WritableFile>(
       std::make_unique<PosixWritableFile>(path, fd));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(
+    const std::string& path) {
+  return CreateWritableFile(path, O_TRUNC);
+}
+
+absl::StatusOr<std::unique_ptr<WritableFile>> NewExclusiveWritableFile(
+    const std::string& path) {
+  return CreateWritableFile(path, O_EXCL);
 }
 
 absl::StatusOr<uint64_t> GetFileSize(const std::string& path) {

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "leveldb/slice.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
@@ -54,7 +55,7 @@ NewLevelDBFilterPolicyAdapter(std::shared_ptr<const FilterPolicy> policy) {
   if (!policy->SupportsPerBlock()) {
     const std::string_view name = policy->Name();
     return absl::InvalidArgumentError(absl::StrCat(
-        "filter policy ", absl::string_view(name.data(), name.size()),
+        "filter policy ", ToAbsl(name),
         " builds whole-table filters only; LevelDB asks for one filter per "
         "2 KiB of data blocks"));
   }

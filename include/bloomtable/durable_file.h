@@ -13,13 +13,22 @@
 namespace bloomtable {
 
 // Calls `write` with a new temporary file beside `path` (same directory, a
-// name that starts with `path` and ends in ".tmp"), then syncs and closes it,
-// renames it to `path` (replacing what was there) and syncs the directory, so
-// that the rename itself is durable.
+// name that starts with `path` and ends in ".tmp", made unique with a random
+// part and created exclusively, so that two threads or processes writing the
+// same path at once never share one), then syncs and closes it, renames it to
+// `path` (replacing what was there) and syncs the directory, so that the
+// rename itself is durable.
 //
-// If `write` or any step fails, the temporary file is removed, `path` is left
-// as it was, and the first error is returned. A process killed midway leaves
-// at most the temporary file behind, never a partial file at `path`.
+// What holds on an error:
+//   - If `write`, the sync, the close or the rename fails, the temporary file
+//     is removed, `path` is left as it was, and the first error is returned.
+//   - If only the final directory sync fails, `path` already holds the whole
+//     new file (synced before the rename) and readers see it; the error is
+//     returned because the rename may not survive a crash (after one, `path`
+//     holds either the old state or the whole new file).
+// A process killed midway leaves at most a temporary file behind, never a
+// partial file at `path`. When two writers race, `path` ends up holding one
+// of the two files, whole.
 //
 // Typical use, writing a table:
 //

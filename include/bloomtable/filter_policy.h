@@ -13,6 +13,19 @@
 //   - whole-table: one filter over every key of the table.
 // A policy that can only build whole-table filters says so with
 // SupportsPerBlock() == false.
+//
+// What "never a false absent" rests on. A filter answers "maybe" for every
+// key it was built from: that is a property of the bytes CreateFilter
+// wrote. A reader also answers "maybe" for bytes it can tell are not such a
+// filter (too short, a reserved encoding), and never crashes or reads out of
+// bounds on any bytes. But damage that leaves the bytes well-formed (a bit
+// cleared, a length rewritten) cannot be told from a filter of other keys,
+// and may answer "absent" for a present key. Inside a table, the filter
+// block's CRC32C is what rules that out: Table::Open verifies it always,
+// whatever ReadOptions::verify_checksums says, and a table never uses a
+// filter block that fails it (it is read without a filter). What remains is
+// damage that the CRC32C misses: about 2^-32 of random damage, or bytes
+// rewritten together with a matching checksum.
 
 #ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_FILTER_POLICY_H_
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_FILTER_POLICY_H_
@@ -30,7 +43,8 @@ class FilterReader {
  public:
   virtual ~FilterReader();
   // False only if `key` is certainly not among the keys the filter was built
-  // from. Never false for a key that was added, whatever the filter bytes.
+  // from: never false for a key that was added to the filter these bytes
+  // hold (see the top of this file for damaged bytes).
   virtual bool KeyMayMatch(std::string_view key) const = 0;
 };
 
@@ -51,7 +65,9 @@ class FilterPolicy {
 
   // `filter` holds bytes produced by CreateFilter of this policy, or
   // arbitrary (damaged) bytes. Returns false only if `key` was certainly not
-  // added. Damaged or unrecognised bytes must answer true.
+  // added to the filter these bytes hold. Bytes it does not recognise as
+  // such a filter must answer true; damage that keeps them well-formed
+  // cannot be recognised (see the top of this file).
   virtual bool KeyMayMatch(std::string_view key,
                            std::string_view filter) const = 0;
 

@@ -119,7 +119,9 @@ struct Options {
 
 struct ReadOptions {
   // Verify the checksum of every data block read. The index, metaindex and
-  // filter blocks are always verified when the table is opened.
+  // filter blocks are always verified when the table is opened, whatever
+  // this says: a filter is never used unchecked, so turning this off never
+  // makes a filter answer "absent" for a present key.
   bool verify_checksums = true;
 
   // Put the data blocks this read brings in from the file into the block

@@ -6,6 +6,16 @@
 // order, which is InvalidArgument), every later Add and Finish returns that
 // status and only Abandon is useful.
 //
+// Every table it writes can be read back: no block passes the 4 GiB a reader
+// accepts. A data block is ended early rather than let an entry take it
+// past that. Two entries are refused instead, with InvalidArgument, before
+// anything is written and without changing the builder (the status is not
+// sticky: the caller may go on, or Finish): one too large for any block
+// (its key and value together near 4 GiB), and one whose index entry could
+// take the index block past 4 GiB (the table is full: Finish it and start
+// another). A per-block filter that would pass 4 GiB stops there: the data
+// blocks after it are read without a filter.
+//
 // Finish writes the last blocks and the footer but neither syncs nor closes
 // the file: durability is the caller's (WritableFile::Sync, then Close).
 
@@ -21,6 +31,8 @@
 #include "bloomtable/options.h"
 
 namespace bloomtable {
+
+class TableBuilderTestPeer;
 
 class TableBuilder {
  public:
@@ -42,6 +54,8 @@ class TableBuilder {
   uint64_t FileSize() const;
 
  private:
+  friend class TableBuilderTestPeer;  // lowers the size limits in tests
+
   struct Rep;
   std::unique_ptr<Rep> rep_;
 };

@@ -282,10 +282,11 @@ TEST(LevelDBBloomCompatRates, MillionRandomKeysGiveLevelDBsRate) {
   EXPECT_LT(rate, 0.016);
 }
 
-// DESIGN.md's near-miss generator: key i is i as 16 zero-padded decimal
-// digits; the table holds the even i, lookups ask for the odd ones. Sixteen
-// bytes is a multiple of 4, so the hash never mixes its last word (FORMAT.md)
-// and neighbours collide far more often: about 11.8% at 100,000 keys.
+// The near-miss generator (docs/DESIGN.md): key i is i as 16 zero-padded
+// decimal digits; the table holds the even i, lookups ask for the odd ones.
+// Sixteen bytes is a multiple of 4, so the hash never mixes its last word
+// (FORMAT.md) and neighbours collide far more often: about 11.8% at 100,000
+// keys.
 TEST(LevelDBBloomCompatRates, NearMissKeysGiveLevelDBsRate) {
   constexpr size_t kNumKeys = 100000;
   std::vector<std::string> present;

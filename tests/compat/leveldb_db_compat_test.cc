@@ -64,7 +64,8 @@ ParsedInternalKey Parse(std::string_view internal_key) {
           tag >> 8, static_cast<unsigned char>(tag & 0xff)};
 }
 
-// Near-miss keys (DESIGN.md): key i is i as a 16-digit zero-padded decimal.
+// Near-miss keys (docs/DESIGN.md): key i is i as a 16-digit zero-padded
+// decimal.
 std::string UserKey(int i) { return absl::StrFormat("%016d", i); }
 
 // The newest entry of each user key in a table, from its entries in order.
