@@ -7,6 +7,7 @@
 #include "bloomtable/table_builder.h"
 
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -17,6 +18,7 @@
 #include "table/format.h"
 #include "table/full_filter_builder.h"
 #include "table/internal_key.h"
+#include "table/prefix_filter_block.h"
 #include "table/table_filter.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -37,6 +39,11 @@ struct TableBuilder::Rep {
         index_block(1) {
     const FilterPolicy* policy = options.filter_policy.get();
     if (policy == nullptr) return;
+    if (options.prefix_extractor != nullptr) {
+      prefix_filter = std::make_unique<PrefixFilterBuilder>(
+          policy, options.prefix_extractor.get(), options.whole_key_filtering);
+      return;
+    }
     // A policy that cannot build per-block filters gets the whole-table
     // layout even when per-block is asked for.
     if (options.filter_layout == FilterLayout::kPerBlock &&
@@ -61,6 +68,7 @@ struct TableBuilder::Rep {
   bool closed = false;  // Finish or Abandon called
   std::unique_ptr<FilterBlockBuilder> per_block_filter;
   std::unique_ptr<FullFilterBuilder> whole_table_filter;
+  std::unique_ptr<PrefixFilterBuilder> prefix_filter;
 
   // The index entry of the last data block is written only when the next
   // key arrives (or at Finish), so that its separator can be shortened
@@ -180,6 +188,7 @@ absl::Status TableBuilder::Add(std::string_view key, std::string_view value) {
   if (r.whole_table_filter != nullptr) {
     r.whole_table_filter->AddKey(filter_key);
   }
+  if (r.prefix_filter != nullptr) r.prefix_filter->AddKey(filter_key);
 
   r.last_key.assign(key.data(), key.size());
   ++r.num_entries;
@@ -198,30 +207,39 @@ absl::Status TableBuilder::Finish() {
   r.Flush();
   r.closed = true;
 
-  // Filter block: never compressed.
-  BlockHandle filter_handle;
-  std::string filter_metaindex_key;
+  // Filter blocks: never compressed. Their metaindex entries, in key order.
+  std::map<std::string, BlockHandle> meta_blocks;
+  const std::string policy_name =
+      r.options.filter_policy != nullptr
+          ? std::string(r.options.filter_policy->Name())
+          : std::string();
   if (r.status.ok() && r.per_block_filter != nullptr) {
-    r.WriteRawBlock(r.per_block_filter->Finish(), kNoCompressionType,
-                    &filter_handle);
-    filter_metaindex_key = std::string(kPerBlockFilterPrefix);
-    filter_metaindex_key += r.options.filter_policy->Name();
+    r.WriteRawBlock(
+        r.per_block_filter->Finish(), kNoCompressionType,
+        &meta_blocks[std::string(kPerBlockFilterPrefix) + policy_name]);
   } else if (r.status.ok() && r.whole_table_filter != nullptr) {
     std::string filter;
     r.whole_table_filter->Finish(&filter);
-    r.WriteRawBlock(filter, kNoCompressionType, &filter_handle);
-    filter_metaindex_key = std::string(kWholeTableFilterPrefix);
-    filter_metaindex_key += r.options.filter_policy->Name();
+    r.WriteRawBlock(
+        filter, kNoCompressionType,
+        &meta_blocks[std::string(kWholeTableFilterPrefix) + policy_name]);
+  } else if (r.status.ok() && r.prefix_filter != nullptr) {
+    std::string filter;
+    r.prefix_filter->Finish(&filter);
+    r.WriteRawBlock(
+        filter, kNoCompressionType,
+        &meta_blocks[std::string(kPrefixFilterMetaPrefix) + policy_name]);
   }
 
-  // Metaindex block: the filter's entry, if any.
+  // Metaindex block: the filters' entries, if any.
   BlockHandle metaindex_handle;
   if (r.status.ok()) {
     BlockBuilder metaindex_block(r.options.block_restart_interval);
-    if (!filter_metaindex_key.empty()) {
-      std::string encoded;
-      filter_handle.EncodeTo(&encoded);
-      metaindex_block.Add(filter_metaindex_key, encoded);
+    std::string encoded;
+    for (const auto& [key, handle] : meta_blocks) {
+      encoded.clear();
+      handle.EncodeTo(&encoded);
+      metaindex_block.Add(key, encoded);
     }
     r.WriteBlock(&metaindex_block, &metaindex_handle);
   }

@@ -26,8 +26,10 @@ struct Candidate {
   std::shared_ptr<const FilterPolicy> policy;  // null if not supplied
 };
 
-std::shared_ptr<const FilterPolicy> FindPolicy(const Options& options,
-                                               std::string_view name) {
+}  // namespace
+
+std::shared_ptr<const FilterPolicy> FindFilterPolicy(const Options& options,
+                                                     std::string_view name) {
   if (options.filter_policy != nullptr &&
       options.filter_policy->Name() == name) {
     return options.filter_policy;
@@ -37,8 +39,6 @@ std::shared_ptr<const FilterPolicy> FindPolicy(const Options& options,
   }
   return nullptr;
 }
-
-}  // namespace
 
 TableFilter::TableFilter(FilterLayout layout,
                          std::shared_ptr<const FilterPolicy> policy,
@@ -84,7 +84,7 @@ absl::Status TableFilter::Load(const Options& options,
     } else {
       continue;  // some other meta block (RocksDB's properties, ...)
     }
-    candidate.policy = FindPolicy(options, name);
+    candidate.policy = FindFilterPolicy(options, name);
     // A valid metaindex names each filter once (its keys are sorted and
     // distinct). Reading a repeated name again could only cost another
     // block read per entry of a damaged metaindex: skip it. (Only filters of

@@ -31,6 +31,11 @@ namespace bloomtable {
 inline constexpr std::string_view kPerBlockFilterPrefix = "filter.";
 inline constexpr std::string_view kWholeTableFilterPrefix = "fullfilter.";
 
+// The policy named `name` among options.filter_policy and
+// options.extra_filter_policies, or null.
+std::shared_ptr<const FilterPolicy> FindFilterPolicy(const Options& options,
+                                                     std::string_view name);
+
 class TableFilter {
  public:
   // Walks every metaindex entry (DataLoss if the metaindex is malformed,

@@ -1,0 +1,155 @@
+#include "table/scan_filters.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "table/table_filter.h"
+
+namespace bloomtable {
+namespace {
+
+absl::string_view ToAbsl(std::string_view s) {
+  return absl::string_view(s.data(), s.size());
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// Reads and verifies the meta block whose encoded handle is `encoded`.
+absl::StatusOr<BlockContents> ReadFilterBlock(
+    const RandomAccessFile& file, std::string_view encoded,
+    const ReadBlockOptions& read_options, TableCounters* counters) {
+  BlockHandle handle;
+  if (!handle.DecodeFrom(&encoded).ok()) {
+    return absl::DataLossError("bad filter block handle");
+  }
+  BlockReadReport report;
+  absl::StatusOr<BlockContents> contents =
+      ReadBlock(file, handle, read_options, &report);
+  counters->RecordRead(report);
+  return contents;
+}
+
+}  // namespace
+
+ScanFilters::ScanFilters(TableCounters* counters, bool bytewise)
+    : counters_(counters), bytewise_(bytewise) {}
+
+ScanFilters::~ScanFilters() = default;
+
+absl::Status ScanFilters::Load(const Options& options,
+                               const RandomAccessFile& file,
+                               const Block& metaindex,
+                               const ReadBlockOptions& read_options,
+                               TableCounters* counters,
+                               std::unique_ptr<ScanFilters>* filters,
+                               ScanFilterInfo* info) {
+  filters->reset();
+  *info = ScanFilterInfo();
+  auto loaded = std::unique_ptr<ScanFilters>(
+      new ScanFilters(counters, options.comparator == BytewiseComparator()));
+
+  BlockIter iter(BytewiseComparator(), &metaindex);
+  for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+    const std::string_view key = iter.key();
+    if (!StartsWith(key, kPrefixFilterMetaPrefix) ||
+        loaded->prefix_ != nullptr) {
+      continue;
+    }
+    // Info names the first prefix filter, or the one with a known policy.
+    if (info->prefix_metaindex_key.empty()) {
+      info->prefix_metaindex_key = std::string(key);
+    }
+    const std::string_view policy_name =
+        key.substr(kPrefixFilterMetaPrefix.size());
+    std::shared_ptr<const FilterPolicy> policy =
+        FindFilterPolicy(options, policy_name);
+    if (policy == nullptr) {
+      if (info->prefix_unused_reason.empty()) {
+        info->prefix_unused_reason =
+            absl::StrCat("no filter policy named \"", ToAbsl(policy_name),
+                         "\" among the options");
+      }
+      continue;
+    }
+    info->prefix_metaindex_key = std::string(key);
+    absl::StatusOr<BlockContents> contents =
+        ReadFilterBlock(file, iter.value(), read_options, counters);
+    absl::Status status = contents.status();
+    if (contents.ok()) {
+      loaded->prefix_contents_ = *std::move(contents);
+      absl::StatusOr<std::unique_ptr<PrefixFilterReader>> reader =
+          PrefixFilterReader::Parse(policy.get(),
+                                    options.prefix_extractor.get(),
+                                    loaded->prefix_contents_.data);
+      status = reader.status();
+      if (reader.ok()) {
+        loaded->prefix_ = *std::move(reader);
+        loaded->prefix_policy_ = std::move(policy);
+        loaded->prefix_extractor_ = options.prefix_extractor;
+      }
+    }
+    if (!status.ok()) {
+      loaded->prefix_contents_ = BlockContents();
+      info->prefix_unused_reason = std::string(status.message());
+      continue;
+    }
+    const PrefixFilterReader& reader = *loaded->prefix_;
+    info->prefix_extractor = std::string(reader.extractor_name());
+    info->prefix_whole_keys = reader.whole_keys();
+    info->prefix_loaded = true;
+    info->prefix_in_use = reader.extractor() != nullptr;
+    info->prefix_unused_reason.clear();
+    if (!info->prefix_in_use) {
+      info->prefix_unused_reason = absl::StrCat(
+          "the table's prefix extractor is \"", ToAbsl(reader.extractor_name()),
+          "\", the options' ",
+          options.prefix_extractor == nullptr
+              ? std::string("none")
+              : absl::StrCat("\"", ToAbsl(options.prefix_extractor->Name()),
+                             "\""));
+    }
+  }
+  if (!iter.status().ok()) {
+    return absl::DataLossError(
+        absl::StrCat("metaindex block: ", iter.status().message()));
+  }
+  if (loaded->prefix_ != nullptr) *filters = std::move(loaded);
+  return absl::OkStatus();
+}
+
+bool ScanFilters::PrefixMayMatch(std::string_view prefix) const {
+  TableCounters::Add(counters_->prefix_filter_checks, 1);
+  if (prefix_->PrefixMayMatch(prefix)) return true;
+  TableCounters::Add(counters_->prefix_filter_negatives, 1);
+  return false;
+}
+
+bool ScanFilters::CanAnswerRanges() const {
+  return bytewise_ && prefix_extractor() != nullptr;
+}
+
+bool ScanFilters::RangeMayMatch(std::string_view lo, std::string_view hi,
+                                bool ask_prefix) const {
+  if (lo >= hi) return false;
+  // Every key of [lo, hi) has lo's prefix P when P is a prefix of lo that
+  // any appended bytes keep, and hi <= the first string after all those
+  // that start with P.
+  const PrefixExtractor* extractor = ask_prefix ? prefix_extractor() : nullptr;
+  if (extractor != nullptr && extractor->InDomain(lo)) {
+    const std::string_view prefix = extractor->Transform(lo);
+    if (StartsWith(lo, prefix) && extractor->SameResultWhenAppended(prefix)) {
+      const std::string successor = PrefixSuccessor(prefix);
+      if ((successor.empty() || hi <= successor) && !PrefixMayMatch(prefix)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+size_t ScanFilters::size() const { return prefix_contents_.data.size(); }
+
+}  // namespace bloomtable
