@@ -50,74 +50,121 @@ absl::Status ScanFilters::Load(const Options& options,
   *info = ScanFilterInfo();
   auto loaded = std::unique_ptr<ScanFilters>(
       new ScanFilters(counters, options.comparator == BytewiseComparator()));
-
   BlockIter iter(BytewiseComparator(), &metaindex);
   for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
     const std::string_view key = iter.key();
-    if (!StartsWith(key, kPrefixFilterMetaPrefix) ||
-        loaded->prefix_ != nullptr) {
-      continue;
-    }
-    // Info names the first prefix filter, or the one with a known policy.
-    if (info->prefix_metaindex_key.empty()) {
-      info->prefix_metaindex_key = std::string(key);
-    }
-    const std::string_view policy_name =
-        key.substr(kPrefixFilterMetaPrefix.size());
-    std::shared_ptr<const FilterPolicy> policy =
-        FindFilterPolicy(options, policy_name);
-    if (policy == nullptr) {
-      if (info->prefix_unused_reason.empty()) {
-        info->prefix_unused_reason =
-            absl::StrCat("no filter policy named \"", ToAbsl(policy_name),
-                         "\" among the options");
-      }
-      continue;
-    }
-    info->prefix_metaindex_key = std::string(key);
-    absl::StatusOr<BlockContents> contents =
-        ReadFilterBlock(file, iter.value(), read_options, counters);
-    absl::Status status = contents.status();
-    if (contents.ok()) {
-      loaded->prefix_contents_ = *std::move(contents);
-      absl::StatusOr<std::unique_ptr<PrefixFilterReader>> reader =
-          PrefixFilterReader::Parse(policy.get(),
-                                    options.prefix_extractor.get(),
-                                    loaded->prefix_contents_.data);
-      status = reader.status();
-      if (reader.ok()) {
-        loaded->prefix_ = *std::move(reader);
-        loaded->prefix_policy_ = std::move(policy);
-        loaded->prefix_extractor_ = options.prefix_extractor;
-      }
-    }
-    if (!status.ok()) {
-      loaded->prefix_contents_ = BlockContents();
-      info->prefix_unused_reason = std::string(status.message());
-      continue;
-    }
-    const PrefixFilterReader& reader = *loaded->prefix_;
-    info->prefix_extractor = std::string(reader.extractor_name());
-    info->prefix_whole_keys = reader.whole_keys();
-    info->prefix_loaded = true;
-    info->prefix_in_use = reader.extractor() != nullptr;
-    info->prefix_unused_reason.clear();
-    if (!info->prefix_in_use) {
-      info->prefix_unused_reason = absl::StrCat(
-          "the table's prefix extractor is \"", ToAbsl(reader.extractor_name()),
-          "\", the options' ",
-          options.prefix_extractor == nullptr
-              ? std::string("none")
-              : absl::StrCat("\"", ToAbsl(options.prefix_extractor->Name()),
-                             "\""));
+    if (StartsWith(key, kPrefixFilterMetaPrefix)) {
+      loaded->LoadPrefixFilter(options, file, key, iter.value(), read_options,
+                               info);
+    } else if (StartsWith(key, kRangeFilterMetaPrefix)) {
+      loaded->LoadRangeFilter(file, key, iter.value(), read_options, info);
     }
   }
   if (!iter.status().ok()) {
     return absl::DataLossError(
         absl::StrCat("metaindex block: ", iter.status().message()));
   }
-  if (loaded->prefix_ != nullptr) *filters = std::move(loaded);
+  if (loaded->prefix_ != nullptr || loaded->range_ != nullptr) {
+    *filters = std::move(loaded);
+  }
   return absl::OkStatus();
+}
+
+void ScanFilters::LoadPrefixFilter(const Options& options,
+                                   const RandomAccessFile& file,
+                                   std::string_view key,
+                                   std::string_view encoded_handle,
+                                   const ReadBlockOptions& read_options,
+                                   ScanFilterInfo* info) {
+  if (prefix_ != nullptr) return;  // the first usable one serves
+  // Info names the first prefix filter, or the one with a known policy.
+  if (info->prefix_metaindex_key.empty()) {
+    info->prefix_metaindex_key = std::string(key);
+  }
+  const std::string_view policy_name =
+      key.substr(kPrefixFilterMetaPrefix.size());
+  std::shared_ptr<const FilterPolicy> policy =
+      FindFilterPolicy(options, policy_name);
+  if (policy == nullptr) {
+    if (info->prefix_unused_reason.empty()) {
+      info->prefix_unused_reason =
+          absl::StrCat("no filter policy named \"", ToAbsl(policy_name),
+                       "\" among the options");
+    }
+    return;
+  }
+  info->prefix_metaindex_key = std::string(key);
+  absl::StatusOr<BlockContents> contents =
+      ReadFilterBlock(file, encoded_handle, read_options, counters_);
+  absl::Status status = contents.status();
+  if (contents.ok()) {
+    prefix_contents_ = *std::move(contents);
+    absl::StatusOr<std::unique_ptr<PrefixFilterReader>> reader =
+        PrefixFilterReader::Parse(policy.get(), options.prefix_extractor.get(),
+                                  prefix_contents_.data);
+    status = reader.status();
+    if (reader.ok()) prefix_ = *std::move(reader);
+  }
+  if (!status.ok()) {
+    prefix_contents_ = BlockContents();
+    info->prefix_unused_reason = std::string(status.message());
+    return;
+  }
+  prefix_policy_ = std::move(policy);
+  prefix_extractor_ = options.prefix_extractor;
+  info->prefix_extractor = std::string(prefix_->extractor_name());
+  info->prefix_whole_keys = prefix_->whole_keys();
+  info->prefix_loaded = true;
+  info->prefix_in_use = prefix_->extractor() != nullptr;
+  info->prefix_unused_reason.clear();
+  if (!info->prefix_in_use) {
+    info->prefix_unused_reason = absl::StrCat(
+        "the table's prefix extractor is \"", ToAbsl(prefix_->extractor_name()),
+        "\", the options' ",
+        options.prefix_extractor == nullptr
+            ? std::string("none")
+            : absl::StrCat("\"", ToAbsl(options.prefix_extractor->Name()),
+                           "\""));
+  }
+}
+
+void ScanFilters::LoadRangeFilter(const RandomAccessFile& file,
+                                  std::string_view key,
+                                  std::string_view encoded_handle,
+                                  const ReadBlockOptions& read_options,
+                                  ScanFilterInfo* info) {
+  if (range_ != nullptr) return;
+  info->range_metaindex_key = std::string(key);
+  if (key.substr(kRangeFilterMetaPrefix.size()) != RangeFilterBuilder::kName) {
+    info->range_unused_reason = "unknown range filter";
+    return;
+  }
+  if (!bytewise_) {
+    // Its ranges are bytewise ranges: under another order they would not
+    // be the ranges asked for.
+    info->range_unused_reason = "the comparator is not bytewise";
+    return;
+  }
+  absl::StatusOr<BlockContents> contents =
+      ReadFilterBlock(file, encoded_handle, read_options, counters_);
+  absl::Status status = contents.status();
+  if (contents.ok()) {
+    range_contents_ = *std::move(contents);
+    absl::StatusOr<std::unique_ptr<RangeFilterReader>> reader =
+        RangeFilterReader::Parse(range_contents_.data);
+    status = reader.status();
+    if (reader.ok()) range_ = *std::move(reader);
+  }
+  if (!status.ok()) {
+    range_contents_ = BlockContents();
+    info->range_unused_reason = std::string(status.message());
+    return;
+  }
+  info->range_in_use = true;
+  info->range_unused_reason.clear();
+  info->range_num_keys = range_->num_keys();
+  info->range_bits_per_key = range_->stored_bits_per_key();
+  info->range_filter_bytes = range_contents_.data.size();
 }
 
 bool ScanFilters::PrefixMayMatch(std::string_view prefix) const {
@@ -128,7 +175,7 @@ bool ScanFilters::PrefixMayMatch(std::string_view prefix) const {
 }
 
 bool ScanFilters::CanAnswerRanges() const {
-  return bytewise_ && prefix_extractor() != nullptr;
+  return bytewise_ && (prefix_extractor() != nullptr || range_ != nullptr);
 }
 
 bool ScanFilters::RangeMayMatch(std::string_view lo, std::string_view hi,
@@ -147,9 +194,18 @@ bool ScanFilters::RangeMayMatch(std::string_view lo, std::string_view hi,
       }
     }
   }
+  if (range_ != nullptr) {
+    TableCounters::Add(counters_->range_filter_checks, 1);
+    if (!range_->MayContainRange(lo, hi)) {
+      TableCounters::Add(counters_->range_filter_negatives, 1);
+      return false;
+    }
+  }
   return true;
 }
 
-size_t ScanFilters::size() const { return prefix_contents_.data.size(); }
+size_t ScanFilters::size() const {
+  return prefix_contents_.data.size() + range_contents_.data.size();
+}
 
 }  // namespace bloomtable

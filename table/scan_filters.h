@@ -23,12 +23,16 @@
 #include "bloomtable/options.h"
 #include "bloomtable/prefix_extractor.h"
 #include "bloomtable/table.h"
+#include "filter/range_filter.h"
 #include "table/block.h"
 #include "table/format.h"
 #include "table/prefix_filter_block.h"
 #include "table/table_counters.h"
 
 namespace bloomtable {
+
+// The metaindex key prefix of range filters.
+inline constexpr std::string_view kRangeFilterMetaPrefix = "rangefilter.";
 
 class ScanFilters {
  public:
@@ -81,6 +85,16 @@ class ScanFilters {
  private:
   explicit ScanFilters(TableCounters* counters, bool bytewise);
 
+  // Load's two parts, for the metaindex entry `key` -> `encoded_handle`.
+  void LoadPrefixFilter(const Options& options, const RandomAccessFile& file,
+                        std::string_view key, std::string_view encoded_handle,
+                        const ReadBlockOptions& read_options,
+                        ScanFilterInfo* info);
+  void LoadRangeFilter(const RandomAccessFile& file, std::string_view key,
+                       std::string_view encoded_handle,
+                       const ReadBlockOptions& read_options,
+                       ScanFilterInfo* info);
+
   TableCounters* const counters_;
   // Ranges only make sense in the order the filters were built in.
   const bool bytewise_;
@@ -88,6 +102,8 @@ class ScanFilters {
   std::shared_ptr<const PrefixExtractor> prefix_extractor_;
   BlockContents prefix_contents_;  // prefix_ points into it
   std::unique_ptr<PrefixFilterReader> prefix_;
+  BlockContents range_contents_;  // range_ points into it
+  std::unique_ptr<RangeFilterReader> range_;
 };
 
 }  // namespace bloomtable

@@ -13,12 +13,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/filter_block.h"
+#include "filter/range_filter.h"
 #include "snappy.h"
 #include "table/block_builder.h"
 #include "table/format.h"
 #include "table/full_filter_builder.h"
 #include "table/internal_key.h"
 #include "table/prefix_filter_block.h"
+#include "table/scan_filters.h"
 #include "table/table_filter.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -37,6 +39,17 @@ struct TableBuilder::Rep {
         // Index entries are looked up by binary search alone: every entry
         // is a restart point.
         index_block(1) {
+    if (options.range_filter_bits_per_key > 0) {
+      if (options.comparator != BytewiseComparator()) {
+        status = absl::InvalidArgumentError(
+            "TableBuilder: a range filter needs the bytewise comparator");
+      } else {
+        RangeFilterOptions range_options;
+        range_options.bits_per_key = options.range_filter_bits_per_key;
+        range_options.max_range_length = options.range_filter_max_range_length;
+        range_filter = std::make_unique<RangeFilterBuilder>(range_options);
+      }
+    }
     const FilterPolicy* policy = options.filter_policy.get();
     if (policy == nullptr) return;
     if (options.prefix_extractor != nullptr) {
@@ -69,6 +82,7 @@ struct TableBuilder::Rep {
   std::unique_ptr<FilterBlockBuilder> per_block_filter;
   std::unique_ptr<FullFilterBuilder> whole_table_filter;
   std::unique_ptr<PrefixFilterBuilder> prefix_filter;
+  std::unique_ptr<RangeFilterBuilder> range_filter;
 
   // The index entry of the last data block is written only when the next
   // key arrives (or at Finish), so that its separator can be shortened
@@ -189,6 +203,7 @@ absl::Status TableBuilder::Add(std::string_view key, std::string_view value) {
     r.whole_table_filter->AddKey(filter_key);
   }
   if (r.prefix_filter != nullptr) r.prefix_filter->AddKey(filter_key);
+  if (r.range_filter != nullptr) r.range_filter->AddKey(filter_key);
 
   r.last_key.assign(key.data(), key.size());
   ++r.num_entries;
@@ -229,6 +244,12 @@ absl::Status TableBuilder::Finish() {
     r.WriteRawBlock(
         filter, kNoCompressionType,
         &meta_blocks[std::string(kPrefixFilterMetaPrefix) + policy_name]);
+  }
+
+  if (r.status.ok() && r.range_filter != nullptr) {
+    r.WriteRawBlock(r.range_filter->Finish(), kNoCompressionType,
+                    &meta_blocks[std::string(kRangeFilterMetaPrefix) +
+                                 std::string(RangeFilterBuilder::kName)]);
   }
 
   // Metaindex block: the filters' entries, if any.

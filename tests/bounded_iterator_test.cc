@@ -1,12 +1,12 @@
 // Bounded iteration against a model: random tables (plain and
 // LevelDB-internal keys, with no filter, a prefix filter of each extractor
-// kind, and a range filter) and random scans covering every bound case
-// (none, empty, equal bounds, lower > upper, bounds at and between keys, the
-// first and last keys, prefixes of keys), each walked forward and backward
-// with random Next/Prev steps, in total order and with
-// prefix_same_as_start. The model is a sorted vector of the stored entries:
-// the iterator must yield exactly the model's entries in scope, in order, and
-// a filter may only ever save reads, never drop a key.
+// kind, a range filter of random size and range length, and both) and random
+// scans covering every bound case (none, empty, equal bounds, lower > upper,
+// bounds at and between keys, the first and last keys, prefixes of keys), each
+// walked forward and backward with random Next/Prev steps, in total order and
+// with prefix_same_as_start. The model is a sorted vector of the stored
+// entries: the iterator must yield exactly the model's entries in scope, in
+// order, and a filter may only ever save reads, never drop a key.
 
 #include <algorithm>
 #include <cstdint>
@@ -45,7 +45,13 @@ std::string Printable(std::string_view s) {
   return absl::CEscape(absl::string_view(s.data(), s.size()));
 }
 
-enum class ScanFilter { kNone, kPrefix, kPrefixNoWholeKeys };
+enum class ScanFilter {
+  kNone,
+  kPrefix,
+  kPrefixNoWholeKeys,
+  kRange,
+  kPrefixAndRange,
+};
 
 struct Spec {
   KeyFormat key_format = KeyFormat::kPlain;
@@ -55,6 +61,8 @@ struct Spec {
   bool exact_policy = true;  // the hash list, else the cache-local Bloom
   size_t block_size = 128;
   int restart_interval = 4;
+  double range_bits_per_key = 16;
+  uint64_t range_length = 64;
 
   std::shared_ptr<const PrefixExtractor> Extractor() const {
     switch (extractor_kind) {
@@ -75,11 +83,17 @@ struct Spec {
     options.block_restart_interval = restart_interval;
     options.compression = CompressionType::kNone;
     options.prefix_extractor = Extractor();
-    if (filter != ScanFilter::kNone) {
+    if (filter == ScanFilter::kPrefix ||
+        filter == ScanFilter::kPrefixAndRange ||
+        filter == ScanFilter::kPrefixNoWholeKeys) {
       options.filter_policy = exact_policy
                                   ? testing_policies::NewHashListPolicy()
                                   : NewCacheLocalBloomFilterPolicy(10);
-      options.whole_key_filtering = filter == ScanFilter::kPrefix;
+      options.whole_key_filtering = filter != ScanFilter::kPrefixNoWholeKeys;
+    }
+    if (filter == ScanFilter::kRange || filter == ScanFilter::kPrefixAndRange) {
+      options.range_filter_bits_per_key = range_bits_per_key;
+      options.range_filter_max_range_length = range_length;
     }
     return options;
   }
@@ -395,12 +409,15 @@ void CheckScans(Rng* rng, const Spec& spec, const Model& model,
 TEST(BoundedIterator, RandomScansMatchTheModel) {
   Rng rng(20250317);  // any fixed seed: CI runs the same tables every time
   uint64_t prefix_negatives = 0;
-  for (int round = 0; round < 48; ++round) {
+  uint64_t range_negatives = 0;
+  for (int round = 0; round < 60; ++round) {
     Spec spec;
     spec.key_format =
         round % 2 == 0 ? KeyFormat::kPlain : KeyFormat::kLevelDBInternal;
-    spec.filter = static_cast<ScanFilter>((round / 2) % 3);
-    spec.extractor_kind = static_cast<int>((round / 6) % 3);
+    spec.filter = static_cast<ScanFilter>((round / 2) % 5);
+    spec.extractor_kind = static_cast<int>((round / 10) % 3);
+    spec.range_bits_per_key = static_cast<double>(Uniform(&rng, 4, 24));
+    spec.range_length = Uniform(&rng, 1, 1000);
     spec.extractor_length = Uniform(&rng, spec.extractor_kind == 2 ? 1 : 0, 3);
     spec.exact_policy = Uniform(&rng, 0, 3) != 0;
     spec.block_size = Uniform(&rng, 16, 512);
@@ -413,12 +430,18 @@ TEST(BoundedIterator, RandomScansMatchTheModel) {
     if (HasFailure()) return;
     const TableStats stats = table->GetStats();
     prefix_negatives += stats.prefix_filter_negatives;
+    range_negatives += stats.range_filter_negatives;
     if (spec.filter == ScanFilter::kNone) {
       EXPECT_EQ(stats.prefix_filter_checks, 0u);
+    }
+    if (spec.filter != ScanFilter::kRange &&
+        spec.filter != ScanFilter::kPrefixAndRange) {
+      EXPECT_EQ(stats.range_filter_checks, 0u);
     }
   }
   // The filters did answer "no key" (and so saved reads) in these scans.
   EXPECT_GT(prefix_negatives, 100u);
+  EXPECT_GT(range_negatives, 100u);
 }
 
 }  // namespace

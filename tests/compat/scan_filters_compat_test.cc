@@ -64,6 +64,7 @@ Options ScanFilterOptions(std::shared_ptr<const FilterPolicy> policy) {
   options.block_size = 512;
   options.filter_policy = std::move(policy);
   options.prefix_extractor = NewDelimitedPrefixExtractor(':', 2);
+  options.range_filter_bits_per_key = 16;
   return options;
 }
 
