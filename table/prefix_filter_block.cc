@@ -69,8 +69,7 @@ PrefixFilterReader::PrefixFilterReader(std::unique_ptr<FilterReader> filter,
       whole_keys_(whole_keys),
       extractor_(extractor) {}
 
-absl::StatusOr<std::unique_ptr<PrefixFilterReader>> PrefixFilterReader::Parse(
-    const FilterPolicy* policy, const PrefixExtractor* extractor,
+absl::StatusOr<PrefixFilterParts> ParsePrefixFilterBlock(
     std::string_view block) {
   if (block.size() < kTrailerSize) {
     return absl::DataLossError(absl::StrFormat(
@@ -96,11 +95,24 @@ absl::StatusOr<std::unique_ptr<PrefixFilterReader>> PrefixFilterReader::Parse(
         name_size, block.size()));
   }
   const size_t filter_size = block.size() - kTrailerSize - name_size;
-  const std::string_view name = block.substr(filter_size, name_size);
-  if (extractor != nullptr && extractor->Name() != name) extractor = nullptr;
-  return std::unique_ptr<PrefixFilterReader>(
-      new PrefixFilterReader(policy->NewReader(block.substr(0, filter_size)),
-                             name, (flags & kWholeKeysFlag) != 0, extractor));
+  PrefixFilterParts parts;
+  parts.filter = block.substr(0, filter_size);
+  parts.extractor_name = block.substr(filter_size, name_size);
+  parts.whole_keys = (flags & kWholeKeysFlag) != 0;
+  return parts;
+}
+
+absl::StatusOr<std::unique_ptr<PrefixFilterReader>> PrefixFilterReader::Parse(
+    const FilterPolicy* policy, const PrefixExtractor* extractor,
+    std::string_view block) {
+  absl::StatusOr<PrefixFilterParts> parts = ParsePrefixFilterBlock(block);
+  if (!parts.ok()) return parts.status();
+  if (extractor != nullptr && extractor->Name() != parts->extractor_name) {
+    extractor = nullptr;
+  }
+  return std::unique_ptr<PrefixFilterReader>(new PrefixFilterReader(
+      policy->NewReader(parts->filter), parts->extractor_name,
+      parts->whole_keys, extractor));
 }
 
 bool PrefixFilterReader::KeyMayMatch(std::string_view key) const {

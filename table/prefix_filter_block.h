@@ -42,6 +42,18 @@ inline constexpr std::string_view kPrefixFilterMetaPrefix = "prefixfilter.";
 // them.
 std::string PrefixSuccessor(std::string_view prefix);
 
+// A prefix filter block split into its parts (pointing into the block).
+struct PrefixFilterParts {
+  std::string_view filter;
+  std::string_view extractor_name;
+  bool whole_keys = false;
+};
+
+// Checks the block's trailer: DataLoss if it or the name length does not
+// fit, Unimplemented for an unknown version or flag.
+absl::StatusOr<PrefixFilterParts> ParsePrefixFilterBlock(
+    std::string_view block);
+
 class PrefixFilterBuilder {
  public:
   // `policy` and `extractor` must outlive the builder.
@@ -68,8 +80,7 @@ class PrefixFilterBuilder {
 
 class PrefixFilterReader {
  public:
-  // Checks the block's structure (DataLoss if the trailer or name length do
-  // not fit, Unimplemented for an unknown version or flag) and parses the
+  // Checks the block's structure (ParsePrefixFilterBlock) and parses the
   // filter with `policy`. `extractor` is the reader's own (may be null): the
   // prefixes are used only if its name is the one the block stores.
   static absl::StatusOr<std::unique_ptr<PrefixFilterReader>> Parse(

@@ -14,6 +14,7 @@
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/output_format.h"
+#include "tools/scan_filter_analysis.h"
 #include "tools/size_distribution.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
@@ -30,6 +31,7 @@ struct Stats {
   SizeDistribution key_sizes;
   SizeDistribution value_sizes;
   std::vector<FilterAnalysis> filters;
+  std::vector<ScanFilterAnalysis> scan_filters;
 };
 
 WalkStatus Collect(const TableWalker& walker, bool internal_keys,
@@ -61,7 +63,10 @@ WalkStatus Collect(const TableWalker& walker, bool internal_keys,
     stats->stored_data_bytes += summary.handle.size();
     keys_per_block.push_back(DataBlockKeys{summary.handle.offset(), entries});
   }
-  return AnalyzeFilterBlocks(walker, keys_per_block, &stats->filters);
+  WalkStatus status =
+      AnalyzeFilterBlocks(walker, keys_per_block, &stats->filters);
+  if (!status.ok()) return status;
+  return AnalyzeScanFilterBlocks(walker, stats->entries, &stats->scan_filters);
 }
 
 double PerKey(uint64_t bytes, uint64_t entries) {
@@ -130,6 +135,10 @@ int RunStats(const CommandLine& command_line) {
            {"bytes_per_key", PerKey(filter.handle.size(), stats.entries)},
            {"bits_per_key", filter.bits_per_key}});
     }
+    json["scan_filters"] = nlohmann::json::array();
+    for (const ScanFilterAnalysis& filter : stats.scan_filters) {
+      json["scan_filters"].push_back(ScanFilterJson(filter));
+    }
     PrintJson(json);
     return kExitSuccess;
   }
@@ -153,6 +162,9 @@ int RunStats(const CommandLine& command_line) {
         filter.policy_name, filter.whole_table ? "whole table" : "per block",
         filter.handle.size(), PerKey(filter.handle.size(), stats.entries),
         filter.bits_per_key);
+  }
+  for (const ScanFilterAnalysis& filter : stats.scan_filters) {
+    absl::PrintF("%s\n", ScanFilterSummary(filter));
   }
   return kExitSuccess;
 }

@@ -38,6 +38,9 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"filter", "none|bloom|cache_local_bloom|ribbon"},
           {"bits_per_key", "N"},
           {"filter_layout", "per_block|whole_table"},
+          {"prefix_extractor", "fixed:N|capped:N|delimiter:N:C"},
+          {"range_filter_bits_per_key", "N"},
+          {"max_range_length", "N"},
       };
   for (const auto& [name, placeholder] : *kPlaceholders) {
     if (name == flag) return placeholder;
@@ -130,7 +133,10 @@ const std::vector<Subcommand>& Subcommands() {
        "to 0x7e stand for themselves except the backslash, written \\\\, and "
        "every other byte is written \\xNN: build --input_format tsv reads "
        "the output back exactly. With --internal_keys a line is user key, "
-       "sequence, type (put or del) and value, separated by tabs.",
+       "sequence, type (put or del) and value, separated by tabs. With --to "
+       "(or --from and --to) the table's range or prefix filter, if it has "
+       "one, is asked first; standard error then says whether it answered "
+       "\"empty (no block read)\".",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys"},
@@ -146,11 +152,15 @@ const std::vector<Subcommand>& Subcommands() {
        "except the filter: bloom with 10 bits per key. --filter bloom is "
        "LevelDB's Bloom (whole bits per key); cache_local_bloom (one cache "
        "line per key, fractional bits per key) and ribbon (whole-table only, "
-       "fractional bits per key) are bloomtable's own, which LevelDB ignores.",
+       "fractional bits per key) are bloomtable's own, which LevelDB ignores. "
+       "--prefix_extractor and --range_filter_bits_per_key add the scan "
+       "filters, in meta blocks that LevelDB ignores.",
        1,
        1,
        {"input", "input_format", "block_size", "block_restart_interval",
-        "compression", "filter", "bits_per_key", "filter_layout"},
+        "compression", "filter", "bits_per_key", "filter_layout",
+        "prefix_extractor", "whole_key_filtering", "range_filter_bits_per_key",
+        "max_range_length"},
        RunBuild},
       {"stats",
        "FILE",

@@ -33,8 +33,10 @@ struct OpenedTable {
   uint64_t file_size = 0;
 };
 
-// Opens the table at `path`. Errors are as CheckedTableFileSize's, the file's
-// own, and Table::Open's (DataLoss, InvalidArgument for another format).
+// Opens the table at `path`, with every known filter policy and, if the
+// table has a prefix filter of a built-in extractor, that extractor. Errors
+// are as CheckedTableFileSize's, the file's own, and Table::Open's
+// (DataLoss, InvalidArgument for another format).
 absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
                                           bool internal_keys);
 

@@ -1,0 +1,66 @@
+// What `dump` and `stats` report about a table's scan filters: the prefix
+// filter ("prefixfilter.<policy>": policy, extractor, whether whole keys are
+// in it, its size per key) and the range filter ("rangefilter.<name>": keys,
+// stored bits per key, the range length its bound holds for). A block that
+// does not parse is described by `problem` (the table then reads without
+// it). Pure functions, except AnalyzeScanFilterBlocks, which reads through
+// the TableWalker it is given.
+
+#ifndef BLOOMTABLE_TOOLS_SCAN_FILTER_ANALYSIS_H_
+#define BLOOMTABLE_TOOLS_SCAN_FILTER_ANALYSIS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nlohmann/json.hpp"
+#include "table/format.h"
+#include "tools/table_walker.h"
+
+namespace bloomtable {
+namespace tool {
+
+struct ScanFilterAnalysis {
+  // The metaindex key and the filter's name (policy or range filter), as
+  // scan prints bytes.
+  std::string metaindex_key;
+  std::string name;
+  bool is_range = false;  // a range filter, else a prefix filter
+  BlockHandle handle;
+  // Bits of the block per key of the table (range: as the filter counts its
+  // keys, distinct user keys).
+  double bits_per_key = 0;
+
+  // Prefix filters.
+  std::string extractor;
+  bool whole_keys = false;
+
+  // Range filters.
+  uint64_t num_keys = 0;
+  uint64_t max_range_length = 0;
+
+  std::string problem;  // non-empty if the block does not parse
+};
+
+// Analyses the block `contents` found under `metaindex_key` at `handle`, in
+// a table of `entries` entries. False if the key names no scan filter.
+bool AnalyzeScanFilter(std::string_view metaindex_key,
+                       const BlockHandle& handle, std::string_view contents,
+                       uint64_t entries, ScanFilterAnalysis* analysis);
+
+// Reads every scan filter block the walker's metaindex names and appends
+// its analysis, in metaindex order. Stops at the first block that cannot be
+// read and returns its error.
+WalkStatus AnalyzeScanFilterBlocks(const TableWalker& walker, uint64_t entries,
+                                   std::vector<ScanFilterAnalysis>* filters);
+
+// One line for `stats`, e.g. "range filter:       bloomtable.Grafite, ...".
+std::string ScanFilterSummary(const ScanFilterAnalysis& filter);
+// The fields `dump --json` and `stats --json` print.
+nlohmann::json ScanFilterJson(const ScanFilterAnalysis& filter);
+
+}  // namespace tool
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_TOOLS_SCAN_FILTER_ANALYSIS_H_
