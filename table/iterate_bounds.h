@@ -86,6 +86,12 @@ class IterateBounds {
   }
   // In prefix mode, whether an entry's user key has another prefix.
   bool OutsidePrefix(std::string_view user_key) const;
+  // Whether an entry's user key lies outside the scan: past either limit,
+  // or of another prefix.
+  bool OutsideScan(std::string_view user_key) const {
+    return PastForwardLimit(user_key) || BeforeBackwardLimit(user_key) ||
+           OutsidePrefix(user_key);
+  }
 
  private:
   int Compare(std::string_view a, std::string_view b) const {

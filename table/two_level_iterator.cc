@@ -35,14 +35,14 @@ class TwoLevelIterator final : public Iterator {
       }
       if (lower) {
         SeekWithin(bounds_.lower_seek_key());
-        return EnforceForward();
+        return EnforceLimits();
       }
     }
     index_iter_.SeekToFirst();
     InitDataBlock();
     if (data_iter_) data_iter_->SeekToFirst();
     SkipEmptyDataBlocksForward();
-    EnforceForward();
+    EnforceLimits();
   }
 
   void SeekToLast() override {
@@ -51,14 +51,14 @@ class TwoLevelIterator final : public Iterator {
       if (!bounds_.BeginBackward(nullptr, nullptr)) return Exhaust();
       if (bounds_.upper()) {
         SeekBefore(bounds_.upper_seek_key(), /*inclusive=*/false);
-        return EnforceBackward();
+        return EnforceLimits();
       }
     }
     index_iter_.SeekToLast();
     InitDataBlock();
     if (data_iter_) data_iter_->SeekToLast();
     SkipEmptyDataBlocksBackward();
-    EnforceBackward();
+    EnforceLimits();
   }
 
   void Seek(std::string_view target) override {
@@ -73,7 +73,7 @@ class TwoLevelIterator final : public Iterator {
       if (!bounds_.BeginForward(&from, &user_target)) return Exhaust();
     }
     SeekWithin(target);
-    EnforceForward();
+    EnforceLimits();
   }
 
   void SeekForPrev(std::string_view target) override {
@@ -88,19 +88,19 @@ class TwoLevelIterator final : public Iterator {
       }
     }
     SeekBefore(target, inclusive);
-    EnforceBackward();
+    EnforceLimits();
   }
 
   void Next() override {
     data_iter_->Next();
     SkipEmptyDataBlocksForward();
-    EnforceForward();
+    EnforceLimits();
   }
 
   void Prev() override {
     data_iter_->Prev();
     SkipEmptyDataBlocksBackward();
-    EnforceBackward();
+    EnforceLimits();
   }
 
   std::string_view key() const override { return data_iter_->key(); }
@@ -216,23 +216,13 @@ class TwoLevelIterator final : public Iterator {
     SkipEmptyDataBlocksBackward();
   }
 
-  // After a forward move: ends the scan at an entry past the limit.
-  void EnforceForward() {
+  // After a move: ends the scan at an entry outside its limits. One step
+  // past a limit is the usual end; an entry on the other side only appears
+  // in a damaged block whose keys are out of order, and is never yielded
+  // either.
+  void EnforceLimits() {
     if (!bounds_.active() || !Valid()) return;
-    const std::string_view user_key = bounds_.UserKey(data_iter_->key());
-    if (bounds_.PastForwardLimit(user_key) || bounds_.OutsidePrefix(user_key)) {
-      Exhaust();
-    }
-  }
-
-  // After a backward move: ends the scan at an entry below the limit.
-  void EnforceBackward() {
-    if (!bounds_.active() || !Valid()) return;
-    const std::string_view user_key = bounds_.UserKey(data_iter_->key());
-    if (bounds_.BeforeBackwardLimit(user_key) ||
-        bounds_.OutsidePrefix(user_key)) {
-      Exhaust();
-    }
+    if (bounds_.OutsideScan(bounds_.UserKey(data_iter_->key()))) Exhaust();
   }
 
   void SkipEmptyDataBlocksForward() {
