@@ -2,16 +2,20 @@
 // prints as it goes, LevelDB's db_bench style.
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "db_bench/bench_plan.h"
 #include "db_bench/directory.h"
+#include "db_bench/filter_budget.h"
 #include "db_bench/key_generator.h"
+#include "db_bench/machine.h"
+#include "db_bench/repeats.h"
 #include "db_bench/value_generator.h"
 
 namespace bloomtable {
@@ -39,7 +43,7 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"compression_ratio", flags.compression_ratio},
       {"block_size", flags.block_size},
       {"compression_type", flags.compression_type},
-      {"tables", IsLevelDBEngine(config.engine) ? 1 : flags.tables},
+      {"tables", TablesFor(config.engine, flags.tables)},
   };
 }
 
@@ -74,39 +78,6 @@ absl::Status CheckMeta(const std::string& dir, const nlohmann::json& identity) {
     }
   }
   return absl::OkStatus();
-}
-
-std::unique_ptr<Engine> MakeEngine(const std::string& name,
-                                   const EngineOptions& options) {
-  if (name == "bloomtable" || name == "bloomtable_single") {
-    return NewBloomtableEngine(options);
-  }
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  if (IsLevelDBEngine(name)) return NewLevelDBEngine(options);
-#endif
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  if (name == "rocksdb") return NewRocksDBEngine(options);
-#endif
-  return nullptr;
-}
-
-// "2 * AMD EPYC ..." from /proc/cpuinfo, as LevelDB's db_bench prints it.
-std::string CpuDescription() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  std::string model;
-  int cpus = 0;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      ++cpus;
-      const size_t colon = line.find(':');
-      if (colon != std::string::npos) model = line.substr(colon + 2);
-    }
-  }
-  if (cpus == 0) {
-    return absl::StrCat(std::thread::hardware_concurrency(), " CPUs");
-  }
-  return absl::StrCat(cpus, " * ", model);
 }
 
 void PrintHeader(const BenchPlan& plan, const std::string& dir,
@@ -160,7 +131,7 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   Engine* engine = nullptr;
   EngineOptions options = config_plan.engine_options;
   options.dir = report->dir;
-  std::unique_ptr<Engine> owned = MakeEngine(config_plan.engine, options);
+  std::unique_ptr<Engine> owned = NewEngine(config_plan.engine, options);
   engine = owned.get();
   if (engine == nullptr) {
     report->error = "engine not built";
@@ -170,8 +141,9 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       report->tables == 1
           ? "one sorted run"
           : absl::StrCat(report->tables, " overlapping tables, newest first");
-  std::printf("--- %s %s%s, %s, block cache %s: %s\n",
-              config_plan.engine.c_str(), report->FilterLabel().c_str(),
+  std::printf("--- %s (%s level, %s) %s%s, %s, block cache %s: %s\n",
+              config_plan.engine.c_str(), config_plan.level.c_str(),
+              config_plan.io.c_str(), report->FilterLabel().c_str(),
               config_plan.filter_layout.empty()
                   ? ""
                   : absl::StrCat(" (", config_plan.filter_layout, ")").c_str(),
@@ -203,6 +175,7 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   run_options.batch_size = static_cast<uint64_t>(plan.flags.batch_size);
   run_options.seed = plan.flags.seed;
   run_options.histogram = plan.flags.histogram;
+  run_options.min_seconds = plan.flags.min_seconds;
   run_options.label = report->Label();
 
   for (BenchmarkKind kind : plan.benchmarks) {
@@ -263,14 +236,20 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       absl::StatusOr<StorageSummary> storage = engine->Storage();
       if (storage.ok()) {
         report->storage = *storage;
-        std::printf("%-12s : %s, %.1f MB in %llu files%s\n", "storage",
-                    storage->shape.c_str(), storage->table_bytes / 1048576.0,
-                    static_cast<unsigned long long>(storage->table_files),
-                    report->FilterBitsPerKey() && config_plan.filter != "none"
-                        ? absl::StrFormat(", filter %.2f bits/key",
-                                          *report->FilterBitsPerKey())
-                              .c_str()
-                        : "");
+        std::printf(
+            "%-12s : %s, %.1f MB in %llu files%s\n", "storage",
+            storage->shape.c_str(), storage->table_bytes / 1048576.0,
+            static_cast<unsigned long long>(storage->table_files),
+            report->FilterBitsPerKey() && config_plan.filter != "none"
+                ? absl::StrFormat(
+                      ", filter %.2f bits/key stored%s",
+                      *report->FilterBitsPerKey(),
+                      config_plan.target_stored_bits > 0
+                          ? absl::StrFormat(" (target %g)",
+                                            config_plan.target_stored_bits)
+                          : "")
+                      .c_str()
+                : "");
       } else {
         std::printf("%-12s : unknown (%s)\n", "storage",
                     storage.status().ToString().c_str());
@@ -281,10 +260,63 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
 
 }  // namespace
 
-absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
-                     std::vector<std::string>* notes) {
-  *notes = plan.notes;
-  std::string dir = plan.flags.db;
+namespace {
+
+// Attempts at each run before the machine is declared too busy.
+constexpr int kMaxAttempts = 3;
+
+// The store groups of the plan: [begin, end) ranges of configurations that
+// share a store (the first fills it, the others reopen it).
+std::vector<std::pair<size_t, size_t>> StoreGroups(const BenchPlan& plan) {
+  std::vector<std::pair<size_t, size_t>> groups;
+  for (size_t c = 0; c < plan.configs.size(); ++c) {
+    if (c == 0 || !plan.configs[c].reuses_store) groups.push_back({c, c});
+    groups.back().second = c + 1;
+  }
+  return groups;
+}
+
+// One pass over every configuration, the store groups in `order`; the
+// reports in the plan's configuration order.
+std::vector<ConfigReport> RunOnce(const BenchPlan& plan,
+                                  const std::vector<size_t>& order,
+                                  const std::string& dir, bool temporary,
+                                  const KeyGenerator& keys,
+                                  const ValueGenerator& values) {
+  const std::vector<std::pair<size_t, size_t>> groups = StoreGroups(plan);
+  std::vector<ConfigReport> reports(plan.configs.size());
+  for (size_t g : order) {
+    for (size_t c = groups[g].first; c < groups[g].second; ++c) {
+      const ConfigPlan& config_plan = plan.configs[c];
+      ConfigReport& report = reports[c];
+      report.cache_size = config_plan.engine_options.cache_size;
+      report.engine = config_plan.engine;
+      report.level = config_plan.level;
+      report.io = config_plan.io;
+      report.filter = config_plan.filter;
+      report.bloom_bits = config_plan.bloom_bits;
+      report.filter_layout = config_plan.filter_layout;
+      report.target_stored_bits = config_plan.target_stored_bits;
+      report.tables = TablesFor(config_plan.engine, plan.flags.tables);
+      report.dir = dir + "/" + config_plan.dir_name;
+      RunConfig(plan, config_plan, keys, values, &report);
+    }
+    if (temporary) {
+      // Free the disk before the next engine writes its copy.
+      RemoveDirectory(dir + "/" + plan.configs[groups[g].first].dir_name)
+          .IgnoreError();
+    }
+  }
+  return reports;
+}
+
+}  // namespace
+
+absl::Status RunPlan(const BenchPlan& plan_as_given,
+                     std::vector<ConfigReport>* configs,
+                     std::vector<std::string>* notes, nlohmann::json* runs) {
+  *notes = plan_as_given.notes;
+  std::string dir = plan_as_given.flags.db;
   const bool temporary = dir.empty();
   if (temporary) {
     absl::StatusOr<std::string> temp = MakeTempDirectory("db_bench-");
@@ -294,25 +326,78 @@ absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
     absl::Status status = CreateDirectories(dir);
     if (!status.ok()) return status;
   }
-  PrintHeader(plan, dir, temporary);
+  PrintHeader(plan_as_given, dir, temporary);
+  BenchPlan plan = plan_as_given;
+  if (!plan.stored_bits.empty()) {
+    absl::Status status =
+        CalibrateStoredBits(plan.flags, dir + "/calibration", &plan);
+    if (!status.ok()) {
+      if (temporary) RemoveDirectory(dir).IgnoreError();
+      return status;
+    }
+  }
 
   const KeyGenerator keys(plan.flags.key_size, plan.num);
   const ValueGenerator values(plan.flags.value_size,
                               plan.flags.compression_ratio, kValueSeed);
-  for (size_t c = 0; c < plan.configs.size(); ++c) {
-    const ConfigPlan& config_plan = plan.configs[c];
-    ConfigReport report;
-    report.cache_size = config_plan.engine_options.cache_size;
-    report.engine = config_plan.engine;
-    report.filter = config_plan.filter;
-    report.bloom_bits = config_plan.bloom_bits;
-    report.filter_layout = config_plan.filter_layout;
-    report.tables = IsLevelDBEngine(config_plan.engine) ||
-                            config_plan.engine == "bloomtable_single"
-                        ? 1
-                        : plan.flags.tables;
-    report.dir = dir + "/" + config_plan.dir_name;
-    RunConfig(plan, config_plan, keys, values, &report);
+  const size_t groups = StoreGroups(plan).size();
+  const int repeats = plan.flags.repeats;
+  std::vector<std::vector<ConfigReport>> accepted;
+  *runs = nlohmann::json::array();
+  absl::Status status;
+  for (int run = 0; run < repeats && status.ok(); ++run) {
+    const std::vector<size_t> order = RotatedOrder(groups, run, repeats);
+    for (int attempt = 1;; ++attempt) {
+      if (repeats > 1) {
+        std::printf(
+            "=== run %d of %d%s, starting with store %zu of %zu\n", run + 1,
+            repeats,
+            attempt > 1 ? absl::StrCat(", attempt ", attempt).c_str() : "",
+            order.front() + 1, groups);
+      }
+      const CpuSnapshot start = TakeCpuSnapshot();
+      std::vector<ConfigReport> reports =
+          RunOnce(plan, order, dir, temporary, keys, values);
+      const CpuSnapshot end = TakeCpuSnapshot();
+      const ForeignLoad load = ForeignLoadBetween(start, end);
+      const bool rejected = TooBusy(load, plan.flags.max_foreign_cpu);
+      nlohmann::json record;
+      record["run"] = run + 1;
+      record["attempt"] = attempt;
+      record["first_store"] = order.front() + 1;
+      record["seconds"] =
+          std::chrono::duration<double>(end.wall - start.wall).count();
+      record["start"] = SnapshotJson(start);
+      record["end"] = SnapshotJson(end);
+      record["foreign_cpus"] =
+          load.cpus ? nlohmann::json(*load.cpus) : nlohmann::json(nullptr);
+      record["steal_fraction"] = load.steal_fraction
+                                     ? nlohmann::json(*load.steal_fraction)
+                                     : nlohmann::json(nullptr);
+      record["accepted"] = !rejected;
+      runs->push_back(record);
+      if (!rejected) {
+        accepted.push_back(std::move(reports));
+        break;
+      }
+      std::printf(
+          "=== run %d rejected: other processes and steal took %.2f CPUs "
+          "(--max_foreign_cpu=%g)\n",
+          run + 1, *load.cpus, plan.flags.max_foreign_cpu);
+      if (attempt == kMaxAttempts) {
+        status = absl::UnavailableError(absl::StrFormat(
+            "run %d was rejected %d times: the machine is busy (other "
+            "processes and steal took %.2f CPUs, more than "
+            "--max_foreign_cpu=%g)",
+            run + 1, kMaxAttempts, *load.cpus, plan.flags.max_foreign_cpu));
+        break;
+      }
+    }
+  }
+  if (temporary) RemoveDirectory(dir).IgnoreError();
+  if (!status.ok()) return status;
+  *configs = MergeRuns(accepted);
+  for (const ConfigReport& report : *configs) {
     if (const MemorySummary* memory = report.LastMemory()) {
       const std::string note =
           absl::StrCat("Memory, ", report.engine, ": ", memory->sources, ".");
@@ -320,15 +405,14 @@ absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
         notes->push_back(note);
       }
     }
-    const bool store_needed_next =
-        c + 1 < plan.configs.size() && plan.configs[c + 1].reuses_store;
-    if (temporary && !store_needed_next) {
-      // Free the disk before the next engine writes its copy.
-      RemoveDirectory(report.dir).IgnoreError();
-    }
-    configs->push_back(std::move(report));
   }
-  if (temporary) RemoveDirectory(dir).IgnoreError();
+  if (repeats > 1) {
+    notes->push_back(absl::StrFormat(
+        "Each timing figure is the median of %d runs (the range: min-max); "
+        "each run fills every store again, and the runs visit the stores in "
+        "orders rotated so that each starts with a different one.",
+        repeats));
+  }
   return absl::OkStatus();
 }
 

@@ -26,6 +26,8 @@ constexpr int32_t kMaxBlockSize = 64 << 20;
 constexpr double kMaxBloomBits = 100;
 // A MultiGet batch beyond this is a typo (RocksDB's own caps are lower).
 constexpr int64_t kMaxBatchSize = 1 << 20;
+constexpr int kMaxRepeats = 100;
+constexpr double kMaxMinSeconds = 3600;
 // The engine name of LevelDB with a bloomtable filter through the adapter.
 constexpr char kLevelDBAdapted[] = "leveldb+bloomtable";
 
@@ -42,24 +44,24 @@ std::vector<std::string> SplitList(const std::string& list) {
   return items;
 }
 
-absl::StatusOr<std::vector<double>> ParseBits(const std::string& list) {
+absl::StatusOr<std::vector<double>> ParseBits(const std::string& list,
+                                              const std::string& flag) {
   std::vector<double> bits;
   for (const std::string& item : SplitList(list)) {
     double value = 0;
     if (!absl::SimpleAtod(item, &value) || !std::isfinite(value)) {
-      return Invalid(
-          absl::StrCat("--bloom_bits: '", item, "' is not a number"));
+      return Invalid(absl::StrCat(flag, ": '", item, "' is not a number"));
     }
     if (value > kMaxBloomBits) {
-      return Invalid(absl::StrFormat("--bloom_bits=%g is more than %g", value,
-                                     kMaxBloomBits));
+      return Invalid(
+          absl::StrFormat("%s=%g is more than %g", flag, value, kMaxBloomBits));
     }
     value = std::max(0.0, value);  // 0 or negative: no filter
     if (std::find(bits.begin(), bits.end(), value) == bits.end()) {
       bits.push_back(value);
     }
   }
-  if (bits.empty()) return Invalid("--bloom_bits is empty");
+  if (bits.empty()) return Invalid(absl::StrCat(flag, " is empty"));
   return bits;
 }
 
@@ -128,8 +130,24 @@ bool IsLevelDBEngine(const std::string& engine) {
   return engine == "leveldb" || engine == kLevelDBAdapted;
 }
 
+std::string EngineLevel(const std::string& engine) {
+  return engine == "leveldb" || engine == kLevelDBAdapted || engine == "rocksdb"
+             ? "db"
+             : "table";
+}
+
+int TablesFor(const std::string& engine, int tables) {
+  return engine == "bloomtable" || engine == "rocksdb" ? tables : 1;
+}
+
 std::vector<std::string> BuiltEngines() {
   std::vector<std::string> engines = {"bloomtable", "bloomtable_single"};
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  engines.push_back("leveldb_table");
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  engines.push_back("rocksdb_table");
+#endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
   engines.push_back("leveldb");
   engines.push_back(kLevelDBAdapted);
@@ -138,6 +156,32 @@ std::vector<std::string> BuiltEngines() {
   engines.push_back("rocksdb");
 #endif
   return engines;
+}
+
+absl::Status ApplyFilterBits(double bits, ConfigPlan* config) {
+  EngineOptions& options = config->engine_options;
+  config->bloom_bits = bits;
+  options.bloom_bits = bits;
+  options.bloomtable_policy = nullptr;
+  options.leveldb_adapted_policy = nullptr;
+  options.rocksdb_ribbon = config->filter == "rocksdb_ribbon";
+  const bool bloomtable =
+      config->engine == "bloomtable" || config->engine == "bloomtable_single";
+  if (config->filter != "none" &&
+      (bloomtable || config->engine == kLevelDBAdapted)) {
+    absl::StatusOr<const FilterEntry*> entry = FindFilter(config->filter);
+    if (!entry.ok()) return entry.status();
+    absl::StatusOr<ResolvedFilter> resolved =
+        ResolveFilter(**entry, bits, config->filter_layout);
+    if (!resolved.ok()) return resolved.status();
+    if (bloomtable) {
+      options.bloomtable_policy = resolved->policy;
+      options.bloomtable_layout = resolved->layout;
+    } else {
+      options.leveldb_adapted_policy = resolved->policy;
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
@@ -176,6 +220,30 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   absl::StatusOr<std::vector<int>> threads = ParseThreads(flags.threads);
   if (!threads.ok()) return threads.status();
   plan.threads = *threads;
+  for (const std::string& io : SplitList(flags.io)) {
+    if (io != "pread" && io != "mmap") {
+      return Invalid(absl::StrCat("--io: '", io, "': expected pread or mmap"));
+    }
+    if (!Contains(plan.io_paths, io)) plan.io_paths.push_back(io);
+  }
+  if (plan.io_paths.empty()) return Invalid("--io is empty");
+  if (!flags.stored_bits.empty()) {
+    absl::StatusOr<std::vector<double>> stored =
+        ParseBits(flags.stored_bits, "--stored_bits");
+    if (!stored.ok()) return stored.status();
+    for (double bits : *stored) {
+      if (bits <= 0) return Invalid("--stored_bits: each target must be > 0");
+    }
+    plan.stored_bits = *stored;
+  }
+  if (flags.repeats < 1 || flags.repeats > kMaxRepeats) {
+    return Invalid(
+        absl::StrFormat("--repeats must be in [1, %d]", kMaxRepeats));
+  }
+  if (!(flags.min_seconds >= 0 && flags.min_seconds <= kMaxMinSeconds)) {
+    return Invalid(
+        absl::StrFormat("--min_seconds must be in [0, %g]", kMaxMinSeconds));
+  }
   if (flags.batch_size < 1 || flags.batch_size > kMaxBatchSize) {
     return Invalid(
         absl::StrFormat("--batch_size must be in [1, %d]", kMaxBatchSize));
@@ -214,7 +282,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     for (const std::string& engine : SplitList(flags.engines)) {
       if (!Contains(built, engine)) {
         const bool known = engine == "leveldb" || engine == kLevelDBAdapted ||
-                           engine == "rocksdb";
+                           engine == "rocksdb" || engine == "leveldb_table" ||
+                           engine == "rocksdb_table";
         return Invalid(absl::StrCat(
             "--engines: '", engine, "' ",
             known ? "was not built (BLOOMTABLE_WITH_LEVELDB / _ROCKSDB off)"
@@ -227,7 +296,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   }
 
   // Filter settings.
-  absl::StatusOr<std::vector<double>> bits_list = ParseBits(flags.bloom_bits);
+  absl::StatusOr<std::vector<double>> bits_list =
+      ParseBits(flags.bloom_bits, "--bloom_bits");
   if (!bits_list.ok()) return bits_list.status();
   std::vector<double> filtered_bits;
   bool run_without_filter = flags.compare_no_filter;
@@ -245,16 +315,21 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     filters.push_back(*entry);
   }
   if (filters.empty()) return Invalid("--filter is empty");
-  if (Contains(plan.engines, "leveldb")) {
+  if (Contains(plan.engines, "leveldb") ||
+      Contains(plan.engines, "leveldb_table")) {
     for (double bits : filtered_bits) {
       if (!IsWholeNumber(bits)) {
         return Invalid(absl::StrFormat(
             "--bloom_bits=%g: LevelDB's Bloom filter takes whole bits per key; "
-            "use whole numbers, or leave leveldb out of --engines",
+            "use whole numbers, leave leveldb and leveldb_table out of "
+            "--engines, or give --stored_bits",
             bits));
       }
     }
   }
+  // With --stored_bits, the targets take the place of the bits per key.
+  const std::vector<double> filter_values =
+      plan.stored_bits.empty() ? filtered_bits : plan.stored_bits;
   std::vector<std::shared_ptr<const FilterPolicy>> known_policies;
   for (const FilterEntry& entry : FilterRegistry()) {
     // Readers recognise a policy by name, whatever its bits per key.
@@ -268,81 +343,106 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   base.io_latency_us = static_cast<uint64_t>(flags.io_latency_us);
   base.verify_checksums = flags.verify_checksum;
   base.bloomtable_known_policies = known_policies;
+  base.longest_key =
+      static_cast<size_t>(flags.key_size) + KeyGenerator::kMissingSuffixSize;
 
-  // One configuration per cache size, adjacent, sharing one store; `adjust`
-  // sets what differs between engines.
-  auto add_config = [&plan, &base](const std::string& engine,
-                                   const std::string& filter, double bits,
-                                   const std::string& layout,
-                                   const auto& adjust) {
+  // One store per engine and filter setting; then one configuration per I/O
+  // path and cache size, adjacent, the first filling the store and the others
+  // reopening it. `value` is bits per key, or with --stored_bits the target
+  // stored bits per key (the bits are then calibrated before the run).
+  const bool calibrated = !plan.stored_bits.empty();
+  auto add_store = [&](const std::string& engine, const std::string& filter,
+                       double value, const std::string& layout) {
     ConfigPlan config;
     config.engine = engine;
+    config.level = EngineLevel(engine);
     config.filter = filter;
-    config.bloom_bits = bits;
     config.filter_layout = layout;
     config.engine_options = base;
-    config.engine_options.bloom_bits = bits;
     config.engine_options.bloomtable_single_table =
         engine == "bloomtable_single";
     config.dir_name = absl::StrCat(engine, "-", filter);
-    if (filter != "none")
-      absl::StrAppend(&config.dir_name, "-", BitsName(bits));
-    if (!layout.empty()) absl::StrAppend(&config.dir_name, "-", layout);
-    adjust(&config.engine_options);
-    for (size_t c = 0; c < plan.cache_sizes.size(); ++c) {
-      config.engine_options.cache_size = plan.cache_sizes[c];
-      config.reuses_store = c > 0;
-      plan.configs.push_back(config);
+    if (filter != "none") {
+      absl::StrAppend(&config.dir_name, calibrated ? "-stored" : "-",
+                      BitsName(value));
+      if (calibrated) config.target_stored_bits = value;
     }
+    if (!layout.empty()) absl::StrAppend(&config.dir_name, "-", layout);
+    absl::Status status =
+        ApplyFilterBits(filter == "none" ? 0 : value, &config);
+    if (!status.ok()) return status;
+    bool first = true;
+    for (const std::string& io : plan.io_paths) {
+      config.io = io;
+      config.engine_options.mmap_reads = io == "mmap";
+      for (uint64_t cache_size : plan.cache_sizes) {
+        config.engine_options.cache_size = cache_size;
+        config.reuses_store = !first;
+        first = false;
+        plan.configs.push_back(config);
+      }
+    }
+    return absl::OkStatus();
   };
-  const auto no_adjustment = [](EngineOptions*) {};
   // Filters that the LevelDB adapter refuses, reported once each.
   std::vector<std::string> not_adaptable;
+  const std::vector<std::string> layouts = SplitList(flags.filter_layout);
+  if (layouts.empty()) return Invalid("--filter_layout is empty");
 
   for (const std::string& engine : plan.engines) {
     const bool bloomtable =
         engine == "bloomtable" || engine == "bloomtable_single";
-    for (double bits : filtered_bits) {
+    for (double value : filter_values) {
+      absl::Status status;
       if (bloomtable) {
         for (const FilterEntry* entry : filters) {
-          absl::StatusOr<ResolvedFilter> resolved =
-              ResolveFilter(*entry, bits, flags.filter_layout);
-          if (!resolved.ok()) return resolved.status();
-          add_config(engine, std::string(entry->name), bits,
-                     std::string(LayoutName(resolved->layout)),
-                     [&resolved](EngineOptions* options) {
-                       options->bloomtable_policy = resolved->policy;
-                       options->bloomtable_layout = resolved->layout;
-                     });
+          // Each layout the policy supports; one given that it does not is
+          // an error when it is the only one.
+          std::vector<std::string> resolved_layouts;
+          for (const std::string& layout : layouts) {
+            absl::StatusOr<ResolvedFilter> resolved =
+                ResolveFilter(*entry, calibrated ? 10 : value, layout);
+            if (!resolved.ok()) {
+              if (layouts.size() == 1 ||
+                  !absl::IsInvalidArgument(resolved.status())) {
+                return resolved.status();
+              }
+              continue;
+            }
+            const std::string name(LayoutName(resolved->layout));
+            if (!Contains(resolved_layouts, name)) {
+              resolved_layouts.push_back(name);
+            }
+          }
+          for (const std::string& layout : resolved_layouts) {
+            status.Update(
+                add_store(engine, std::string(entry->name), value, layout));
+          }
         }
-      } else if (engine == "leveldb") {
-        add_config(engine, "leveldb_bloom", bits, "per_block", no_adjustment);
+      } else if (engine == "leveldb" || engine == "leveldb_table") {
+        status = add_store(engine, "leveldb_bloom", value, "per_block");
       } else if (engine == kLevelDBAdapted) {
         for (const FilterEntry* entry : filters) {
-          absl::StatusOr<ResolvedFilter> resolved =
-              ResolveFilter(*entry, bits, "auto");
-          if (!resolved.ok()) return resolved.status();
-          if (!resolved->policy->SupportsPerBlock()) {
+          if (!entry->make(10)->SupportsPerBlock()) {
             if (!Contains(not_adaptable, std::string(entry->name))) {
               not_adaptable.emplace_back(entry->name);
             }
             continue;
           }
-          add_config(engine, std::string(entry->name), bits, "per_block",
-                     [&resolved](EngineOptions* options) {
-                       options->leveldb_adapted_policy = resolved->policy;
-                     });
+          status.Update(
+              add_store(engine, std::string(entry->name), value, "per_block"));
         }
-      } else if (engine == "rocksdb") {
-        add_config(engine, "rocksdb_bloom", bits, "whole_table", no_adjustment);
-        add_config(
-            engine, "rocksdb_ribbon", bits, "whole_table",
-            [](EngineOptions* options) { options->rocksdb_ribbon = true; });
+      } else if (engine == "rocksdb" || engine == "rocksdb_table") {
+        status = add_store(engine, "rocksdb_bloom", value, "whole_table");
+        status.Update(
+            add_store(engine, "rocksdb_ribbon", value, "whole_table"));
       }
+      if (!status.ok()) return status;
     }
     // Without a filter, LevelDB through the adapter is plain LevelDB.
     if (run_without_filter && engine != kLevelDBAdapted) {
-      add_config(engine, "none", 0, "", no_adjustment);
+      absl::Status status = add_store(engine, "none", 0, "");
+      if (!status.ok()) return status;
     }
   }
 
@@ -352,116 +452,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
         "works per block (not with --bloom_bits=0 or --filter=ribbon alone)");
   }
 
-  // What the numbers mean and where engines differ.
-  plan.notes.push_back(
-      "FP % = filter 'maybe' answers for absent keys / filter queries for "
-      "absent keys, counted by each engine (bloomtable: TableStats; LevelDB: "
-      "a counting wrapper around its Bloom policy; RocksDB: its statistics "
-      "BLOOM_FILTER_USEFUL, _FULL_POSITIVE, _FULL_TRUE_POSITIVE).");
-  plan.notes.push_back(
-      "reads/op and bytes/op count table-file reads through each engine's "
-      "file wrapper during the benchmark (block-cache hits are not reads).");
-  plan.notes.push_back(
-      "Every engine reads through an LRU block cache of --cache_size bytes; "
-      "cache hit % = data-block lookups served by it (LevelDB: counted by a "
-      "wrapper around its cache; RocksDB: BLOCK_CACHE_DATA_HIT/_MISS; "
-      "bloomtable: TableStats). With several --cache_size values each store "
-      "is filled once, then reopened with each cache, cold.");
-  if (Contains(plan.engines, kLevelDBAdapted)) {
-    plan.notes.push_back(
-        "leveldb+bloomtable is a real leveldb::DB whose filter policy is "
-        "bloomtable's --filter policy through "
-        "bloomtable::NewLevelDBFilterPolicyAdapter (LevelDB's per-2 KiB "
-        "filter blocks); it runs with a filter only (without one it is "
-        "plain LevelDB: see the leveldb none rows).");
-    for (const std::string& name : not_adaptable) {
-      plan.notes.push_back(absl::StrCat(
-          "leveldb+bloomtable skips --filter=", name,
-          ": the policy builds whole-table filters only, and LevelDB asks "
-          "for one filter per 2 KiB of data blocks."));
-    }
-  }
-  for (BenchmarkKind kind : plan.benchmarks) {
-    if (kind != BenchmarkKind::kMultiReadRandom) continue;
-    plan.notes.push_back(absl::StrCat(
-        "multireadrandom looks up readrandom's keys ", flags.batch_size,
-        " at a time (--batch_size): bloomtable with Table::MultiGet (several "
-        "tables: newest first, passing on the keys still missing), RocksDB "
-        "with its batched DB::MultiGet (a file's blocks fetched with one "
-        "MultiRead, counted as one read and one --io_latency_us delay); "
-        "LevelDB has no MultiGet: a loop of Gets. micros/op is per key."));
-    break;
-  }
-  if (plan.threads.size() > 1 || plan.threads.front() > 1) {
-    plan.notes.push_back(
-        "With --threads=N every thread looks up --reads keys of its own; "
-        "ops/s = all threads' lookups / wall time; micros/op = each thread's "
-        "loop time per lookup (LevelDB's definition). 'x ops/s' compares "
-        "ops/s with the run at the first --threads value.");
-  }
-  plan.notes.push_back(
-      "Memory B/key = bytes held in memory per key: filter blocks, index "
-      "blocks, and the engine's own figure (bloomtable: "
-      "Table::ApproximateMemoryUsage; LevelDB: "
-      "leveldb.approximate-memory-usage, block cache and memtables only; "
-      "RocksDB: rocksdb.estimate-table-readers-mem); '-' where the engine "
-      "cannot tell.");
-  if (flags.tables > 1 && (Contains(plan.engines, "leveldb") ||
-                           Contains(plan.engines, kLevelDBAdapted))) {
-    plan.notes.push_back(absl::StrFormat(
-        "--tables=%d does not apply to LevelDB: it has no flush call, "
-        "compacts level 0 at 4 files and compacts files that lookups probe "
-        "in vain, so it is always read fully compacted.",
-        flags.tables));
-  }
-  if (flags.io_latency_us > 0) {
-    plan.notes.push_back(absl::StrFormat(
-        "--io_latency_us=%d is added to every table-file read during read "
-        "benchmarks (and bloomtable's table opens), not to fills or "
-        "compactions.",
-        flags.io_latency_us));
-  }
-  if (Contains(plan.engines, "rocksdb")) {
-    plan.notes.push_back(
-        "RocksDB runs with statistics on (counters only, no timers) to count "
-        "filter answers and cache hits.");
-  }
+  AddPlanNotes(not_adaptable, &plan);
   return plan;
-}
-
-nlohmann::json PlanSettingsJson(const BenchPlan& plan) {
-  const PlanFlags& flags = plan.flags;
-  nlohmann::json settings;
-  settings["db_bench_version"] = BLOOMTABLE_VERSION;
-  std::vector<std::string> benchmarks;
-  for (BenchmarkKind kind : plan.benchmarks) {
-    benchmarks.emplace_back(BenchmarkName(kind));
-  }
-  settings["benchmarks"] = benchmarks;
-  settings["engines"] = plan.engines;
-  settings["num"] = plan.num;
-  settings["reads"] = plan.reads;
-  settings["key_size"] = flags.key_size;
-  settings["value_size"] = flags.value_size;
-  settings["compression_ratio"] = flags.compression_ratio;
-  settings["block_size"] = flags.block_size;
-  settings["compression_type"] = flags.compression_type;
-  settings["bloom_bits"] = flags.bloom_bits;
-  settings["compare_no_filter"] = flags.compare_no_filter;
-  settings["filter"] = flags.filter;
-  settings["filter_layout"] = flags.filter_layout;
-  // The first values under the old names; every value in the lists.
-  settings["cache_size"] = plan.cache_sizes.front();
-  settings["cache_sizes"] = plan.cache_sizes;
-  settings["threads"] = plan.threads.front();
-  settings["threads_list"] = plan.threads;
-  settings["batch_size"] = flags.batch_size;
-  settings["seed"] = flags.seed;
-  settings["tables"] = flags.tables;
-  settings["io_latency_us"] = flags.io_latency_us;
-  settings["use_existing_db"] = flags.use_existing_db;
-  settings["verify_checksum"] = flags.verify_checksum;
-  return settings;
 }
 
 }  // namespace db_bench

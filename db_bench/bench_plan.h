@@ -50,15 +50,29 @@ struct PlanFlags {
   int64_t io_latency_us = 0;
   std::string engines;
   bool verify_checksum = true;
+  // pread, mmap or both ("pread,mmap").
+  std::string io = "pread";
+  // Target stored filter bits per key (comma list); empty: use bloom_bits.
+  std::string stored_bits;
+  int repeats = 1;
+  double min_seconds = 0;
+  // Above this, a repeat is rejected and retaken (< 0: never).
+  double max_foreign_cpu = -1;
 };
 
-// One engine with one filter setting and one block-cache size.
+// One engine with one filter setting, one I/O path and one block-cache size.
 struct ConfigPlan {
-  // bloomtable, bloomtable_single, leveldb, leveldb+bloomtable, rocksdb
+  // bloomtable, bloomtable_single, leveldb_table, rocksdb_table, leveldb,
+  // leveldb+bloomtable, rocksdb
   std::string engine;
+  std::string level;          // table or db
+  std::string io;             // pread or mmap
   std::string filter;         // registry name, rocksdb_bloom, ..., or none
   double bloom_bits = 0;      // 0 for none
   std::string filter_layout;  // per_block / whole_table; empty for none
+  // With --stored_bits: the stored bits per key that bloom_bits is
+  // calibrated to reach (0: none).
+  double target_stored_bits = 0;
   // Everything but `dir`, which the driver sets.
   EngineOptions engine_options;
   // The subdirectory of --db that holds this configuration's files.
@@ -73,9 +87,12 @@ struct BenchPlan {
   std::vector<BenchmarkKind> benchmarks;
   uint64_t num = 0;
   uint64_t reads = 0;
-  // --cache_size and --threads values, in the order given.
+  // --cache_size, --threads, --io and --stored_bits values, in the order
+  // given.
   std::vector<uint64_t> cache_sizes;
   std::vector<int> threads;
+  std::vector<std::string> io_paths;
+  std::vector<double> stored_bits;
   std::vector<std::string> engines;
   std::vector<ConfigPlan> configs;
   // What the reader of the results must know (engine limits, definitions).
@@ -86,6 +103,16 @@ struct BenchPlan {
 // --tables does not apply).
 bool IsLevelDBEngine(const std::string& engine);
 
+// "table" or "db" (engine.h says what each means).
+std::string EngineLevel(const std::string& engine);
+
+// The overlapping tables a lookup meets with --tables=`tables`: that many for
+// bloomtable and rocksdb, one for the other engines.
+int TablesFor(const std::string& engine, int tables);
+
+// Sets the configuration's bits per key and makes its filter policy for it.
+absl::Status ApplyFilterBits(double bits, ConfigPlan* config);
+
 // The engines this binary was built with, in default order.
 std::vector<std::string> BuiltEngines();
 
@@ -95,15 +122,25 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags);
 // M or G (KB/KiB... alike), e.g. "8388608,64M".
 absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list);
 
-// The settings block of the JSON report.
+// Appends to plan->notes what the reader of the results must know about the
+// plan's engines, benchmarks and flags; `not_adaptable` names the filters
+// that leveldb+bloomtable skipped. (plan_notes.cc)
+void AddPlanNotes(const std::vector<std::string>& not_adaptable,
+                  BenchPlan* plan);
+
+// The settings block of the JSON report. (plan_notes.cc)
 nlohmann::json PlanSettingsJson(const BenchPlan& plan);
 
-// Runs every configuration of the plan, printing progress lines and one
-// LevelDB-style line per benchmark, and appends a report per configuration.
-// A configuration that fails records its error and the run goes on; only a
-// failure to set up the run at all is returned.
+// Runs every configuration of the plan --repeats times (the stores' order
+// rotated between runs, a run retaken when the machine was busier than
+// --max_foreign_cpu), printing progress lines and one LevelDB-style line per
+// benchmark, and sets one report per configuration (medians of the runs),
+// the notes and a record of each run (`runs`: its load and whether it was
+// accepted). A configuration that fails records its error and the run goes
+// on; only a failure to set up the run at all, or a machine too busy for
+// every attempt, is returned.
 absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
-                     std::vector<std::string>* notes);
+                     std::vector<std::string>* notes, nlohmann::json* runs);
 
 }  // namespace db_bench
 }  // namespace bloomtable

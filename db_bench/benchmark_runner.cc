@@ -117,21 +117,35 @@ void RecordError(const absl::Status& status, ThreadResult* result) {
   if (result->errors++ == 0) result->first_error = status.ToString();
 }
 
+// True once a thread that has done `done` operations of its keys (n of
+// them per round) since `start` may stop: every key asked at least once and
+// --min_seconds passed. Reads the clock once per kProgressBatch operations.
+bool LoopDone(uint64_t done, uint64_t n, double min_seconds,
+              Clock::time_point start) {
+  if (done < n) return false;
+  if (min_seconds <= 0) return true;
+  if (done % kProgressBatch != 0) return false;
+  return Seconds(Clock::now() - start) >= min_seconds;
+}
+
 void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
                      const Engine& engine, const ThreadKeys& keys,
                      uint64_t sample_mask, Progress* progress,
                      ThreadResult* result) {
   const bool expect_present = !ReadsAbsentKeys(kind);
   const ValueGenerator& values = *options.values;
+  const std::unique_ptr<EngineReader> reader = engine.NewReader();
   std::string value;
   const uint64_t n = keys.entries.size();
   const Clock::time_point start = Clock::now();
-  for (uint64_t i = 0; i < n; ++i) {
+  uint64_t done = 0;
+  for (uint64_t i = 0; !LoopDone(done, n, options.min_seconds, start);
+       ++done, i = i + 1 == n ? 0 : i + 1) {
     const std::string_view key = keys.key(i);
-    const bool sampled = (i & sample_mask) == 0;
+    const bool sampled = (done & sample_mask) == 0;
     Clock::time_point op_start;
     if (sampled) op_start = Clock::now();
-    const absl::Status status = engine.Get(key, &value);
+    const absl::Status status = reader->Get(key, &value);
     if (sampled) {
       result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
                               Clock::now() - op_start)
@@ -148,10 +162,10 @@ void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
     } else {
       RecordError(status, result);
     }
-    if ((i + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
+    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
   }
   result->seconds = Seconds(Clock::now() - start);
-  result->ops = n;
+  result->ops = done;
 }
 
 void RunMultiGets(const RunOptions& options, const Engine& engine,
@@ -200,14 +214,16 @@ void RunMultiGets(const RunOptions& options, const Engine& engine,
   result->ops = n;
 }
 
-void RunSeeks(const Engine& engine, const ThreadKeys& keys,
+void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
               uint64_t sample_mask, Progress* progress, ThreadResult* result) {
   std::unique_ptr<EngineIterator> iter = engine.NewIterator();
   const uint64_t n = keys.entries.size();
   const Clock::time_point start = Clock::now();
-  for (uint64_t i = 0; i < n; ++i) {
+  uint64_t done = 0;
+  for (uint64_t i = 0; !LoopDone(done, n, min_seconds, start);
+       ++done, i = i + 1 == n ? 0 : i + 1) {
     const std::string_view key = keys.key(i);
-    const bool sampled = (i & sample_mask) == 0;
+    const bool sampled = (done & sample_mask) == 0;
     Clock::time_point op_start;
     if (sampled) op_start = Clock::now();
     iter->Seek(key);
@@ -223,10 +239,10 @@ void RunSeeks(const Engine& engine, const ThreadKeys& keys,
     } else {
       ++result->not_found;
     }
-    if ((i + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
+    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
   }
   result->seconds = Seconds(Clock::now() - start);
-  result->ops = n;
+  result->ops = done;
   if (!iter->status().ok()) RecordError(iter->status(), result);
 }
 
@@ -369,7 +385,8 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
           RunScan(*engine, options.reads, sample_mask, &progress, &results[t]);
           break;
         case BenchmarkKind::kSeekRandom:
-          RunSeeks(*engine, keys[t], sample_mask, &progress, &results[t]);
+          RunSeeks(*engine, keys[t], options.min_seconds, sample_mask,
+                   &progress, &results[t]);
           break;
         case BenchmarkKind::kMultiReadRandom:
           RunMultiGets(options, *engine, keys[t], &progress, &results[t]);
@@ -421,6 +438,17 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   result.p99_micros = samples.PercentileMicros(99);
   if (options.histogram) result.histogram_text = samples.HistogramText();
   return result;
+}
+
+RunFigures BenchmarkResult::Figures() const {
+  RunFigures figures;
+  figures.micros_per_op = micros_per_op;
+  figures.p50_micros = p50_micros;
+  figures.p99_micros = p99_micros;
+  figures.ops_per_second = ops_per_second;
+  figures.mb_per_second = mb_per_second;
+  figures.wall_seconds = wall_seconds;
+  return figures;
 }
 
 std::optional<double> FalsePositiveRate(const BenchmarkResult& result) {

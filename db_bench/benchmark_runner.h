@@ -19,7 +19,9 @@
 // --seed, the benchmark and the thread number: every engine gets the same
 // keys in the same order. The loop is timed as a whole (micros/op = loop
 // time / ops); one operation in kSampleEvery is also timed alone for the
-// percentiles (every one with --histogram).
+// percentiles (every one with --histogram). With --min_seconds, point lookups
+// and seeks go round their keys again until that long has passed. Each
+// thread looks keys up through its own EngineReader.
 
 #ifndef BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
 #define BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
@@ -72,8 +74,21 @@ struct RunOptions {
   uint64_t batch_size = 1;
   uint64_t seed = 0;
   bool histogram = false;
+  // Point lookups and seeks go round their keys again until this many
+  // seconds have passed (0: each key once).
+  double min_seconds = 0;
   // Prefix of progress lines, e.g. "[leveldb leveldb_bloom/10]".
   std::string label;
+};
+
+// The timing figures of one run of a benchmark.
+struct RunFigures {
+  double micros_per_op = 0;
+  double p50_micros = 0;
+  double p99_micros = 0;
+  double ops_per_second = 0;
+  double mb_per_second = 0;
+  double wall_seconds = 0;
 };
 
 struct BenchmarkResult {
@@ -108,6 +123,11 @@ struct BenchmarkResult {
   std::string stats_text;      // the stats benchmark
   // What the engine held in memory right after the benchmark (reads).
   std::optional<MemorySummary> memory;
+  // With several runs (--repeats): each run's figures, in run order; the
+  // figures above are then their medians (MergeRuns).
+  std::vector<RunFigures> runs;
+
+  RunFigures Figures() const;
 };
 
 // Runs a fill benchmark: generates the write order and calls Engine::Fill.

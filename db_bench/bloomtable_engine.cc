@@ -2,15 +2,18 @@
 //
 // Fill splits the write stream into `tables` consecutive runs (newest last,
 // like memtable flushes), sorts each run and writes it as one table
-// NNNNNN.ldb (higher numbers are newer). A lookup then asks the tables newest
-// first, skipping a table whose key range excludes the key (as LevelDB and
-// RocksDB do for level-0 files), and stops at the first that has the key.
+// NNNNNN.ldb (higher numbers are newer), synced when finished (fdatasync, the
+// rule of every table-level engine's bulk build). A lookup then asks the tables
+// newest first, skipping a table whose key range excludes the key (as LevelDB
+// and RocksDB do for level-0 files), and stops at the first that has the key.
 // With one table (or EngineOptions::bloomtable_single_table) a lookup is a
 // single Table::Get call. MultiGet asks the tables newest first with
 // Table::MultiGet, passing on to the next table only the keys still missing.
 //
-// Every table file is read through NewCountingRandomAccessFile (one shared
-// FileReadCounters) and, with --io_latency_us, NewDelayedRandomAccessFile.
+// Every table file is opened with pread (OpenRandomAccessFile) or, with
+// EngineOptions::mmap_reads, mapped (OpenMmapRandomAccessFile), and read
+// through NewCountingRandomAccessFile (one shared FileReadCounters) and, with
+// --io_latency_us, NewDelayedRandomAccessFile.
 // Every table shares one LRU block cache of --cache_size bytes, as LevelDB's
 // and RocksDB's do; a data block not in it is read from the file (which the
 // operating system's page cache serves).
@@ -173,17 +176,13 @@ absl::Status BloomtableEngine::Fill(const FillInput& input,
   absl::Status status = RecreateDirectory(options_.dir);
   if (!status.ok()) return status;
   const size_t n = input.order.size();
-  std::vector<uint64_t> run;
   for (int t = 0; t < num_tables_; ++t) {
     // Run t holds the writes [t*n/N, (t+1)*n/N): what a memtable would hold
     // between two flushes.
     const size_t begin = n * t / num_tables_;
     const size_t end = n * (t + 1) / num_tables_;
-    run.assign(input.order.begin() + begin, input.order.begin() + end);
-    // Keys are fixed-width decimal numbers of 2j: numeric order of j is
-    // key order.
-    std::sort(run.begin(), run.end());
-    run.erase(std::unique(run.begin(), run.end()), run.end());
+    const std::vector<uint64_t> run =
+        SortedEntries(input.order.subspan(begin, end - begin));
     status = BuildTable(TablePath(t + 1), input, run, progress);
     if (!status.ok()) return status;
   }
@@ -214,6 +213,7 @@ absl::Status BloomtableEngine::BuildTable(
   }
   progress->Add(unreported);
   absl::Status status = builder.Finish();
+  if (status.ok()) status = (*file)->Sync();
   if (status.ok()) status = (*file)->Close();
   return status;
 }
@@ -234,7 +234,8 @@ absl::Status BloomtableEngine::OpenTables() {
     absl::StatusOr<uint64_t> size = GetFileSize(*it);
     if (!size.ok()) return size.status();
     absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-        OpenRandomAccessFile(*it);
+        options_.mmap_reads ? OpenMmapRandomAccessFile(*it)
+                            : OpenRandomAccessFile(*it);
     if (!file.ok()) return file.status();
     std::unique_ptr<RandomAccessFile> wrapped =
         NewCountingRandomAccessFile(std::move(*file), file_counters_);

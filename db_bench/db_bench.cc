@@ -32,6 +32,7 @@
 #include "db_bench/benchmark_runner.h"
 #include "db_bench/directory.h"
 #include "db_bench/filter_registry.h"
+#include "db_bench/machine.h"
 #include "db_bench/plot.h"
 #include "db_bench/report.h"
 
@@ -93,10 +94,31 @@ ABSL_FLAG(int64_t, io_latency_us, 0,
           "Delay added to every table-file read during read benchmarks, to "
           "model a device.");
 ABSL_FLAG(std::string, engines, "",
-          "Comma-separated engines: bloomtable, bloomtable_single (one table "
-          "through Table::Get), leveldb, leveldb+bloomtable (LevelDB with "
-          "bloomtable's --filter through the adapter), rocksdb. Default: "
-          "every engine built (bloomtable_single only with --tables > 1).");
+          "Comma-separated engines. Table level: bloomtable (Table::Get), "
+          "bloomtable_single (one table through Table::Get), leveldb_table "
+          "(leveldb::Table, iterator Seek), rocksdb_table (SstFileReader, "
+          "iterator Seek with a whole-key prefix filter). DB level: leveldb, "
+          "leveldb+bloomtable (LevelDB with bloomtable's --filter through the "
+          "adapter), rocksdb. Default: every engine built (bloomtable_single "
+          "only with --tables > 1).");
+ABSL_FLAG(std::string, io, "pread",
+          "How table files are read: pread, mmap (bloomtable: "
+          "OpenMmapRandomAccessFile; LevelDB: its default Env; RocksDB: "
+          "allow_mmap_reads), or both (pread,mmap: each store is reopened "
+          "with each).");
+ABSL_FLAG(std::string, stored_bits, "",
+          "Target filter bits per key as stored (comma list, e.g. 6,8,10): "
+          "for each filter, the bits per key that stores this many is found "
+          "by building small tables first, and replaces --bloom_bits.");
+ABSL_FLAG(int32_t, repeats, 1,
+          "Runs of the whole plan, the engines' order rotated between runs; "
+          "each figure is then the median of the runs, with its range.");
+ABSL_FLAG(double, min_seconds, 0,
+          "A read benchmark goes round its keys again until it has run this "
+          "long (at least --reads lookups per thread).");
+ABSL_FLAG(double, max_foreign_cpu, -1,
+          "Reject and retake a run in which other processes and CPU steal "
+          "took more than this many CPUs on average (< 0: never).");
 ABSL_FLAG(bool, verify_checksum, true,
           "Verify the checksum of every data block read, in every engine.");
 ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
@@ -144,6 +166,11 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.io_latency_us = absl::GetFlag(FLAGS_io_latency_us);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);
+  flags.io = absl::GetFlag(FLAGS_io);
+  flags.stored_bits = absl::GetFlag(FLAGS_stored_bits);
+  flags.repeats = absl::GetFlag(FLAGS_repeats);
+  flags.min_seconds = absl::GetFlag(FLAGS_min_seconds);
+  flags.max_foreign_cpu = absl::GetFlag(FLAGS_max_foreign_cpu);
   return flags;
 }
 
@@ -211,7 +238,9 @@ int Main(int argc, char** argv) {
   }
   std::vector<ConfigReport> configs;
   std::vector<std::string> notes;
-  absl::Status status = RunPlan(*plan, &configs, &notes);
+  nlohmann::json runs;
+  const CpuSnapshot start = TakeCpuSnapshot();
+  absl::Status status = RunPlan(*plan, &configs, &notes, &runs);
   if (!status.ok()) {
     std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
     return kExitFailure;
@@ -234,7 +263,11 @@ int Main(int argc, char** argv) {
 
   nlohmann::json settings = PlanSettingsJson(*plan);
   settings["command_line"] = command_line;
-  const nlohmann::json report = ReportJson(settings, notes, configs);
+  nlohmann::json report = ReportJson(settings, notes, configs);
+  report["machine"] = MachineJson();
+  report["load"] = {{"start", SnapshotJson(start)},
+                    {"end", SnapshotJson(TakeCpuSnapshot())}};
+  report["runs"] = runs;
   int exit_status = problems.empty() ? 0 : kExitFailure;
   if (!absl::GetFlag(FLAGS_json).empty()) {
     status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));

@@ -14,10 +14,13 @@
 #include "db_bench/benchmark_runner.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
+#include "db_bench/filter_budget.h"
 #include "db_bench/filter_registry.h"
 #include "db_bench/key_generator.h"
 #include "db_bench/latency_samples.h"
+#include "db_bench/machine.h"
 #include "db_bench/merging_iterator.h"
+#include "db_bench/repeats.h"
 #include "db_bench/report.h"
 #include "db_bench/table_file_info.h"
 #include "db_bench/value_generator.h"
@@ -151,17 +154,30 @@ TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   std::vector<std::string> rows;
   for (const ConfigPlan& config : plan->configs) {
-    rows.push_back(config.engine + " " + config.filter);
+    rows.push_back(config.level + " " + config.engine + " " + config.filter +
+                   " " + config.io);
   }
-  std::vector<std::string> expected = {"bloomtable cache_local_bloom",
-                                       "bloomtable none"};
+  std::vector<std::string> expected = {
+      "table bloomtable cache_local_bloom pread",
+      "table bloomtable none pread"};
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  expected.insert(expected.end(), {"leveldb leveldb_bloom", "leveldb none",
-                                   "leveldb+bloomtable cache_local_bloom"});
+  expected.insert(expected.end(), {"table leveldb_table leveldb_bloom pread",
+                                   "table leveldb_table none pread"});
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  expected.insert(expected.end(), {"rocksdb rocksdb_bloom",
-                                   "rocksdb rocksdb_ribbon", "rocksdb none"});
+  expected.insert(expected.end(), {"table rocksdb_table rocksdb_bloom pread",
+                                   "table rocksdb_table rocksdb_ribbon pread",
+                                   "table rocksdb_table none pread"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  expected.insert(expected.end(),
+                  {"db leveldb leveldb_bloom pread", "db leveldb none pread",
+                   "db leveldb+bloomtable cache_local_bloom pread"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  expected.insert(expected.end(),
+                  {"db rocksdb rocksdb_bloom pread",
+                   "db rocksdb rocksdb_ribbon pread", "db rocksdb none pread"});
 #endif
   EXPECT_EQ(rows, expected);
   EXPECT_EQ(plan->reads, 1000u);
@@ -204,6 +220,80 @@ TEST(BenchPlan, EachCacheSizeReopensTheStoreFilledByTheFirst) {
     EXPECT_TRUE(second.reuses_store);
     EXPECT_EQ(first.dir_name, second.dir_name);
   }
+}
+
+TEST(BenchPlan, EachIoPathReopensTheStoreFilledByTheFirst) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.compare_no_filter = false;
+  flags.io = "pread,mmap";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->configs.size(), 2u);
+  EXPECT_EQ(plan->configs[0].io, "pread");
+  EXPECT_FALSE(plan->configs[0].engine_options.mmap_reads);
+  EXPECT_FALSE(plan->configs[0].reuses_store);
+  EXPECT_EQ(plan->configs[1].io, "mmap");
+  EXPECT_TRUE(plan->configs[1].engine_options.mmap_reads);
+  EXPECT_TRUE(plan->configs[1].reuses_store);
+  EXPECT_EQ(plan->configs[0].dir_name, plan->configs[1].dir_name);
+  flags.io = "pread,direct";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BenchPlan, ALayoutListSkipsTheLayoutsAPolicyCannotBuild) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.compare_no_filter = false;
+  flags.filter = "cache_local_bloom,ribbon";
+  flags.filter_layout = "per_block,whole_table";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::vector<std::string> rows;
+  for (const ConfigPlan& config : plan->configs) {
+    rows.push_back(config.filter + " " + config.filter_layout);
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"cache_local_bloom per_block",
+                                            "cache_local_bloom whole_table",
+                                            "ribbon whole_table"}));
+  // Alone, a layout the policy cannot build is an error.
+  flags.filter = "ribbon";
+  flags.filter_layout = "per_block";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BenchPlan, StoredBitsTargetsReplaceBitsPerKey) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.compare_no_filter = false;
+  flags.stored_bits = "8,12";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->configs.size(), 2u);
+  EXPECT_EQ(plan->configs[0].target_stored_bits, 8);
+  EXPECT_EQ(plan->configs[1].target_stored_bits, 12);
+  EXPECT_NE(plan->configs[0].dir_name, plan->configs[1].dir_name);
+  for (const char* bad : {"0", "x", "8,-1"}) {
+    flags.stored_bits = bad;
+    EXPECT_EQ(MakePlan(flags).status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << bad;
+  }
+}
+
+TEST(BenchPlan, RepeatsAndMinSecondsAreBounded) {
+  PlanFlags flags = DefaultFlags();
+  flags.repeats = 0;
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  flags.repeats = 3;
+  flags.min_seconds = -1;
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  flags.min_seconds = 1;
+  EXPECT_TRUE(MakePlan(flags).ok());
 }
 
 TEST(BenchPlan, CacheSizesTakeBytesOrBinarySuffixes) {
@@ -585,6 +675,257 @@ TEST(RocksDBEngine, MultiGetAnswersAsGet) {
   EXPECT_GT(*memory.filter_bytes, 0u);
 }
 #endif
+
+// Looks up `count` absent keys of each kind through one reader and returns
+// the counters' change. Every answer must be NotFound.
+EngineCounters LookUpAbsentKeys(const Engine& engine, const KeyGenerator& keys,
+                                uint64_t count) {
+  const EngineCounters before = engine.Counters();
+  std::unique_ptr<EngineReader> reader = engine.NewReader();
+  std::string value;
+  std::string near_miss(keys.key_size(), '?');
+  std::string missing(keys.missing_key_size(), '?');
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t j = (i * 7919) % keys.num();  // shuffled
+    keys.NearMissKey(j, near_miss.data());
+    EXPECT_TRUE(absl::IsNotFound(reader->Get(near_miss, &value))) << j;
+    keys.MissingKey(j, i * 0x9e3779b97f4a7c15ull, missing.data());
+    EXPECT_TRUE(absl::IsNotFound(reader->Get(missing, &value))) << j;
+  }
+  return engine.Counters() - before;
+}
+
+// Every present key is found through one reader, with its value.
+void ExpectReaderFindsEveryKey(const Engine& engine, const KeyGenerator& keys,
+                               const ValueGenerator& values) {
+  std::unique_ptr<EngineReader> reader = engine.NewReader();
+  std::string value;
+  for (uint64_t j = 0; j < keys.num(); ++j) {
+    ASSERT_TRUE(reader->Get(keys.PresentKey(j), &value).ok()) << j;
+    ASSERT_EQ(value, values.Value(j)) << j;
+  }
+}
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+TEST(RocksDBTableEngine, SeekAsksTheWholeKeyFilterOnEitherIoPath) {
+  for (bool mmap : {false, true}) {
+    TempDir dir;
+    EngineOptions options;
+    options.dir = dir.path() + "/sst";
+    options.bloom_bits = 10;
+    options.cache_size = 0;
+    options.mmap_reads = mmap;
+    KeyGenerator keys(16, 3000);
+    options.longest_key = keys.missing_key_size();
+    ValueGenerator values(100, 0.5, 301);
+    std::unique_ptr<Engine> engine = NewRocksDBTableEngine(options);
+    FillShuffled(engine.get(), keys, values);
+    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    ASSERT_TRUE(delta.has_filter_counters);
+    // One filter query per Seek, and the filter answers "absent" for ~99%.
+    EXPECT_EQ(delta.filter_checks, 2 * keys.num()) << "mmap " << mmap;
+    const uint64_t maybes = delta.filter_checks - delta.filter_negatives;
+    EXPECT_LT(maybes, 2 * keys.num() / 20) << "mmap " << mmap;
+    // Data blocks are read only on "maybe" (no cache).
+    EXPECT_LE(delta.file_reads, 2 * maybes) << "mmap " << mmap;
+    absl::StatusOr<StorageSummary> storage = engine->Storage();
+    ASSERT_TRUE(storage.ok()) << storage.status();
+    EXPECT_EQ(storage->entries, keys.num());
+    ASSERT_TRUE(storage->filter_bytes.has_value());
+    EXPECT_GT(*storage->filter_bytes, keys.num());  // ~10 bits per key
+  }
+}
+#endif
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+TEST(LevelDBTableEngine, SeekNeverAsksTheFilterAndReadsABlockPerLookup) {
+  for (bool mmap : {false, true}) {
+    TempDir dir;
+    EngineOptions options;
+    options.dir = dir.path() + "/ldb";
+    options.bloom_bits = 10;
+    options.cache_size = 0;
+    options.mmap_reads = mmap;
+    KeyGenerator keys(16, 3000);
+    ValueGenerator values(100, 0.5, 301);
+    std::unique_ptr<Engine> engine = NewLevelDBTableEngine(options);
+    FillShuffled(engine.get(), keys, values);
+    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    ASSERT_TRUE(delta.has_filter_counters);
+    EXPECT_EQ(delta.filter_checks, 0u);
+    // Nearly every lookup reads a data block (not when the iterator already
+    // holds it: the two lookups of each j, and neighbours by chance).
+    EXPECT_GE(delta.file_reads, keys.num() * 9 / 10) << "mmap " << mmap;
+    const MemorySummary memory = engine->Memory();
+    ASSERT_TRUE(memory.filter_bytes.has_value());
+    EXPECT_GT(*memory.filter_bytes, keys.num());  // built and held, not asked
+  }
+}
+
+TEST(LevelDBEngine, ReadsThroughPreadOrItsOwnMappedFiles) {
+  for (bool mmap : {false, true}) {
+    TempDir dir;
+    EngineOptions options;
+    options.dir = dir.path() + "/ldb";
+    options.bloom_bits = 10;
+    options.cache_size = 0;
+    options.mmap_reads = mmap;
+    KeyGenerator keys(16, 3000);
+    ValueGenerator values(100, 0.5, 301);
+    std::unique_ptr<Engine> engine = NewLevelDBEngine(options);
+    FillShuffled(engine.get(), keys, values);
+    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    EXPECT_GT(delta.filter_negatives, 0u);
+    EXPECT_EQ(delta.file_reads, delta.filter_checks - delta.filter_negatives)
+        << "mmap " << mmap;
+  }
+}
+#endif
+
+TEST(BloomtableEngine, MappedFilesAnswerAsPreadFiles) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/bt";
+  options.cache_size = 0;
+  options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
+  KeyGenerator keys(16, 3000);
+  ValueGenerator values(100, 0.5, 301);
+  std::unique_ptr<Engine> writer = NewBloomtableEngine(options);
+  FillShuffled(writer.get(), keys, values);
+  options.mmap_reads = true;
+  std::unique_ptr<Engine> mapped = NewBloomtableEngine(options);
+  ASSERT_TRUE(mapped->OpenExisting().ok());
+  ExpectReaderFindsEveryKey(*mapped, keys, values);
+  const EngineCounters pread_delta = LookUpAbsentKeys(*writer, keys, 1000);
+  const EngineCounters mapped_delta = LookUpAbsentKeys(*mapped, keys, 1000);
+  EXPECT_EQ(mapped_delta.filter_negatives, pread_delta.filter_negatives);
+  EXPECT_EQ(mapped_delta.file_reads, pread_delta.file_reads);
+}
+
+TEST(Repeats, EachRunStartsWithADifferentStoreGroup) {
+  EXPECT_EQ(RotatedOrder(3, 0, 3), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(RotatedOrder(3, 1, 3), (std::vector<size_t>{1, 2, 0}));
+  EXPECT_EQ(RotatedOrder(3, 2, 3), (std::vector<size_t>{2, 0, 1}));
+  EXPECT_EQ(RotatedOrder(10, 1, 3).front(), 3u);
+  EXPECT_EQ(RotatedOrder(10, 2, 3).front(), 6u);
+  EXPECT_EQ(RotatedOrder(2, 0, 1), (std::vector<size_t>{0, 1}));
+}
+
+TEST(Repeats, MedianOfOddAndEvenCountsLeavesNaNOut) {
+  EXPECT_DOUBLE_EQ(Median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(Median({4, 1, 2, 3}), 2.5);
+  EXPECT_DOUBLE_EQ(Median({5, std::nan(""), 1, 3}), 3);
+  EXPECT_TRUE(std::isnan(Median({})));
+}
+
+TEST(Repeats, MergedFiguresAreMediansAndCountsComeFromTheMedianRun) {
+  std::vector<std::vector<ConfigReport>> runs;
+  for (double micros : {3.0, 1.0, 2.0}) {
+    ConfigReport config;
+    config.engine = "bloomtable";
+    BenchmarkResult result;
+    result.kind = BenchmarkKind::kReadMissing;
+    result.micros_per_op = micros;
+    result.p99_micros = 10 * micros;
+    result.ops = static_cast<uint64_t>(micros * 100);  // marks the run
+    config.results.push_back(result);
+    runs.push_back({config});
+  }
+  runs[0][0].error = "failed once";
+  const std::vector<ConfigReport> merged = MergeRuns(runs);
+  ASSERT_EQ(merged.size(), 1u);
+  const BenchmarkResult& result = merged[0].results[0];
+  EXPECT_DOUBLE_EQ(result.micros_per_op, 2);
+  EXPECT_DOUBLE_EQ(result.p99_micros, 20);
+  EXPECT_EQ(result.ops, 200u);  // the run with the median micros/op
+  ASSERT_EQ(result.runs.size(), 3u);
+  EXPECT_DOUBLE_EQ(result.runs[0].micros_per_op, 3);
+  EXPECT_EQ(merged[0].error, "failed once");
+  const nlohmann::json json = ReportJson({}, {}, merged);
+  const nlohmann::json& range = json["configs"][0]["results"][0]["range"];
+  EXPECT_DOUBLE_EQ(range["micros_per_op"][0].get<double>(), 1);
+  EXPECT_DOUBLE_EQ(range["micros_per_op"][1].get<double>(), 3);
+  EXPECT_NE(ComparisonTable(merged).find("1.000-3.000"), std::string::npos);
+}
+
+TEST(Machine, ForeignLoadIsOtherBusyTimePlusStealPerWallSecond) {
+  CpuSnapshot start;
+  start.busy_seconds = 100;
+  start.steal_seconds = 10;
+  start.total_seconds = 1000;
+  start.self_seconds = 5;
+  CpuSnapshot end = start;
+  end.wall = start.wall + std::chrono::seconds(10);
+  end.busy_seconds = 112;    // 12 CPU-seconds busy,
+  end.self_seconds = 15;     // 10 of them ours,
+  end.steal_seconds = 11;    // and 1 stolen
+  end.total_seconds = 1020;  // 2 CPUs for 10 seconds
+  const ForeignLoad load = ForeignLoadBetween(start, end);
+  ASSERT_TRUE(load.cpus && load.steal_fraction);
+  EXPECT_NEAR(*load.cpus, 0.3, 1e-9);
+  EXPECT_NEAR(*load.steal_fraction, 0.05, 1e-9);
+  EXPECT_TRUE(TooBusy(load, 0.25));
+  EXPECT_FALSE(TooBusy(load, 0.5));
+  EXPECT_FALSE(TooBusy(load, -1));          // never rejected
+  EXPECT_FALSE(TooBusy(ForeignLoad(), 0));  // unknown: not rejected
+}
+
+TEST(Machine, SnapshotsOfThisMachineAreReadable) {
+  const CpuSnapshot snapshot = TakeCpuSnapshot();
+  // Linux always has /proc/stat and /proc/loadavg.
+  ASSERT_TRUE(snapshot.busy_seconds.has_value());
+  EXPECT_GT(*snapshot.total_seconds, 0);
+  EXPECT_TRUE(snapshot.load_average.has_value());
+  EXPECT_GT(MachineJson()["cpus"].get<int>(), 0);
+}
+
+TEST(FilterBudget, FindsTheBitsPerKeyThatStoreTheTarget) {
+  int calls = 0;
+  // An affine filter: 1.13 bits stored per bit asked, plus 0.8.
+  auto affine = [&calls](double bits) -> absl::StatusOr<double> {
+    ++calls;
+    return 1.13 * bits + 0.8;
+  };
+  absl::StatusOr<BitsForBudget> found =
+      FindBitsForStoredBudget(10, /*whole_bits=*/false, affine);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_NEAR(found->stored_bits_per_key, 10, 0.02);
+  EXPECT_NEAR(found->bits_per_key, 9.2 / 1.13, 0.01);
+  EXPECT_LE(calls, 12);
+}
+
+TEST(FilterBudget, WholeBitsTakeTheNearestWholeSetting) {
+  // 10.3 at 9 is nearer 10 than 9.3 at 8.
+  auto stored = [](double bits) -> absl::StatusOr<double> {
+    EXPECT_EQ(bits, std::round(bits));
+    return bits + 1.3;
+  };
+  absl::StatusOr<BitsForBudget> found =
+      FindBitsForStoredBudget(10, /*whole_bits=*/true, stored);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(found->bits_per_key, 9);
+  EXPECT_DOUBLE_EQ(found->stored_bits_per_key, 10.3);
+}
+
+TEST(FilterBudget, StepsAndErrorsAreHandled) {
+  // A filter sized in steps of 2 bits per key: the nearest step wins.
+  auto steps = [](double bits) -> absl::StatusOr<double> {
+    return 2 * std::ceil(bits / 2);
+  };
+  absl::StatusOr<BitsForBudget> found =
+      FindBitsForStoredBudget(7, false, steps);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_TRUE(found->stored_bits_per_key == 6 ||
+              found->stored_bits_per_key == 8);
+  auto failing = [](double) -> absl::StatusOr<double> {
+    return absl::DataLossError("disk");
+  };
+  EXPECT_TRUE(
+      absl::IsDataLoss(FindBitsForStoredBudget(7, false, failing).status()));
+}
 
 TEST(Report, SeveralCacheSizesAndThreadCountsGetTheirOwnColumns) {
   ConfigReport config;

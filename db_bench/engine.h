@@ -1,13 +1,19 @@
 // Engine is what db_bench measures: a store of sorted table files that can be
-// filled once and then read. Each implementation wraps one real engine
-// (bloomtable's tables, a leveldb::DB, a rocksdb::DB) and counts the table-file
-// reads it makes, so that every row of the report means the same thing.
+// filled once and then read. Each implementation wraps one real engine and
+// counts the table-file reads it makes, so that every row of the report means
+// the same thing. Engines come at two levels:
+//   - table: table files read through a public table API (bloomtable's
+//     Table::Get; leveldb::Table and RocksDB's SstFileReader through an
+//     iterator's Seek), filled by a bulk build of one sorted table;
+//   - db: a database's Get (leveldb::DB, rocksdb::DB), which adds a memtable
+//     probe, version and table-cache lookups and internal keys, filled by
+//     Puts, a flush and a full compaction.
 //
-// Call order: (Fill | OpenExisting) then any number of reads (Get, MultiGet,
-// NewIterator) and counter snapshots; Fill may be called again, and starts
-// from an empty store. Get, MultiGet, NewIterator, Counters and Memory are
-// safe to call from many threads at once; Fill, OpenExisting and
-// SetReadLatency are not, and must not run concurrently with reads.
+// Call order: (Fill | OpenExisting) then any number of reads (Get, NewReader,
+// MultiGet, NewIterator) and counter snapshots; Fill may be called again, and
+// starts from an empty store. Get, NewReader, MultiGet, NewIterator, Counters
+// and Memory are safe to call from many threads at once; Fill, OpenExisting
+// and SetReadLatency are not, and must not run concurrently with reads.
 
 #ifndef BLOOMTABLE_DB_BENCH_ENGINE_H_
 #define BLOOMTABLE_DB_BENCH_ENGINE_H_
@@ -62,6 +68,13 @@ struct EngineOptions {
   uint64_t io_latency_us = 0;
   // Verify the checksum of every data block read.
   bool verify_checksums = true;
+  // Read table files through memory maps instead of pread (bloomtable:
+  // OpenMmapRandomAccessFile; LevelDB: its default Env, which maps table
+  // files; RocksDB: allow_mmap_reads).
+  bool mmap_reads = false;
+  // The longest key a lookup may ask for (RocksDB's table-level engine sizes
+  // its whole-key prefix extractor with it).
+  size_t longest_key = 0;
 };
 
 // Counters since the engine was opened. Snapshots are subtracted around each
@@ -140,6 +153,21 @@ struct FillInput {
   absl::Span<const uint64_t> order;
 };
 
+// The entries of `order` in key order, each once: what a bulk build of one
+// table writes. (Keys are fixed-width decimal numbers of 2j, so the numeric
+// order of j is key order.) Input already in order is only copied.
+std::vector<uint64_t> SortedEntries(absl::Span<const uint64_t> order);
+
+// Point lookups for one thread. Engines whose lookup is an iterator's Seek
+// keep one iterator per reader, reused for every lookup. Not thread-safe; it
+// must not outlive its engine.
+class EngineReader {
+ public:
+  virtual ~EngineReader() = default;
+  // As Engine::Get.
+  virtual absl::Status Get(std::string_view key, std::string* value) = 0;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -157,10 +185,13 @@ class Engine {
   // OK with the value; NotFound if absent; any other status is an error.
   virtual absl::Status Get(std::string_view key, std::string* value) const = 0;
 
+  // A reader for one thread's lookups. The default forwards to Get.
+  virtual std::unique_ptr<EngineReader> NewReader() const;
+
   // Looks up every key of `keys`: (*statuses)[i] is OK with the value in
   // (*values)[i], NotFound, or an error, in the order of `keys`. The default
-  // is one Get per key; engines with a batched lookup override it (and
-  // HasNativeMultiGet).
+  // is one lookup per key through a reader; engines with a batched lookup
+  // override it (and HasNativeMultiGet).
   virtual void MultiGet(const std::vector<std::string_view>& keys,
                         std::vector<absl::Status>* statuses,
                         std::vector<std::string>* values) const;
@@ -185,13 +216,24 @@ class Engine {
   virtual void SetReadLatency(bool enabled) = 0;
 };
 
+// The engine named `name` (bloomtable, bloomtable_single, leveldb_table,
+// rocksdb_table, leveldb, leveldb+bloomtable, rocksdb); null if this binary
+// was built without it.
+std::unique_ptr<Engine> NewEngine(const std::string& name,
+                                  const EngineOptions& options);
+
 std::unique_ptr<Engine> NewBloomtableEngine(const EngineOptions& options);
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
 // "leveldb", or "leveldb+bloomtable" with options.leveldb_adapted_policy.
 std::unique_ptr<Engine> NewLevelDBEngine(const EngineOptions& options);
+// "leveldb_table": one leveldb::Table, built by leveldb::TableBuilder.
+std::unique_ptr<Engine> NewLevelDBTableEngine(const EngineOptions& options);
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 std::unique_ptr<Engine> NewRocksDBEngine(const EngineOptions& options);
+// "rocksdb_table": one table built by rocksdb::SstFileWriter, read by
+// rocksdb::SstFileReader.
+std::unique_ptr<Engine> NewRocksDBTableEngine(const EngineOptions& options);
 #endif
 
 }  // namespace db_bench

@@ -1,19 +1,19 @@
-// The LevelDB engine: a real leveldb::DB (Debian's LevelDB 1.23).
+// The LevelDB engine: a real leveldb::DB (Debian's LevelDB 1.23), at the db
+// level.
 //
 //   - filter: LevelDB's own NewBloomFilterPolicy(bits) (none at 0 bits), or,
 //     as the engine "leveldb+bloomtable", a bloomtable policy through
-//     bloomtable::NewLevelDBFilterPolicyAdapter; either wrapped by a policy
-//     that forwards every call and counts queries and "absent" answers
-//     (LevelDB has no filter statistics);
+//     bloomtable::NewLevelDBFilterPolicyAdapter; either wrapped to count
+//     queries and "absent" answers (leveldb_env.h);
 //   - block cache: NewLRUCache(--cache_size), wrapped to count the lookups
-//     that hit and miss (LevelDB has no cache statistics; only data blocks
-//     go through it);
+//     that hit and miss (only data blocks go through it);
 //   - memory: the filter and index blocks of the table files (which the
 //     open tables hold: all of them, with the default max_open_files), read
 //     from the files, and leveldb.approximate-memory-usage (block cache and
 //     memtables; it leaves the open tables out);
-//   - files: an EnvWrapper whose random-access files count reads and bytes
-//     and apply --io_latency_us;
+//   - files: an EnvWrapper whose table files are mapped (LevelDB's default)
+//     or read with pread (EngineOptions::mmap_reads), counted and delayed by
+//     --io_latency_us (leveldb_env.h);
 //   - layout: every key is written with Put, then CompactRange over the
 //     whole key space, so that reads meet one sorted run of ~2 MB tables.
 //     --tables > 1 cannot be modelled: LevelDB has no flush call, compacts
@@ -28,17 +28,12 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "bloomtable/leveldb_filter_adapter.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
-#include "db_bench/io_model.h"
+#include "db_bench/leveldb_env.h"
 #include "db_bench/peer_iterator.h"
-#include "db_bench/sharded_counter.h"
 #include "db_bench/table_file_info.h"
-#include "leveldb/cache.h"
 #include "leveldb/db.h"
-#include "leveldb/env.h"
-#include "leveldb/filter_policy.h"
 #include "leveldb/iterator.h"
 #include "leveldb/options.h"
 
@@ -53,131 +48,15 @@ leveldb::Slice ToSlice(std::string_view s) {
   return ToPeerSlice<leveldb::Slice>(s);
 }
 
-class CountingFile final : public leveldb::RandomAccessFile {
- public:
-  CountingFile(std::unique_ptr<leveldb::RandomAccessFile> base, IoModel* io)
-      : base_(std::move(base)), io_(io) {}
-
-  leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
-                       char* scratch) const override {
-    io_->BeforeRead();
-    leveldb::Status status = base_->Read(offset, n, result, scratch);
-    io_->AfterRead(result->size());
-    return status;
-  }
-
- private:
-  const std::unique_ptr<leveldb::RandomAccessFile> base_;
-  IoModel* const io_;
-};
-
-class CountingEnv final : public leveldb::EnvWrapper {
- public:
-  explicit CountingEnv(IoModel* io)
-      : leveldb::EnvWrapper(leveldb::Env::Default()), io_(io) {}
-
-  leveldb::Status NewRandomAccessFile(
-      const std::string& name, leveldb::RandomAccessFile** result) override {
-    leveldb::RandomAccessFile* base = nullptr;
-    leveldb::Status status = target()->NewRandomAccessFile(name, &base);
-    *result = status.ok()
-                  ? new CountingFile(
-                        std::unique_ptr<leveldb::RandomAccessFile>(base), io_)
-                  : nullptr;
-    return status;
-  }
-
- private:
-  IoModel* const io_;
-};
-
-// Forwards to a policy (same name, same bytes) and counts the queries that
-// reach it. A leveldb::DB hands its policy user keys.
-class CountingFilterPolicy final : public leveldb::FilterPolicy {
- public:
-  explicit CountingFilterPolicy(
-      std::unique_ptr<const leveldb::FilterPolicy> base)
-      : base_(std::move(base)) {}
-
-  const char* Name() const override { return base_->Name(); }
-
-  void CreateFilter(const leveldb::Slice* keys, int n,
-                    std::string* dst) const override {
-    base_->CreateFilter(keys, n, dst);
-  }
-
-  bool KeyMayMatch(const leveldb::Slice& key,
-                   const leveldb::Slice& filter) const override {
-    const bool may_match = base_->KeyMayMatch(key, filter);
-    checks_.Add(1);
-    if (!may_match) negatives_.Add(1);
-    return may_match;
-  }
-
-  uint64_t checks() const { return checks_.Sum(); }
-  uint64_t negatives() const { return negatives_.Sum(); }
-
- private:
-  const std::unique_ptr<const leveldb::FilterPolicy> base_;
-  mutable ShardedCounter checks_;
-  mutable ShardedCounter negatives_;
-};
-
-// Forwards to LevelDB's LRU cache and counts lookups that hit and miss.
-class CountingCache final : public leveldb::Cache {
- public:
-  explicit CountingCache(size_t capacity)
-      : base_(leveldb::NewLRUCache(capacity)) {}
-
-  Handle* Insert(const leveldb::Slice& key, void* value, size_t charge,
-                 void (*deleter)(const leveldb::Slice& key,
-                                 void* value)) override {
-    return base_->Insert(key, value, charge, deleter);
-  }
-  Handle* Lookup(const leveldb::Slice& key) override {
-    Handle* handle = base_->Lookup(key);
-    (handle != nullptr ? hits_ : misses_).Add(1);
-    return handle;
-  }
-  void Release(Handle* handle) override { base_->Release(handle); }
-  void* Value(Handle* handle) override { return base_->Value(handle); }
-  void Erase(const leveldb::Slice& key) override { base_->Erase(key); }
-  uint64_t NewId() override { return base_->NewId(); }
-  void Prune() override { base_->Prune(); }
-  size_t TotalCharge() const override { return base_->TotalCharge(); }
-
-  uint64_t hits() const { return hits_.Sum(); }
-  uint64_t misses() const { return misses_.Sum(); }
-
- private:
-  const std::unique_ptr<leveldb::Cache> base_;
-  ShardedCounter hits_;
-  ShardedCounter misses_;
-};
-
 class LevelDBEngine final : public Engine {
  public:
   explicit LevelDBEngine(const EngineOptions& options)
       : options_(options),
         io_(options.io_latency_us),
-        env_(&io_),
+        env_(&io_, options.mmap_reads),
+        filter_policy_(NewCountingFilterPolicy(options, &setup_status_)),
         block_cache_(std::make_unique<CountingCache>(options.cache_size)) {
     read_options_.verify_checksums = options.verify_checksums;
-    if (options.leveldb_adapted_policy != nullptr) {
-      absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> adapter =
-          NewLevelDBFilterPolicyAdapter(options.leveldb_adapted_policy);
-      if (adapter.ok()) {
-        filter_policy_ =
-            std::make_unique<CountingFilterPolicy>(*std::move(adapter));
-      } else {
-        setup_status_ = adapter.status();
-      }
-    } else if (options.bloom_bits > 0) {
-      filter_policy_ = std::make_unique<CountingFilterPolicy>(
-          std::unique_ptr<const leveldb::FilterPolicy>(
-              leveldb::NewBloomFilterPolicy(
-                  static_cast<int>(options.bloom_bits))));
-    }
   }
 
   ~LevelDBEngine() override { db_.reset(); }
@@ -348,7 +227,7 @@ class LevelDBEngine final : public Engine {
   CountingEnv env_;
   // Why the filter policy could not be made, if it could not.
   absl::Status setup_status_;
-  std::unique_ptr<CountingFilterPolicy> filter_policy_;
+  const std::unique_ptr<CountingFilterPolicy> filter_policy_;
   const std::unique_ptr<CountingCache> block_cache_;
   leveldb::ReadOptions read_options_;
   // Declared last: closed before what its options point to.

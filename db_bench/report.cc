@@ -84,7 +84,7 @@ std::string ConfigReport::FilterLabel() const {
 }
 
 std::string ConfigReport::Label() const {
-  return absl::StrCat("[", engine, " ", FilterLabel(), ", cache ",
+  return absl::StrCat("[", engine, " ", FilterLabel(), ", ", io, ", cache ",
                       CacheSizeLabel(cache_size), "]");
 }
 
@@ -188,6 +188,25 @@ std::optional<int> BaseThreads(const std::vector<ConfigReport>& configs) {
   return std::nullopt;
 }
 
+// The smallest and largest of a figure over the runs of a result.
+std::pair<double, double> Range(const BenchmarkResult& result,
+                                double RunFigures::*field) {
+  double low = result.runs.front().*field;
+  double high = low;
+  for (const RunFigures& run : result.runs) {
+    low = std::min(low, run.*field);
+    high = std::max(high, run.*field);
+  }
+  return {low, high};
+}
+
+// "0.412-0.455": micros/op over the runs.
+std::string RangeCell(const BenchmarkResult& result) {
+  if (result.runs.size() < 2) return "-";
+  const auto [low, high] = Range(result, &RunFigures::micros_per_op);
+  return absl::StrFormat("%.3f-%.3f", low, high);
+}
+
 std::string EngineCell(const ConfigReport& config,
                        const BenchmarkResult& result) {
   if (result.kind == BenchmarkKind::kMultiReadRandom &&
@@ -226,18 +245,27 @@ std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
       thread_counts.size() > 1 ||
       (thread_counts.size() == 1 && thread_counts[0] != 1);
   const bool show_ratio = thread_counts.size() > 1;
+  bool show_range = false;
+  for (const ConfigReport& config : configs) {
+    for (const BenchmarkResult& result : config.results) {
+      if (result.runs.size() > 1) show_range = true;
+    }
+  }
   const int base_threads = BaseThreads(configs).value_or(1);
 
   std::vector<std::string> header;
   if (show_cache) header.push_back("cache");
-  for (const char* name : {"benchmark", "engine", "filter", "layout"}) {
+  for (const char* name :
+       {"benchmark", "level", "engine", "filter", "layout", "io"}) {
     header.push_back(name);
   }
   const size_t text_columns = header.size();
   if (show_threads) header.push_back("threads");
+  header.push_back("micros/op");
+  if (show_range) header.push_back("range");
   for (const char* name :
-       {"micros/op", "p50", "p99", "ops/s", "MB/s", "reads/op", "bytes/op",
-        "FP %", "filter b/key", "cache hit %", "table MB"}) {
+       {"p50", "p99", "ops/s", "MB/s", "reads/op", "bytes/op", "FP %",
+        "stored b/key", "cache hit %", "table MB"}) {
     header.push_back(name);
   }
   if (show_ratio) {
@@ -263,15 +291,18 @@ std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
           std::vector<std::string> row;
           if (show_cache) row.push_back(CacheSizeLabel(config.cache_size));
           row.push_back(BenchmarkName(kind));
+          row.push_back(config.level);
           row.push_back(EngineCell(config, result));
           row.push_back(config.FilterLabel());
           row.push_back(config.filter_layout.empty() ? "-"
                                                      : config.filter_layout);
+          row.push_back(config.io);
           if (show_threads) {
             row.push_back(Cell(read, absl::StrCat(result.threads)));
           }
+          row.push_back(absl::StrFormat("%.3f", result.micros_per_op));
+          if (show_range) row.push_back(RangeCell(result));
           const std::vector<std::string> numbers = {
-              absl::StrFormat("%.3f", result.micros_per_op),
               Cell(read && !std::isnan(result.p50_micros),
                    absl::StrFormat("%.2f", result.p50_micros)),
               Cell(read && !std::isnan(result.p99_micros),
@@ -330,9 +361,9 @@ std::string BytesPerKeyCell(std::optional<uint64_t> bytes, uint64_t keys) {
 
 std::string MemoryTable(const std::vector<ConfigReport>& configs) {
   TextTable table(
-      {"engine", "filter", "cache", "engine's own figure", "filter B/key",
-       "index B/key", "own B/key", "cache used MB", "cache MB"},
-      /*text_columns=*/4);
+      {"level", "engine", "filter", "io", "cache", "engine's own figure",
+       "filter B/key", "index B/key", "own B/key", "cache used MB", "cache MB"},
+      /*text_columns=*/6);
   bool any = false;
   for (const ConfigReport& config : configs) {
     const MemorySummary* memory = config.LastMemory();
@@ -340,8 +371,10 @@ std::string MemoryTable(const std::vector<ConfigReport>& configs) {
     any = true;
     const uint64_t keys = config.Keys();
     table.AddRow({
+        config.level,
         config.engine,
         config.FilterLabel(),
+        config.io,
         CacheSizeLabel(config.cache_size),
         memory->engine_bytes ? memory->engine_bytes_name : "-",
         BytesPerKeyCell(memory->filter_bytes, keys),
@@ -437,9 +470,17 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
   for (const ConfigReport& config : configs) {
     nlohmann::json c;
     c["engine"] = config.engine;
+    c["level"] = config.level;
+    c["io"] = config.io;
     c["filter"] = config.filter;
     c["filter_label"] = config.FilterLabel();
     c["bloom_bits"] = config.bloom_bits;
+    c["stored_bits_per_key"] = config.filter == "none"
+                                   ? nlohmann::json(nullptr)
+                                   : OptionalJson(config.FilterBitsPerKey());
+    c["target_stored_bits"] = config.target_stored_bits > 0
+                                  ? nlohmann::json(config.target_stored_bits)
+                                  : nlohmann::json(nullptr);
     c["filter_layout"] = config.filter_layout.empty()
                              ? nlohmann::json(nullptr)
                              : nlohmann::json(config.filter_layout);
@@ -526,6 +567,28 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
         }
         r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
                                     : nlohmann::json(nullptr);
+      }
+      if (result.runs.size() > 1) {
+        nlohmann::json runs = nlohmann::json::array();
+        for (const RunFigures& run : result.runs) {
+          runs.push_back({{"micros_per_op", run.micros_per_op},
+                          {"p50_micros", NumberOrNull(run.p50_micros)},
+                          {"p99_micros", NumberOrNull(run.p99_micros)},
+                          {"ops_per_second", run.ops_per_second},
+                          {"mb_per_second", run.mb_per_second},
+                          {"wall_seconds", run.wall_seconds}});
+        }
+        r["runs"] = runs;
+        nlohmann::json& range = r["range"];
+        for (const auto& [name, field] :
+             {std::pair{"micros_per_op", &RunFigures::micros_per_op},
+              std::pair{"p50_micros", &RunFigures::p50_micros},
+              std::pair{"p99_micros", &RunFigures::p99_micros},
+              std::pair{"ops_per_second", &RunFigures::ops_per_second},
+              std::pair{"mb_per_second", &RunFigures::mb_per_second}}) {
+          const auto [low, high] = Range(result, field);
+          range[name] = {NumberOrNull(low), NumberOrNull(high)};
+        }
       }
       if (!result.histogram_text.empty())
         r["histogram"] = result.histogram_text;

@@ -23,11 +23,16 @@ namespace db_bench {
 
 // One engine with one filter setting: what was built and what it measured.
 struct ConfigReport {
-  // bloomtable, bloomtable_single, leveldb, leveldb+bloomtable, rocksdb
+  // bloomtable, bloomtable_single, leveldb_table, rocksdb_table, leveldb,
+  // leveldb+bloomtable, rocksdb
   std::string engine;
+  std::string level;   // table or db
+  std::string io;      // pread or mmap
   std::string filter;  // leveldb_bloom, rocksdb_bloom, rocksdb_ribbon, none
   double bloom_bits = 0;
   std::string filter_layout;  // per_block, whole_table; empty for none
+  // The stored bits per key bloom_bits was calibrated for (0: none).
+  double target_stored_bits = 0;
   int tables = 1;
   uint64_t cache_size = 0;  // block cache bytes
   std::string dir;
@@ -40,7 +45,7 @@ struct ConfigReport {
 
   // "leveldb_bloom/10", "rocksdb_ribbon/10", "none".
   std::string FilterLabel() const;
-  // "[bloomtable leveldb_bloom/10, cache 8M]".
+  // "[bloomtable leveldb_bloom/10, pread, cache 8M]".
   std::string Label() const;
   // Stored filter bits per key, if known.
   std::optional<double> FilterBitsPerKey() const;

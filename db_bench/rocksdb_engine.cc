@@ -1,10 +1,9 @@
-// The RocksDB engine: a real rocksdb::DB (Debian's RocksDB 7.8), in its own
-// block-based table format (RocksDB 7.8 ignores LevelDB-style "filter."
-// blocks, so it cannot read ours, nor we its).
+// The RocksDB engine: a real rocksdb::DB (Debian's RocksDB 7.8), at the db
+// level, in its own block-based table format (RocksDB 7.8 ignores
+// LevelDB-style "filter." blocks, so it cannot read ours, nor we its).
 //
-//   - filter: its Bloom, NewBloomFilterPolicy(bits) (a whole-file "full"
-//     filter, cache-local), or its Ribbon, NewRibbonFilterPolicy(bits, -1)
-//     (Ribbon at every level, flushes included); none at 0 bits;
+//   - filter: its Bloom (a whole-file "full" filter, cache-local) or its
+//     Ribbon, as RocksDBTableOptions (rocksdb_env.h) makes them;
 //   - block cache: NewLRUCache(--cache_size); index and filter blocks are held
 //     by the open tables, as in LevelDB (cache_index_and_filter_blocks off);
 //   - statistics: filter answers (BLOOM_FILTER_USEFUL, _FULL_POSITIVE,
@@ -15,8 +14,9 @@
 //   - memory: rocksdb.estimate-table-readers-mem (index and filter held by
 //     the open tables), the filter and index sizes from the tables'
 //     properties (as stored), and the block cache's GetUsage;
-//   - files: a FileSystemWrapper whose random-access files count reads
-//     (each MultiRead request counts as one) and apply --io_latency_us;
+//   - files: read with pread, or mapped with EngineOptions::mmap_reads
+//     (allow_mmap_reads), through a file system that counts reads (each
+//     MultiRead request counts as one) and applies --io_latency_us;
 //   - layout: with --tables=1, everything is written, flushed and compacted
 //     into one sorted run (CompactRange); with --tables=N, automatic
 //     compaction is off and the memtable is flushed after each Nth of the
@@ -33,11 +33,10 @@
 #include "db_bench/engine.h"
 #include "db_bench/io_model.h"
 #include "db_bench/peer_iterator.h"
+#include "db_bench/rocksdb_env.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
-#include "rocksdb/file_system.h"
-#include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
@@ -52,62 +51,6 @@ namespace {
 rocksdb::Slice ToSlice(std::string_view s) {
   return ToPeerSlice<rocksdb::Slice>(s);
 }
-
-class CountingFile final : public rocksdb::FSRandomAccessFileOwnerWrapper {
- public:
-  CountingFile(std::unique_ptr<rocksdb::FSRandomAccessFile> base, IoModel* io)
-      : rocksdb::FSRandomAccessFileOwnerWrapper(std::move(base)), io_(io) {}
-
-  rocksdb::IOStatus Read(uint64_t offset, size_t n,
-                         const rocksdb::IOOptions& options,
-                         rocksdb::Slice* result, char* scratch,
-                         rocksdb::IODebugContext* dbg) const override {
-    io_->BeforeRead();
-    rocksdb::IOStatus status =
-        target()->Read(offset, n, options, result, scratch, dbg);
-    io_->AfterRead(result->size());
-    return status;
-  }
-
-  rocksdb::IOStatus MultiRead(rocksdb::FSReadRequest* requests, size_t count,
-                              const rocksdb::IOOptions& options,
-                              rocksdb::IODebugContext* dbg) override {
-    // One device round trip for the batch.
-    io_->BeforeRead();
-    rocksdb::IOStatus status =
-        target()->MultiRead(requests, count, options, dbg);
-    for (size_t i = 0; i < count; ++i)
-      io_->AfterRead(requests[i].result.size());
-    return status;
-  }
-
- private:
-  IoModel* const io_;
-};
-
-class CountingFileSystem final : public rocksdb::FileSystemWrapper {
- public:
-  explicit CountingFileSystem(IoModel* io)
-      : rocksdb::FileSystemWrapper(rocksdb::FileSystem::Default()), io_(io) {}
-
-  const char* Name() const override { return "DbBenchCountingFileSystem"; }
-
-  rocksdb::IOStatus NewRandomAccessFile(
-      const std::string& name, const rocksdb::FileOptions& options,
-      std::unique_ptr<rocksdb::FSRandomAccessFile>* result,
-      rocksdb::IODebugContext* dbg) override {
-    std::unique_ptr<rocksdb::FSRandomAccessFile> base;
-    rocksdb::IOStatus status =
-        target()->NewRandomAccessFile(name, options, &base, dbg);
-    if (status.ok()) {
-      *result = std::make_unique<CountingFile>(std::move(base), io_);
-    }
-    return status;
-  }
-
- private:
-  IoModel* const io_;
-};
 
 class RocksDBEngine final : public Engine {
  public:
@@ -232,25 +175,15 @@ class RocksDBEngine final : public Engine {
 };
 
 absl::Status RocksDBEngine::Open(uint64_t memtable_bytes) {
-  rocksdb::BlockBasedTableOptions table_options;
-  table_options.block_size = options_.block_size;
-  table_options.block_cache = block_cache_;
-  if (options_.bloom_bits > 0) {
-    table_options.filter_policy.reset(
-        options_.rocksdb_ribbon
-            ? rocksdb::NewRibbonFilterPolicy(options_.bloom_bits,
-                                             /*bloom_before_level=*/-1)
-            : rocksdb::NewBloomFilterPolicy(options_.bloom_bits,
-                                            /*use_block_based_builder=*/false));
-  }
   rocksdb::Options db_options;
   db_options.create_if_missing = true;
+  db_options.allow_mmap_reads = options_.mmap_reads;
   db_options.env = env_.get();
   db_options.statistics = statistics_;
   db_options.compression =
       options_.snappy ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
-  db_options.table_factory.reset(
-      rocksdb::NewBlockBasedTableFactory(table_options));
+  db_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(
+      RocksDBTableOptions(options_, block_cache_)));
   if (options_.tables > 1) {
     // Keep the level-0 files that each flush writes: no compaction, no
     // write stalls below that many files, and a memtable that holds one

@@ -16,10 +16,11 @@ trap 'rm -rf "$work"' EXIT
 
 all="fillseq,readrandom,fillrandom,readrandom,multireadrandom,readmissing,readnearmiss,readhot,readseq,seekrandom,stats"
 
-echo "== every benchmark, one table"
+echo "== every benchmark, one table, both I/O paths"
 plot_flags=()
 if command -v gnuplot >/dev/null; then plot_flags=(--plot="$work/one.svg"); fi
-"$db_bench" --num=2000 --benchmarks="$all" --batch_size=16 --json="$work/one.json" \
+"$db_bench" --num=2000 --benchmarks="$all" --batch_size=16 --io=pread,mmap \
+  --json="$work/one.json" \
   "${plot_flags[@]}" >"$work/one.out"
 # The LevelDB-style line that scripts for LevelDB's db_bench parse.
 grep -E '^readmissing +: +[0-9.]+ micros/op [0-9]+ ops/sec;' "$work/one.out" >/dev/null
@@ -94,4 +95,7 @@ expect_usage_error --num=100 --cache_size=8X
 expect_usage_error --num=100 --threads=0
 expect_usage_error --num=100 --threads=1,x
 expect_usage_error --num=100 --batch_size=0
+expect_usage_error --num=100 --io=direct
+expect_usage_error --num=100 --stored_bits=0
+expect_usage_error --num=100 --repeats=0
 echo "db_bench smoke test passed"

@@ -6,6 +6,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "absl/strings/str_format.h"
+#include "bloomtable/filter_policy.h"
+#include "bloomtable/table.h"
+#include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
 #include "tests/temp_dir.h"
 
@@ -75,6 +79,112 @@ TEST_F(PosixFileTest, WritingIntoMissingDirectoryFails) {
   auto file = NewWritableFile(dir_ + "/no/such/dir/file");
   ASSERT_FALSE(file.ok());
   EXPECT_TRUE(absl::IsNotFound(file.status()));
+}
+
+// Writes `contents` to `path`.
+void WriteFile(const std::string& path, const std::string& contents) {
+  auto file = NewWritableFile(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  ASSERT_TRUE((*file)->Append(contents).ok());
+  ASSERT_TRUE((*file)->Close().ok());
+}
+
+TEST_F(PosixFileTest, MappedFileReadsWhatPreadReads) {
+  const std::string path = dir_ + "/data";
+  std::string contents;
+  for (int i = 0; i < 70000; ++i) contents.push_back(static_cast<char>(i * 7));
+  WriteFile(path, contents);
+  auto mapped = OpenMmapRandomAccessFile(path);
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  auto pread = OpenRandomAccessFile(path);
+  ASSERT_TRUE(pread.ok()) << pread.status();
+  EXPECT_EQ((*mapped)->name(), path);
+  std::string scratch(5000, '\0');
+  std::string pread_scratch(5000, '\0');
+  // Offsets across page boundaries, at the end and past it.
+  for (uint64_t offset : {0, 1, 4095, 4096, 65530, 69999, 70000, 80000}) {
+    std::string_view got;
+    std::string_view expected;
+    ASSERT_TRUE((*mapped)->Read(offset, 5000, &got, scratch.data()).ok());
+    ASSERT_TRUE(
+        (*pread)->Read(offset, 5000, &expected, pread_scratch.data()).ok());
+    EXPECT_EQ(got, expected) << "offset " << offset;
+  }
+}
+
+TEST_F(PosixFileTest, MappedFileReturnsViewsIntoTheMappingNotTheScratch) {
+  const std::string path = dir_ + "/data";
+  WriteFile(path, "hello mapped world");
+  auto file = OpenMmapRandomAccessFile(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  std::string scratch(6, '\0');
+  std::string_view first;
+  std::string_view second;
+  ASSERT_TRUE((*file)->Read(6, 6, &first, scratch.data()).ok());
+  ASSERT_TRUE((*file)->Read(6, 6, &second, scratch.data()).ok());
+  EXPECT_EQ(first, "mapped");
+  EXPECT_NE(first.data(), scratch.data());
+  EXPECT_EQ(first.data(), second.data());  // the same mapped bytes
+}
+
+TEST_F(PosixFileTest, MappedEmptyFileReadsAsEmpty) {
+  const std::string path = dir_ + "/empty";
+  WriteFile(path, "");
+  auto file = OpenMmapRandomAccessFile(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  std::string_view got = "x";
+  ASSERT_TRUE((*file)->Read(0, 10, &got, nullptr).ok());
+  EXPECT_TRUE(got.empty());
+}
+
+TEST_F(PosixFileTest, MappingAMissingFileOrADirectoryFailsNamingThePath) {
+  const std::string missing = dir_ + "/missing";
+  auto file = OpenMmapRandomAccessFile(missing);
+  ASSERT_FALSE(file.ok());
+  EXPECT_TRUE(absl::IsNotFound(file.status()));
+  EXPECT_NE(file.status().message().find(missing), std::string::npos);
+  auto directory = OpenMmapRandomAccessFile(dir_);
+  ASSERT_FALSE(directory.ok());
+  EXPECT_NE(directory.status().message().find(dir_), std::string::npos);
+}
+
+TEST_F(PosixFileTest, TableOverAMappedFileAnswersAsOverPread) {
+  const std::string path = dir_ + "/table.ldb";
+  Options options;
+  options.filter_policy = NewLevelDBBloomFilterPolicy(10);
+  options.block_size = 1024;
+  {
+    auto file = NewWritableFile(path);
+    ASSERT_TRUE(file.ok()) << file.status();
+    TableBuilder builder(options, file->get());
+    for (int i = 0; i < 2000; i += 2) {
+      ASSERT_TRUE(builder
+                      .Add(absl::StrFormat("key%06d", i),
+                           std::string(i % 50, static_cast<char>('a' + i % 26)))
+                      .ok());
+    }
+    ASSERT_TRUE(builder.Finish().ok());
+    ASSERT_TRUE((*file)->Close().ok());
+  }
+  auto size = GetFileSize(path);
+  ASSERT_TRUE(size.ok());
+  auto mapped_file = OpenMmapRandomAccessFile(path);
+  auto pread_file = OpenRandomAccessFile(path);
+  ASSERT_TRUE(mapped_file.ok() && pread_file.ok());
+  auto mapped = Table::Open(options, *std::move(mapped_file), *size);
+  auto pread = Table::Open(options, *std::move(pread_file), *size);
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  ASSERT_TRUE(pread.ok()) << pread.status();
+  for (int i = 0; i < 2000; ++i) {
+    const std::string key = absl::StrFormat("key%06d", i);
+    absl::StatusOr<std::string> from_map = (*mapped)->Get(ReadOptions(), key);
+    absl::StatusOr<std::string> from_pread = (*pread)->Get(ReadOptions(), key);
+    ASSERT_EQ(from_map.status().code(), from_pread.status().code()) << key;
+    if (from_map.ok()) {
+      EXPECT_EQ(*from_map, *from_pread) << key;
+    }
+    EXPECT_EQ(from_map.ok(), i % 2 == 0) << key;
+  }
 }
 
 TEST(MemoryFile, ReadsReturnTheContents) {

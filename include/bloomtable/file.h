@@ -56,8 +56,9 @@ class WritableFile {
   virtual const std::string& name() const = 0;
 };
 
-// POSIX files. `OpenRandomAccessFile` uses pread; `NewWritableFile` creates
-// or truncates `path`.
+// POSIX files. `OpenRandomAccessFile` uses pread (the default: see
+// OpenMmapRandomAccessFile for the alternative); `NewWritableFile` creates or
+// truncates `path`.
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
     const std::string& path);
 absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(
@@ -67,6 +68,24 @@ absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(
 absl::StatusOr<uint64_t> GetFileSize(const std::string& path);
 // Reads a whole file into memory.
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
+
+// A read-only memory-mapped file: the whole file is mapped at open (its size
+// then is the size it keeps) and every Read returns a view into the mapping,
+// without a copy, valid while the file lives. This is how LevelDB reads its
+// table files by default on 64-bit systems; pread (OpenRandomAccessFile)
+// stays bloomtable's default, because of the risk below.
+//
+// RISK: SIGBUS. If the file is truncated after it was mapped (by another
+// process, or by a user replacing it in place), or a page of it cannot be
+// read from the device, touching that page raises SIGBUS and the process
+// dies. With pread the same events are a short read or an I/O error, which
+// the table reader turns into a DataLoss or I/O status: the guarantee that a
+// damaged or hostile file never crashes the reader holds only for pread.
+// Map only files that nothing truncates or rewrites while they are open
+// (table files are immutable once written). A mapping also takes address
+// space for the whole file, and a 32-bit process may run out of it.
+absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenMmapRandomAccessFile(
+    const std::string& path);
 
 // An in-memory random-access file over `contents`. Reads return views into
 // the file's own copy.

@@ -1,0 +1,223 @@
+// The RocksDB table-level engine ("rocksdb_table"): one table written by
+// rocksdb::SstFileWriter from the sorted entries (invalidate_page_cache off,
+// so that reads find the file in the page cache as the other engines'; its
+// Finish syncs the file, the rule of every table-level bulk build) and read
+// by RocksDB's public rocksdb::SstFileReader, one iterator per reader thread,
+// a point lookup being a Seek and a key compare.
+//
+// SstFileReader has no point lookup, and its iterator asks the filter only
+// through the prefix extractor. Both sides use a capped prefix extractor
+// whose cap is at least the longest key asked (NewCappedPrefixTransform(
+// longest_key)): every key is then its own prefix, the full filter holds the
+// whole keys (whole_key_filtering off: the prefixes are the whole keys), and
+// Seek asks the filter first (BlockBasedTableIterator's prefix check),
+// which the statistics BLOOM_FILTER_PREFIX_CHECKED and _USEFUL count.
+//
+// What this path carries that bloomtable's does not: each key in a RocksDB
+// table has RocksDB's 8-byte internal tag (sequence number and type), and
+// SstFileReader's iterator is a DBIter over the table iterator.
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "bloomtable/file.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/io_model.h"
+#include "db_bench/peer_iterator.h"
+#include "db_bench/rocksdb_env.h"
+#include "rocksdb/env.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice_transform.h"
+#include "rocksdb/sst_file_reader.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/table_properties.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+class RocksDBTableReader final : public EngineReader {
+ public:
+  explicit RocksDBTableReader(std::unique_ptr<rocksdb::Iterator> iter)
+      : iter_(std::move(iter)) {}
+
+  absl::Status Get(std::string_view key, std::string* value) override {
+    iter_->Seek(ToPeerSlice<rocksdb::Slice>(key));
+    if (iter_->Valid() && FromPeerSlice(iter_->key()) == key) {
+      value->assign(iter_->value().data(), iter_->value().size());
+      return absl::OkStatus();
+    }
+    if (!iter_->status().ok()) return FromPeerStatus(iter_->status());
+    return absl::NotFoundError("");
+  }
+
+ private:
+  const std::unique_ptr<rocksdb::Iterator> iter_;
+};
+
+class RocksDBTableEngine final : public Engine {
+ public:
+  explicit RocksDBTableEngine(const EngineOptions& options)
+      : options_(options),
+        io_(options.io_latency_us),
+        file_system_(std::make_shared<CountingFileSystem>(&io_)),
+        env_(rocksdb::NewCompositeEnv(file_system_)),
+        statistics_(rocksdb::CreateDBStatistics()),
+        block_cache_(rocksdb::NewLRUCache(options.cache_size)),
+        path_(options.dir + "/000001.sst") {
+    // Counters only: timers would add clock reads to every lookup.
+    statistics_->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
+    rocksdb::BlockBasedTableOptions table_options =
+        RocksDBTableOptions(options, block_cache_);
+    table_options.whole_key_filtering = false;
+    table_options_.env = env_.get();
+    table_options_.statistics = statistics_;
+    table_options_.compression =
+        options.snappy ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
+    table_options_.allow_mmap_reads = options.mmap_reads;
+    table_options_.prefix_extractor.reset(
+        rocksdb::NewCappedPrefixTransform(options.longest_key));
+    table_options_.table_factory.reset(
+        rocksdb::NewBlockBasedTableFactory(table_options));
+    read_options_.verify_checksums = options.verify_checksums;
+  }
+
+  std::string name() const override { return "rocksdb_table"; }
+
+  absl::Status Fill(const FillInput& input, Progress* progress) override;
+
+  absl::Status OpenExisting() override { return OpenTable(); }
+
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    return NewReader()->Get(key, value);
+  }
+
+  std::unique_ptr<EngineReader> NewReader() const override {
+    return std::make_unique<RocksDBTableReader>(
+        std::unique_ptr<rocksdb::Iterator>(
+            reader_->NewIterator(read_options_)));
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    return std::make_unique<PeerIterator<rocksdb::Iterator>>(
+        std::unique_ptr<rocksdb::Iterator>(
+            reader_->NewIterator(read_options_)));
+  }
+
+  EngineCounters Counters() const override {
+    EngineCounters counters;
+    counters.file_reads = io_.reads();
+    counters.file_bytes_read = io_.bytes();
+    if (options_.bloom_bits > 0) {
+      counters.has_filter_counters = true;
+      counters.filter_checks =
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
+      counters.filter_negatives =
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+    }
+    counters.has_block_cache_counters = true;
+    counters.block_cache_hits =
+        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
+    counters.block_cache_misses =
+        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
+    return counters;
+  }
+
+  MemorySummary Memory() const override {
+    MemorySummary memory;
+    memory.block_cache_usage = block_cache_->GetUsage();
+    memory.block_cache_capacity = block_cache_->GetCapacity();
+    memory.sources =
+        "filter and index: the table's properties filter_size and index_size "
+        "(as stored; SstFileReader cannot report its memory); block cache: "
+        "Cache::GetUsage";
+    if (reader_ != nullptr) {
+      const std::shared_ptr<const rocksdb::TableProperties> properties =
+          reader_->GetTableProperties();
+      memory.filter_bytes = properties->filter_size;
+      memory.index_bytes = properties->index_size;
+    }
+    return memory;
+  }
+
+  absl::StatusOr<StorageSummary> Storage() const override {
+    if (reader_ == nullptr) return absl::FailedPreconditionError("not open");
+    const std::shared_ptr<const rocksdb::TableProperties> properties =
+        reader_->GetTableProperties();
+    StorageSummary summary;
+    summary.table_files = 1;
+    absl::StatusOr<uint64_t> size = GetFileSize(path_);
+    if (!size.ok()) return size.status();
+    summary.table_bytes = *size;
+    summary.entries = properties->num_entries;
+    summary.filter_bytes = properties->filter_size;
+    summary.shape = "1 table";
+    return summary;
+  }
+
+  std::string StatsText() const override { return statistics_->ToString(); }
+
+  void SetReadLatency(bool enabled) override { io_.SetLatencyEnabled(enabled); }
+
+ private:
+  absl::Status OpenTable() {
+    reader_.reset();
+    auto reader = std::make_unique<rocksdb::SstFileReader>(table_options_);
+    rocksdb::Status status = reader->Open(path_);
+    if (!status.ok()) return FromPeerStatus(status);
+    reader_ = std::move(reader);
+    return absl::OkStatus();
+  }
+
+  const EngineOptions options_;
+  IoModel io_;
+  const std::shared_ptr<CountingFileSystem> file_system_;
+  const std::unique_ptr<rocksdb::Env> env_;
+  const std::shared_ptr<rocksdb::Statistics> statistics_;
+  const std::shared_ptr<rocksdb::Cache> block_cache_;
+  const std::string path_;
+  rocksdb::Options table_options_;
+  rocksdb::ReadOptions read_options_;
+  std::unique_ptr<rocksdb::SstFileReader> reader_;
+};
+
+absl::Status RocksDBTableEngine::Fill(const FillInput& input,
+                                      Progress* progress) {
+  reader_.reset();
+  absl::Status status = RecreateDirectory(options_.dir);
+  if (!status.ok()) return status;
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(table_options_),
+                                table_options_, /*column_family=*/nullptr,
+                                /*invalidate_page_cache=*/false);
+  rocksdb::Status peer = writer.Open(path_);
+  if (!peer.ok()) return FromPeerStatus(peer);
+  std::string key(input.keys->key_size(), '0');
+  constexpr uint64_t kProgressBatch = 1000;
+  uint64_t unreported = 0;
+  for (uint64_t j : SortedEntries(input.order)) {
+    input.keys->PresentKey(j, key.data());
+    peer = writer.Put(key, ToPeerSlice<rocksdb::Slice>(input.values->Value(j)));
+    if (!peer.ok()) return FromPeerStatus(peer);
+    if (++unreported == kProgressBatch) {
+      progress->Add(unreported);
+      unreported = 0;
+    }
+  }
+  progress->Add(unreported);
+  peer = writer.Finish();
+  if (!peer.ok()) return FromPeerStatus(peer);
+  return OpenTable();
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> NewRocksDBTableEngine(const EngineOptions& options) {
+  return std::make_unique<RocksDBTableEngine>(options);
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

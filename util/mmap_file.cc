@@ -1,0 +1,81 @@
+// The read-only memory-mapped RandomAccessFile (include/bloomtable/file.h,
+// OpenMmapRandomAccessFile, which documents the SIGBUS risk).
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <utility>
+
+#include "bloomtable/file.h"
+#include "util/file_errors.h"
+
+namespace bloomtable {
+namespace {
+
+// Owns the mapping of [base, base + size); an empty file has no mapping
+// (mmap refuses length 0) and reads as empty.
+class MmapRandomAccessFile final : public RandomAccessFile {
+ public:
+  MmapRandomAccessFile(std::string name, const char* base, size_t size)
+      : name_(std::move(name)), base_(base), size_(size) {}
+  ~MmapRandomAccessFile() override {
+    if (base_ != nullptr) ::munmap(const_cast<char*>(base_), size_);
+  }
+
+  absl::Status Read(uint64_t offset, size_t n, std::string_view* result,
+                    char* /*scratch*/) const override {
+    if (offset >= size_) {
+      *result = std::string_view();
+      return absl::OkStatus();
+    }
+    const size_t available = size_ - static_cast<size_t>(offset);
+    *result = std::string_view(base_ + offset, n < available ? n : available);
+    return absl::OkStatus();
+  }
+
+  const std::string& name() const override { return name_; }
+
+ private:
+  const std::string name_;
+  const char* const base_;
+  const size_t size_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenMmapRandomAccessFile(
+    const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return FileError(path, "open", errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int error_number = errno;
+    ::close(fd);
+    return FileError(path, "stat", error_number);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return FileError(path, "open", EISDIR);
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  const char* base = nullptr;
+  if (size > 0) {
+    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    if (mapped == MAP_FAILED) {
+      const int error_number = errno;
+      ::close(fd);
+      return FileError(path, "mmap", error_number);
+    }
+    base = static_cast<const char*>(mapped);
+  }
+  // The mapping keeps the file's pages; the descriptor is no longer needed.
+  ::close(fd);
+  return std::unique_ptr<RandomAccessFile>(
+      std::make_unique<MmapRandomAccessFile>(path, base, size));
+}
+
+}  // namespace bloomtable
