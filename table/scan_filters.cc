@@ -17,21 +17,6 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-// Reads and verifies the meta block whose encoded handle is `encoded`.
-absl::StatusOr<BlockContents> ReadFilterBlock(
-    const RandomAccessFile& file, std::string_view encoded,
-    const ReadBlockOptions& read_options, TableCounters* counters) {
-  BlockHandle handle;
-  if (!handle.DecodeFrom(&encoded).ok()) {
-    return absl::DataLossError("bad filter block handle");
-  }
-  BlockReadReport report;
-  absl::StatusOr<BlockContents> contents =
-      ReadBlock(file, handle, read_options, &report);
-  counters->RecordRead(report);
-  return contents;
-}
-
 }  // namespace
 
 ScanFilters::ScanFilters(TableCounters* counters, bool bytewise)

@@ -28,6 +28,20 @@ struct Candidate {
 
 }  // namespace
 
+absl::StatusOr<BlockContents> ReadFilterBlock(
+    const RandomAccessFile& file, std::string_view encoded_handle,
+    const ReadBlockOptions& read_options, TableCounters* counters) {
+  BlockHandle handle;
+  if (!handle.DecodeFrom(&encoded_handle).ok()) {
+    return absl::DataLossError("bad filter block handle");
+  }
+  BlockReadReport report;
+  absl::StatusOr<BlockContents> contents =
+      ReadBlock(file, handle, read_options, &report);
+  counters->RecordRead(report);
+  return contents;
+}
+
 std::shared_ptr<const FilterPolicy> FindFilterPolicy(const Options& options,
                                                      std::string_view name) {
   if (options.filter_policy != nullptr &&
@@ -113,15 +127,8 @@ absl::Status TableFilter::Load(const Options& options,
     for (const Candidate& candidate : candidates) {
       if (candidate.layout != layout || candidate.policy == nullptr) continue;
       std::string reason;
-      std::string_view encoded = candidate.encoded_handle;
-      BlockHandle handle;
-      absl::StatusOr<BlockContents> contents =
-          absl::DataLossError("bad filter block handle");
-      if (handle.DecodeFrom(&encoded).ok()) {
-        BlockReadReport report;
-        contents = ReadBlock(file, handle, read_options, &report);
-        counters->RecordRead(report);
-      }
+      absl::StatusOr<BlockContents> contents = ReadFilterBlock(
+          file, candidate.encoded_handle, read_options, counters);
       if (contents.ok()) {
         auto loaded = std::unique_ptr<TableFilter>(
             new TableFilter(layout, candidate.policy, *std::move(contents)));

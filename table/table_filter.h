@@ -31,6 +31,13 @@ namespace bloomtable {
 inline constexpr std::string_view kPerBlockFilterPrefix = "filter.";
 inline constexpr std::string_view kWholeTableFilterPrefix = "fullfilter.";
 
+// Reads and verifies the filter block whose encoded handle (a metaindex
+// value) is `encoded_handle`, recording the read in *counters. DataLoss for
+// a handle that does not decode, else ReadBlock's errors.
+absl::StatusOr<BlockContents> ReadFilterBlock(
+    const RandomAccessFile& file, std::string_view encoded_handle,
+    const ReadBlockOptions& read_options, TableCounters* counters);
+
 // The policy named `name` among options.filter_policy and
 // options.extra_filter_policies, or null.
 std::shared_ptr<const FilterPolicy> FindFilterPolicy(const Options& options,

@@ -22,6 +22,7 @@
 #include "bloomtable/table_builder.h"
 #include "fuzz/fix_checksums.h"
 #include "gtest/gtest.h"
+#include "tests/table_in_memory.h"
 #include "tests/table_layout.h"
 #include "tests/table_test_policies.h"
 
@@ -30,23 +31,8 @@ namespace {
 
 using Model = std::map<std::string, std::string>;
 
-std::string BuildTable(const Options& options, const Model& model) {
-  StringWritableFile file;
-  TableBuilder builder(options, &file);
-  for (const auto& [key, value] : model) {
-    EXPECT_TRUE(builder.Add(key, value).ok());
-  }
-  EXPECT_TRUE(builder.Finish().ok());
-  return file.contents();
-}
-
-std::unique_ptr<Table> OpenTable(const Options& options,
-                                 const std::string& contents) {
-  auto table = Table::Open(options, NewMemoryRandomAccessFile(contents),
-                           contents.size());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *std::move(table) : nullptr;
-}
+using table_test::BuildTableInMemory;
+using table_test::OpenTableInMemory;
 
 // "user:<id>:<field>" for the even ids below 2 * users, three fields each.
 Model UserModel(int users) {
@@ -91,7 +77,7 @@ TEST(PrefixFilter, GoldenMetaindexKeyAndBlock) {
   options.compression = CompressionType::kNone;
   options.filter_policy = NewLevelDBBloomFilterPolicy(10);
   options.prefix_extractor = NewDelimitedPrefixExtractor(':', 2);
-  const std::string contents = BuildTable(
+  const std::string contents = BuildTableInMemory(
       options, {{"user:1:a", "x"}, {"user:1:b", "y"}, {"user:22:c", "z"}});
   const auto metaindex = Metaindex(contents);
   ASSERT_EQ(metaindex.size(), 1u);
@@ -123,7 +109,7 @@ TEST(PrefixFilter, GoldenMetaindexKeyAndBlock) {
 TEST(PrefixFilter, WithoutWholeKeysTheFlagIsClear) {
   Options options = UserOptions();
   options.whole_key_filtering = false;
-  const std::string contents = BuildTable(options, UserModel(3));
+  const std::string contents = BuildTableInMemory(options, UserModel(3));
   const auto metaindex = Metaindex(contents);
   ASSERT_EQ(metaindex.size(), 1u);
   EXPECT_EQ(metaindex.begin()->first, "prefixfilter.test.HashList");
@@ -138,8 +124,8 @@ TEST(PrefixFilter, WithoutWholeKeysTheFlagIsClear) {
 
 TEST(PrefixFilter, MissingPrefixReadsNoDataBlock) {
   const Options options = UserOptions();
-  const std::string contents = BuildTable(options, UserModel(100));
-  auto table = OpenTable(options, contents);
+  const std::string contents = BuildTableInMemory(options, UserModel(100));
+  auto table = OpenTableInMemory(options, contents);
   ASSERT_NE(table, nullptr);
   EXPECT_TRUE(table->scan_filter_info().prefix_in_use);
 
@@ -175,8 +161,8 @@ TEST(PrefixFilter, MissingPrefixReadsNoDataBlock) {
 
 TEST(PrefixFilter, BoundsWithinOnePrefixAskTheFilter) {
   const Options options = UserOptions();
-  const std::string contents = BuildTable(options, UserModel(100));
-  auto table = OpenTable(options, contents);
+  const std::string contents = BuildTableInMemory(options, UserModel(100));
+  auto table = OpenTableInMemory(options, contents);
   ASSERT_NE(table, nullptr);
 
   ReadOptions read_options;
@@ -200,7 +186,8 @@ TEST(PrefixFilter, BoundsWithinOnePrefixAskTheFilter) {
 
 TEST(PrefixFilter, EmptyRangeAnswersNoWithoutAnyCheck) {
   const Options options = UserOptions();
-  auto table = OpenTable(options, BuildTable(options, UserModel(10)));
+  auto table =
+      OpenTableInMemory(options, BuildTableInMemory(options, UserModel(10)));
   ASSERT_NE(table, nullptr);
   EXPECT_FALSE(table->MayContainRange("user:2:name", "user:2:name"));
   EXPECT_FALSE(table->MayContainRange("user:4:", "user:2:"));
@@ -211,7 +198,7 @@ TEST(PrefixFilter, EmptyRangeAnswersNoWithoutAnyCheck) {
 TEST(PrefixFilter, PointLookupsUseWholeKeys) {
   const Options options = UserOptions();
   const Model model = UserModel(50);
-  auto table = OpenTable(options, BuildTable(options, model));
+  auto table = OpenTableInMemory(options, BuildTableInMemory(options, model));
   ASSERT_NE(table, nullptr);
   for (const auto& [key, value] : model) {
     auto got = table->Get(ReadOptions(), key);
@@ -241,8 +228,10 @@ TEST(PrefixFilter, PointLookupsPassAsRarelyAsWithAKeyFilter) {
   key_filter.filter_layout = FilterLayout::kWholeTable;
   Options prefix_filter = key_filter;
   prefix_filter.prefix_extractor = NewDelimitedPrefixExtractor(':', 2);
-  auto reference = OpenTable(key_filter, BuildTable(key_filter, model));
-  auto table = OpenTable(prefix_filter, BuildTable(prefix_filter, model));
+  auto reference =
+      OpenTableInMemory(key_filter, BuildTableInMemory(key_filter, model));
+  auto table = OpenTableInMemory(prefix_filter,
+                                 BuildTableInMemory(prefix_filter, model));
   ASSERT_NE(reference, nullptr);
   ASSERT_NE(table, nullptr);
   const int kLookups = 30000;
@@ -264,7 +253,7 @@ TEST(PrefixFilter, WithoutWholeKeysPointLookupsAskThePrefix) {
   Options options = UserOptions();
   options.whole_key_filtering = false;
   const Model model = UserModel(50);
-  auto table = OpenTable(options, BuildTable(options, model));
+  auto table = OpenTableInMemory(options, BuildTableInMemory(options, model));
   ASSERT_NE(table, nullptr);
   for (const auto& [key, value] : model) {
     ASSERT_TRUE(table->Get(ReadOptions(), key).ok()) << key;
@@ -287,10 +276,10 @@ TEST(PrefixFilter, AnotherExtractorUsesOnlyTheWholeKeys) {
   for (bool whole_keys : {true, false}) {
     Options writer = options;
     writer.whole_key_filtering = whole_keys;
-    const std::string table_bytes = BuildTable(writer, model);
+    const std::string table_bytes = BuildTableInMemory(writer, model);
     Options reader = options;
     reader.prefix_extractor = NewDelimitedPrefixExtractor(':', 1);
-    auto table = OpenTable(reader, table_bytes);
+    auto table = OpenTableInMemory(reader, table_bytes);
     ASSERT_NE(table, nullptr);
     const ScanFilterInfo& info = table->scan_filter_info();
     EXPECT_TRUE(info.prefix_loaded);
@@ -322,7 +311,7 @@ TEST(PrefixFilter, UnknownPolicyMeansNoFilter) {
   const Model model = UserModel(20);
   Options reader = options;
   reader.filter_policy = NewCacheLocalBloomFilterPolicy(10);
-  auto table = OpenTable(reader, BuildTable(options, model));
+  auto table = OpenTableInMemory(reader, BuildTableInMemory(options, model));
   ASSERT_NE(table, nullptr);
   EXPECT_FALSE(table->scan_filter_info().prefix_loaded);
   EXPECT_EQ(table->scan_filter_info().prefix_metaindex_key,
@@ -355,7 +344,7 @@ std::string DamagePrefixBlock(const std::string& contents, int64_t offset,
 TEST(PrefixFilter, DamagedBlockMeansNoFilterNeverEmpty) {
   const Options options = UserOptions();
   const Model model = UserModel(40);
-  const std::string contents = BuildTable(options, model);
+  const std::string contents = BuildTableInMemory(options, model);
   struct Damage {
     const char* what;
     int64_t offset;
@@ -370,7 +359,7 @@ TEST(PrefixFilter, DamagedBlockMeansNoFilterNeverEmpty) {
   };
   for (const Damage& damage : damages) {
     SCOPED_TRACE(damage.what);
-    auto table = OpenTable(
+    auto table = OpenTableInMemory(
         options, DamagePrefixBlock(contents, damage.offset, damage.value,
                                    damage.fix_checksum));
     ASSERT_NE(table, nullptr);
@@ -398,8 +387,8 @@ TEST(BoundedIterator, StopsReadingAtTheUpperBound) {
   for (int i = 0; i < 2000; ++i) {
     model[absl::StrFormat("%016d", 2 * i)] = std::string(20, 'v');
   }
-  const std::string contents = BuildTable(options, model);
-  auto table = OpenTable(options, contents);
+  const std::string contents = BuildTableInMemory(options, model);
+  auto table = OpenTableInMemory(options, contents);
   ASSERT_NE(table, nullptr);
   const size_t data_blocks = table_test::ReadTableLayout(contents).data.size();
   ASSERT_GT(data_blocks, 100u);

@@ -25,6 +25,7 @@
 #include "filter/range_filter.h"
 #include "fuzz/fix_checksums.h"
 #include "gtest/gtest.h"
+#include "tests/table_in_memory.h"
 #include "tests/table_layout.h"
 #include "util/coding.h"
 
@@ -33,23 +34,8 @@ namespace {
 
 using Model = std::map<std::string, std::string>;
 
-std::string BuildTable(const Options& options, const Model& model) {
-  StringWritableFile file;
-  TableBuilder builder(options, &file);
-  for (const auto& [key, value] : model) {
-    EXPECT_TRUE(builder.Add(key, value).ok());
-  }
-  EXPECT_TRUE(builder.Finish().ok());
-  return file.contents();
-}
-
-std::unique_ptr<Table> OpenTable(const Options& options,
-                                 const std::string& contents) {
-  auto table = Table::Open(options, NewMemoryRandomAccessFile(contents),
-                           contents.size());
-  EXPECT_TRUE(table.ok()) << table.status();
-  return table.ok() ? *std::move(table) : nullptr;
-}
+using table_test::BuildTableInMemory;
+using table_test::OpenTableInMemory;
 
 std::string BigEndian(uint64_t value) {
   std::string key(8, '\0');
@@ -99,7 +85,8 @@ TEST(RangeFilterTable, MetaindexEntryHoldsTheFiltersOwnBytes) {
   Options options = RangeOptions();
   options.filter_policy = NewCacheLocalBloomFilterPolicy(10);
   options.filter_layout = FilterLayout::kWholeTable;
-  const std::string contents = BuildTable(options, SparseModel(numbers));
+  const std::string contents =
+      BuildTableInMemory(options, SparseModel(numbers));
   const auto metaindex = Metaindex(contents);
   // In key order, beside the point filter.
   ASSERT_EQ(metaindex.size(), 2u);
@@ -117,7 +104,7 @@ TEST(RangeFilterTable, MetaindexEntryHoldsTheFiltersOwnBytes) {
   // Stored raw (type 0), as every filter block.
   EXPECT_EQ(contents[handle.offset() + handle.size()], '\0');
 
-  auto table = OpenTable(options, contents);
+  auto table = OpenTableInMemory(options, contents);
   ASSERT_NE(table, nullptr);
   const ScanFilterInfo& info = table->scan_filter_info();
   EXPECT_TRUE(info.range_in_use);
@@ -134,8 +121,9 @@ TEST(RangeFilterTable, MetaindexEntryHoldsTheFiltersOwnBytes) {
 TEST(RangeFilterTable, EmptyShortRangesReadAlmostNothing) {
   const std::vector<uint64_t> numbers = SparseNumbers(4000, 2);
   const Options options = RangeOptions();
-  const std::string contents = BuildTable(options, SparseModel(numbers));
-  auto table = OpenTable(options, contents);
+  const std::string contents =
+      BuildTableInMemory(options, SparseModel(numbers));
+  auto table = OpenTableInMemory(options, contents);
   ASSERT_NE(table, nullptr);
 
   std::mt19937_64 rng(3);
@@ -174,7 +162,8 @@ TEST(RangeFilterTable, EmptyShortRangesReadAlmostNothing) {
 TEST(RangeFilterTable, MayContainRangeNeverDeniesAKey) {
   const std::vector<uint64_t> numbers = SparseNumbers(3000, 4);
   const Options options = RangeOptions();
-  auto table = OpenTable(options, BuildTable(options, SparseModel(numbers)));
+  auto table = OpenTableInMemory(
+      options, BuildTableInMemory(options, SparseModel(numbers)));
   ASSERT_NE(table, nullptr);
   std::mt19937_64 rng(5);
   for (uint64_t number : numbers) {
@@ -203,8 +192,9 @@ TEST(RangeFilterTable, PointLookupsCostTheSameWithScanFilters) {
   Options with_range = plain;
   with_range.range_filter_bits_per_key = 16;
 
-  auto reference = OpenTable(plain, BuildTable(plain, model));
-  auto table = OpenTable(with_range, BuildTable(with_range, model));
+  auto reference = OpenTableInMemory(plain, BuildTableInMemory(plain, model));
+  auto table =
+      OpenTableInMemory(with_range, BuildTableInMemory(with_range, model));
   ASSERT_NE(reference, nullptr);
   ASSERT_NE(table, nullptr);
   for (int i = 0; i < 6000; ++i) {
@@ -224,7 +214,7 @@ TEST(RangeFilterTable, DamagedBlockMeansNoFilterNeverEmpty) {
   const std::vector<uint64_t> numbers = SparseNumbers(300, 6);
   const Options options = RangeOptions();
   const Model model = SparseModel(numbers);
-  const std::string contents = BuildTable(options, model);
+  const std::string contents = BuildTableInMemory(options, model);
   const BlockHandle handle =
       Metaindex(contents).at("rangefilter.bloomtable.Grafite");
   struct Damage {
@@ -253,7 +243,7 @@ TEST(RangeFilterTable, DamagedBlockMeansNoFilterNeverEmpty) {
     SCOPED_TRACE(damage.what);
     std::string damaged = damage.apply(contents, handle);
     if (damage.fix_checksum) fuzz_internal::FixBlockChecksum(&damaged, handle);
-    auto table = OpenTable(options, damaged);
+    auto table = OpenTableInMemory(options, damaged);
     ASSERT_NE(table, nullptr);
     EXPECT_FALSE(table->scan_filter_info().range_in_use);
     EXPECT_FALSE(table->scan_filter_info().range_unused_reason.empty());
