@@ -51,17 +51,20 @@ absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path) {
 
   BlockIter iter(BytewiseComparator(), metaindex->get());
   for (iter.SeekToFirst(); iter.Valid(); iter.Next()) {
+    // Point filters and scan filters (a prefix filter, a range filter)
+    // alike: what the table holds in memory for its filters.
     if (!StartsWith(iter.key(), "filter.") &&
-        !StartsWith(iter.key(), "fullfilter.")) {
+        !StartsWith(iter.key(), "fullfilter.") &&
+        !StartsWith(iter.key(), "prefixfilter.") &&
+        !StartsWith(iter.key(), "rangefilter.")) {
       continue;
     }
     std::string_view value = iter.value();
     BlockHandle handle;
     status = handle.DecodeFrom(&value);
     if (!status.ok()) return status;
-    info.filter_key = std::string(iter.key());
-    info.filter_bytes = handle.size();
-    break;
+    if (info.filter_key.empty()) info.filter_key = std::string(iter.key());
+    info.filter_bytes += handle.size();
   }
   if (!iter.status().ok()) return iter.status();
 
