@@ -40,39 +40,24 @@ namespace {
 
 constexpr char kTableSuffix[] = ".ldb";
 
+// A table's iterator, or the merge of several tables' (MergingIterator), as
+// an EngineIterator.
+template <typename Inner>
 class BloomtableIterator final : public EngineIterator {
  public:
-  explicit BloomtableIterator(std::unique_ptr<MergingIterator> merged)
-      : merged_(std::move(merged)) {}
+  explicit BloomtableIterator(std::unique_ptr<Inner> inner)
+      : inner_(std::move(inner)) {}
 
-  void SeekToFirst() override { merged_->SeekToFirst(); }
-  void Seek(std::string_view target) override { merged_->Seek(target); }
-  void Next() override { merged_->Next(); }
-  bool Valid() const override { return merged_->Valid(); }
-  std::string_view key() const override { return merged_->key(); }
-  std::string_view value() const override { return merged_->value(); }
-  absl::Status status() const override { return merged_->status(); }
-
- private:
-  const std::unique_ptr<MergingIterator> merged_;
-};
-
-// One table's iterator as an EngineIterator.
-class TableIterator final : public EngineIterator {
- public:
-  explicit TableIterator(std::unique_ptr<Iterator> iter)
-      : iter_(std::move(iter)) {}
-
-  void SeekToFirst() override { iter_->SeekToFirst(); }
-  void Seek(std::string_view target) override { iter_->Seek(target); }
-  void Next() override { iter_->Next(); }
-  bool Valid() const override { return iter_->Valid(); }
-  std::string_view key() const override { return iter_->key(); }
-  std::string_view value() const override { return iter_->value(); }
-  absl::Status status() const override { return iter_->status(); }
+  void SeekToFirst() override { inner_->SeekToFirst(); }
+  void Seek(std::string_view target) override { inner_->Seek(target); }
+  void Next() override { inner_->Next(); }
+  bool Valid() const override { return inner_->Valid(); }
+  std::string_view key() const override { return inner_->key(); }
+  std::string_view value() const override { return inner_->value(); }
+  absl::Status status() const override { return inner_->status(); }
 
  private:
-  const std::unique_ptr<Iterator> iter_;
+  const std::unique_ptr<Inner> inner_;
 };
 
 class BloomtableEngine final : public Engine {
@@ -120,7 +105,7 @@ class BloomtableEngine final : public Engine {
     scan_options.iterate_upper_bound = std::string(upper);
     std::unique_ptr<EngineIterator> scan;
     if (tables_.size() == 1) {
-      scan = std::make_unique<TableIterator>(
+      scan = std::make_unique<BloomtableIterator<Iterator>>(
           tables_.front().table->NewIterator(scan_options));
     } else {
       std::vector<std::unique_ptr<Iterator>> children;
@@ -129,7 +114,7 @@ class BloomtableEngine final : public Engine {
         if (upper <= open.smallest || lower > open.largest) continue;
         children.push_back(open.table->NewIterator(scan_options));
       }
-      scan = std::make_unique<BloomtableIterator>(
+      scan = std::make_unique<BloomtableIterator<MergingIterator>>(
           std::make_unique<MergingIterator>(BytewiseComparator(),
                                             std::move(children)));
     }
@@ -143,7 +128,7 @@ class BloomtableEngine final : public Engine {
     for (const OpenTable& open : tables_) {
       children.push_back(open.table->NewIterator(read_options_));
     }
-    return std::make_unique<BloomtableIterator>(
+    return std::make_unique<BloomtableIterator<MergingIterator>>(
         std::make_unique<MergingIterator>(BytewiseComparator(),
                                           std::move(children)));
   }

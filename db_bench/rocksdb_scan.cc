@@ -8,52 +8,18 @@ namespace bloomtable {
 namespace db_bench {
 namespace {
 
-class RocksDBScan final : public EngineIterator {
- public:
-  RocksDBScan(
-      const rocksdb::ReadOptions& base, bool auto_prefix_mode,
-      std::string_view lower, std::string_view upper,
-      const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>&
-          make)
-      : lower_(lower),
-        upper_(upper),
-        lower_slice_(lower_),
-        upper_slice_(upper_),
-        options_(base) {
-    options_.iterate_lower_bound = &lower_slice_;
-    options_.iterate_upper_bound = &upper_slice_;
-    // auto_prefix_mode asks the prefix filter only where the result is the
-    // total order's; without it, a prefix-mode seek would confine the scan
-    // to the lower bound's prefix.
-    options_.auto_prefix_mode = auto_prefix_mode;
-    options_.total_order_seek = !auto_prefix_mode;
-    iter_.reset(make(options_));
-    iter_->Seek(lower_slice_);
-  }
+// The bounds a scan's rocksdb::ReadOptions point to.
+struct ScanBounds {
+  ScanBounds(std::string_view lower_bytes, std::string_view upper_bytes)
+      : lower_copy(lower_bytes),
+        upper_copy(upper_bytes),
+        lower(lower_copy),
+        upper(upper_copy) {}
 
-  void SeekToFirst() override { iter_->SeekToFirst(); }
-  void Seek(std::string_view target) override {
-    iter_->Seek(ToPeerSlice<rocksdb::Slice>(target));
-  }
-  void Next() override { iter_->Next(); }
-  bool Valid() const override { return iter_->Valid(); }
-  std::string_view key() const override { return FromPeerSlice(iter_->key()); }
-  std::string_view value() const override {
-    return FromPeerSlice(iter_->value());
-  }
-  absl::Status status() const override {
-    return FromPeerStatus(iter_->status());
-  }
-
- private:
-  // The iterator reads the bounds through options_: declared first, so that
-  // they are destroyed after it.
-  const std::string lower_;
-  const std::string upper_;
-  const rocksdb::Slice lower_slice_;
-  const rocksdb::Slice upper_slice_;
-  rocksdb::ReadOptions options_;
-  std::unique_ptr<rocksdb::Iterator> iter_;
+  const std::string lower_copy;
+  const std::string upper_copy;
+  const rocksdb::Slice lower;
+  const rocksdb::Slice upper;
 };
 
 }  // namespace
@@ -63,8 +29,21 @@ std::unique_ptr<EngineIterator> NewRocksDBScan(
     std::string_view lower, std::string_view upper,
     const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>&
         make) {
-  return std::make_unique<RocksDBScan>(base, auto_prefix_mode, lower, upper,
-                                       make);
+  auto bounds = std::make_shared<const ScanBounds>(lower, upper);
+  rocksdb::ReadOptions options = base;
+  options.iterate_lower_bound = &bounds->lower;
+  options.iterate_upper_bound = &bounds->upper;
+  // auto_prefix_mode asks the prefix filter only where the result is the
+  // total order's; without it, a prefix-mode seek would confine the scan to
+  // the lower bound's prefix.
+  options.auto_prefix_mode = auto_prefix_mode;
+  options.total_order_seek = !auto_prefix_mode;
+  std::unique_ptr<rocksdb::Iterator> iter(make(options));
+  iter->Seek(bounds->lower);
+  // The iterator keeps a copy of the options, whose bounds point into
+  // `bounds`: the scan holds them for as long as it lives.
+  return std::make_unique<PeerIterator<rocksdb::Iterator>>(std::move(iter),
+                                                           std::move(bounds));
 }
 
 }  // namespace db_bench
