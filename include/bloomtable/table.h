@@ -5,9 +5,12 @@
 // an in-memory filter check and index search and at most one data-block read;
 // when the filter says the key is absent, no data block is read.
 //
-// Thread-safety: a Table is immutable after Open. Get, NewIterator,
-// ApproximateOffsetOf and GetStats may be called from many threads at once
-// without external locking.
+// Open also loads the table's scan filters (a prefix filter, a range
+// filter), which bounded iterators and MayContainRange ask before they read.
+//
+// Thread-safety: a Table is immutable after Open. Get, MultiGet,
+// NewIterator, MayContainRange, ApproximateOffsetOf and GetStats may be
+// called from many threads at once without external locking.
 
 #ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
