@@ -9,6 +9,7 @@
 #include "table/prefix_filter_block.h"
 #include "table/scan_filters.h"
 #include "tools/escaping.h"
+#include "tools/filter_policies.h"
 
 namespace bloomtable {
 namespace tool {
@@ -84,6 +85,52 @@ WalkStatus AnalyzeScanFilterBlocks(const TableWalker& walker, uint64_t entries,
     filters->push_back(std::move(analysis));
   }
   return WalkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<ScanFilterCheck>> ScanFilterCheck::Make(
+    std::string_view metaindex_key, BlockContents contents) {
+  auto check = std::unique_ptr<ScanFilterCheck>(new ScanFilterCheck());
+  check->contents_ = std::move(contents);
+  const std::string_view block = check->contents_.data;
+  if (StartsWith(metaindex_key, kPrefixFilterMetaPrefix)) {
+    const std::string_view policy_name =
+        metaindex_key.substr(kPrefixFilterMetaPrefix.size());
+    check->policy_ = FindFilterPolicy(policy_name);
+    if (check->policy_ == nullptr) return nullptr;
+    absl::StatusOr<PrefixFilterParts> parts = ParsePrefixFilterBlock(block);
+    if (!parts.ok()) return parts.status();
+    check->extractor_ = NewPrefixExtractorFromName(parts->extractor_name);
+    absl::StatusOr<std::unique_ptr<PrefixFilterReader>> reader =
+        PrefixFilterReader::Parse(check->policy_.get(), check->extractor_.get(),
+                                  block);
+    if (!reader.ok()) return reader.status();
+    check->prefix_ = *std::move(reader);
+    check->name_ = absl::StrCat("prefix filter, ", EscapeBytes(policy_name));
+    return check;
+  }
+  if (!StartsWith(metaindex_key, kRangeFilterMetaPrefix) ||
+      metaindex_key.substr(kRangeFilterMetaPrefix.size()) !=
+          RangeFilterBuilder::kName) {
+    return nullptr;
+  }
+  absl::StatusOr<std::unique_ptr<RangeFilterReader>> reader =
+      RangeFilterReader::Parse(block);
+  if (!reader.ok()) return reader.status();
+  check->range_ = *std::move(reader);
+  check->name_ =
+      absl::StrCat("range filter, ", EscapeBytes(RangeFilterBuilder::kName));
+  return check;
+}
+
+ScanFilterCheck::~ScanFilterCheck() = default;
+
+bool ScanFilterCheck::KeyMayMatch(std::string_view user_key) const {
+  if (range_ != nullptr) return range_->MayContainKey(user_key);
+  if (!prefix_->KeyMayMatch(user_key)) return false;
+  // The whole key answered (or could not): the prefix must answer too.
+  const PrefixExtractor* extractor = prefix_->extractor();
+  return extractor == nullptr || !extractor->InDomain(user_key) ||
+         prefix_->PrefixMayMatch(extractor->Transform(user_key));
 }
 
 std::string ScanFilterSummary(const ScanFilterAnalysis& filter) {

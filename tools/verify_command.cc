@@ -4,7 +4,8 @@
 // checksum and structure, that the blocks tile the file in LevelDB's order
 // (data blocks, meta blocks, metaindex, index, footer), that keys increase
 // across the whole file and agree with the index separators, and that each
-// key's own filter answers "maybe" for it. Then the file must also open as a
+// key's own filter, and the table's prefix and range filters, answer "maybe"
+// for it. Then the file must also open as a
 // Table. One line per file on standard output.
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/filter_policies.h"
+#include "tools/scan_filter_analysis.h"
 #include "tools/table_file.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
@@ -45,8 +47,14 @@ struct FilterCheck {
   uint64_t offset = 0;
   std::unique_ptr<FilterBlockReader> per_block;
   std::unique_ptr<FilterReader> whole_table;
+  std::unique_ptr<ScanFilterCheck> scan;  // a prefix or range filter
 
+  std::string Name() const {
+    return scan != nullptr ? std::string(scan->name())
+                           : std::string(policy->Name());
+  }
   bool KeyMayMatch(uint64_t block_offset, std::string_view key) const {
+    if (scan != nullptr) return scan->KeyMayMatch(key);
     return per_block != nullptr ? per_block->KeyMayMatch(block_offset, key)
                                 : whole_table->KeyMayMatch(key);
   }
@@ -152,6 +160,18 @@ class FileVerifier {
       std::string policy_name;
       bool whole_table = false;
       if (!ParseFilterMetaindexKey(meta.key, &policy_name, &whole_table)) {
+        absl::StatusOr<std::unique_ptr<ScanFilterCheck>> scan =
+            ScanFilterCheck::Make(meta.key, std::move(contents));
+        if (!scan.ok()) {
+          return Damage(
+              meta.handle.offset(),
+              absl::StrCat("scan filter block: ", scan.status().message()));
+        }
+        if (*scan == nullptr) continue;  // not a filter, or unknown
+        auto check = std::make_unique<FilterCheck>();
+        check->scan = *std::move(scan);
+        check->offset = meta.handle.offset();
+        filters_.push_back(std::move(check));
         continue;
       }
       std::shared_ptr<const FilterPolicy> policy =
@@ -231,7 +251,7 @@ class FileVerifier {
         }
         return Damage(
             filter->offset,
-            absl::StrCat("filter (", std::string(filter->policy->Name()),
+            absl::StrCat("filter (", filter->Name(),
                          ") answers \"absent\" for key '",
                          EscapeBytes(filter_key), "' of data block ", i, hint));
       }
