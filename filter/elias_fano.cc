@@ -59,8 +59,11 @@ void EncodeEliasFano(const std::vector<uint64_t>& values, uint64_t universe,
   for (uint64_t i = 0; i < n; ++i) {
     assert(values[i] < universe && (i == 0 || values[i - 1] <= values[i]));
     const uint64_t bits = values[i] & mask;
-    for (int b = 0; b < l; ++b) {
-      if ((bits >> b) & 1) SetBit(&low, i * l + b);
+    if (bits != 0) {
+      const uint64_t start = i * l;
+      const int shift = static_cast<int>(start % 64);
+      low[start / 64] |= bits << shift;
+      if (shift + l > 64) low[start / 64 + 1] |= bits >> (64 - shift);
     }
     SetBit(&high, (values[i] >> l) + i);
   }

@@ -83,6 +83,29 @@ uint64_t LargestUniverse(uint64_t n, uint64_t budget_bits) {
   return lo;
 }
 
+// Sorts values below 2^bits: least-significant-digit radix sort, 11 bits
+// per pass (a counting array that stays in L1), much faster than std::sort
+// on the millions of random codes of a large table.
+void RadixSort(std::vector<uint64_t>* values, int bits) {
+  constexpr int kDigitBits = 11;
+  constexpr size_t kBuckets = size_t{1} << kDigitBits;
+  std::vector<uint64_t> scratch(values->size());
+  for (int shift = 0; shift < bits; shift += kDigitBits) {
+    size_t counts[kBuckets] = {};
+    for (const uint64_t v : *values) ++counts[(v >> shift) & (kBuckets - 1)];
+    size_t sum = 0;
+    for (size_t& count : counts) {
+      const size_t c = count;
+      count = sum;
+      sum += c;
+    }
+    for (const uint64_t v : *values) {
+      scratch[counts[(v >> shift) & (kBuckets - 1)]++] = v;
+    }
+    values->swap(scratch);
+  }
+}
+
 absl::Status Corrupt(const char* what) {
   return absl::DataLossError(std::string("range filter: ") + what);
 }
@@ -99,10 +122,15 @@ std::string_view RangeFilterBuilder::KeyAt(size_t i) const {
 
 void RangeFilterBuilder::AddKey(std::string_view key) {
   if (!offsets_.empty()) {
-    const std::string_view previous = KeyAt(offsets_.size() - 1);
-    if (key == previous) return;
-    if (key < KeyAt(smallest_)) smallest_ = offsets_.size();
-    if (key > KeyAt(largest_)) largest_ = offsets_.size();
+    const size_t previous = offsets_.size() - 1;
+    const int order = key.compare(KeyAt(previous));
+    if (order == 0) return;
+    if (order > 0 && largest_ == previous) {
+      largest_ = offsets_.size();  // in order: one comparison
+    } else {
+      if (key < KeyAt(smallest_)) smallest_ = offsets_.size();
+      if (key > KeyAt(largest_)) largest_ = offsets_.size();
+    }
   }
   offsets_.push_back(keys_.size());
   keys_.append(key);
@@ -126,7 +154,10 @@ std::string RangeFilterBuilder::Finish() {
 
   std::vector<uint64_t> values(n);
   for (size_t i = 0; i < n; ++i) values[i] = map.Map(KeyAt(i));
-  std::sort(values.begin(), values.end());
+  // G is monotone: keys added in order give sorted values.
+  if (!std::is_sorted(values.begin(), values.end())) {
+    std::sort(values.begin(), values.end());
+  }
   values.erase(std::unique(values.begin(), values.end()), values.end());
   const uint64_t distinct = values.size();
 
@@ -164,7 +195,7 @@ std::string RangeFilterBuilder::Finish() {
     for (uint64_t& value : values) {
       value = Code(value, range_length, options_.seed, r);
     }
-    std::sort(values.begin(), values.end());
+    RadixSort(&values, 64 - __builtin_clzll(r));
     values.erase(std::unique(values.begin(), values.end()), values.end());
     out.push_back(static_cast<char>(kModeHashed));
     PutVarint64(&out, range_length);

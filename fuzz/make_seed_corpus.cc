@@ -1,9 +1,9 @@
 // Writes seed corpora for the fuzz targets into OUT_DIR/<target>/: small
 // valid tables of every option combination (block size, restart interval,
 // compression, filter policy and layout, key format), raw blocks, footers,
-// filters and filter blocks in each target's input layout, and, when built
-// with LevelDB, tables that LevelDB itself wrote (a database's compacted
-// .ldb files and leveldb::TableBuilder output).
+// filters, filter blocks and range filters in each target's input layout,
+// and, when built with LevelDB, tables that LevelDB itself wrote (a
+// database's compacted .ldb files and leveldb::TableBuilder output).
 //
 //   make_seed_corpus OUT_DIR
 
@@ -19,6 +19,7 @@
 #include "bloomtable/prefix_extractor.h"
 #include "bloomtable/table_builder.h"
 #include "filter/filter_block.h"
+#include "filter/range_filter.h"
 #include "fuzz/fuzz_options.h"
 #include "table/block_builder.h"
 #include "util/coding.h"
@@ -327,6 +328,49 @@ void WriteFilterBlocks(SeedWriter* seeds) {
   }
 }
 
+// range_filter_fuzzer: read mode [0][fixed16 n][filter][queries] with
+// filters of both modes, and build mode [0x80 | options][keys].
+void WriteRangeFilters(SeedWriter* seeds) {
+  const auto query = [](std::string* seed, const std::string& lo,
+                        const std::string& hi) {
+    seed->push_back(static_cast<char>(lo.size()));
+    *seed += lo;
+    seed->push_back(static_cast<char>(hi.size()));
+    *seed += hi;
+  };
+  for (int n : {0, 1, 10, 300}) {
+    for (int stride : {1, 1000}) {
+      // Stride 1: few integers, the exact mode; 1000: the hashed mode.
+      RangeFilterBuilder builder{RangeFilterOptions()};
+      for (int i = 0; i < n; ++i) builder.AddKey(UserKey(i * stride % 100000));
+      const std::string filter = builder.Finish();
+      if (filter.size() > 0xffff) continue;
+      std::string seed(1, '\0');
+      seed.push_back(static_cast<char>(filter.size() & 0xff));
+      seed.push_back(static_cast<char>(filter.size() >> 8));
+      seed += filter;
+      query(&seed, UserKey(0), UserKey(5));
+      query(&seed, UserKey(3) + "x", UserKey(4));
+      query(&seed, "key", "kez");
+      seeds->Write(
+          "range_filter_fuzzer",
+          "read_" + std::to_string(n) + "_stride" + std::to_string(stride),
+          seed);
+    }
+  }
+  for (int options : {0, 1, 0x08, 0x11}) {
+    std::string seed(1, static_cast<char>(0x80 | options));
+    for (int i = 0; i < 40; ++i) {
+      const std::string key = UserKey(i * i * 7);
+      seed.push_back(static_cast<char>(key.size()));
+      seed += key;
+    }
+    seed += std::string("\x00\x01\x00\x02\x61\x00", 6);  // "", "\0", "a\0"
+    seeds->Write("range_filter_fuzzer",
+                 "build_options" + std::to_string(options), seed);
+  }
+}
+
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
 bool ReadWholeFile(const std::string& path, std::string* contents) {
   std::ifstream in(path, std::ios::binary);
@@ -426,6 +470,7 @@ int Main(const std::string& out) {
   WriteBlocks(&seeds);
   WriteFilters(&seeds);
   WriteFilterBlocks(&seeds);
+  WriteRangeFilters(&seeds);
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
   if (!WriteLevelDBTables(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: writing LevelDB tables failed\n");

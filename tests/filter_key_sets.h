@@ -1,7 +1,8 @@
-// Key sets and helpers shared by the tests of the cache-local Bloom and the
-// Ribbon filters: random and structured keys (decimal counters, long shared
-// prefixes, binary keys, the empty key, duplicates), the near-miss generator
-// of DESIGN.md, and a buffer of exact size for the address sanitizer.
+// Key sets and helpers shared by the tests of the cache-local Bloom, the
+// Ribbon and the range filters: random and structured keys (decimal counters,
+// big-endian integers, long shared prefixes, binary keys, the empty key,
+// duplicates), the near-miss generator of DESIGN.md, and a buffer of exact
+// size for the address sanitizer.
 
 #ifndef BLOOMTABLE_TESTS_FILTER_KEY_SETS_H_
 #define BLOOMTABLE_TESTS_FILTER_KEY_SETS_H_
@@ -47,6 +48,22 @@ inline std::vector<std::string> DecimalKeys(size_t n, uint64_t first,
   keys.reserve(n);
   for (size_t i = 0; i < n; ++i) keys.push_back(DecimalKey(first + i * step));
   return keys;
+}
+
+// `value` as 8 big-endian bytes: their bytewise order is the numeric order.
+inline std::string BigEndianKey(uint64_t value) {
+  std::string key(8, '\0');
+  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(value >> (56 - 8 * i));
+  return key;
+}
+
+// A string of 0 to max_length bytes drawn from `alphabet` (the range
+// filter's tests use a small one, so that prefixes and zero bytes abound).
+inline std::string RandomString(std::mt19937_64* rng, std::string_view alphabet,
+                                size_t max_length) {
+  std::string s((*rng)() % (max_length + 1), '\0');
+  for (char& c : s) c = alphabet[(*rng)() % alphabet.size()];
+  return s;
 }
 
 // n keys that share a 200-byte prefix and differ in a short suffix.

@@ -18,13 +18,9 @@
 namespace bloomtable {
 namespace {
 
+using filter_test::BigEndianKey;
 using filter_test::DecimalKey;
-
-std::string BigEndian(uint64_t value) {
-  std::string key(8, '\0');
-  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(value >> (56 - 8 * i));
-  return key;
-}
+using filter_test::RandomString;
 
 size_t CommonPrefix(const std::set<std::string>& keys) {
   const std::string& a = *keys.begin();
@@ -55,14 +51,14 @@ TEST(RadixKeyMap, DecimalKeysMapToTheirValueLessAnOffset) {
 TEST(RadixKeyMap, BigEndianKeysMapToThemselves) {
   std::mt19937_64 rng(3);
   std::set<std::string> keys;
-  while (keys.size() < 5000) keys.insert(BigEndian(rng()));
+  while (keys.size() < 5000) keys.insert(BigEndianKey(rng()));
   const RadixKeyMap map = BuildMap(keys);
   ASSERT_EQ(map.num_positions(), 8u);
   EXPECT_TRUE(map.exhaustive());
   EXPECT_EQ(map.max_value(), ~uint64_t{0});
   for (int i = 0; i < 1000; ++i) {
     const uint64_t v = rng();
-    EXPECT_EQ(map.Map(BigEndian(v)), v);
+    EXPECT_EQ(map.Map(BigEndianKey(v)), v);
   }
 }
 
@@ -70,7 +66,7 @@ TEST(RadixKeyMap, LongKeysAreToldApartByTheirFirstBytes) {
   std::set<std::string> keys;
   std::mt19937_64 rng(5);
   while (keys.size() < 100) {
-    keys.insert("prefix/" + BigEndian(rng()) + BigEndian(rng()));
+    keys.insert("prefix/" + BigEndianKey(rng()) + BigEndianKey(rng()));
   }
   const RadixKeyMap map = BuildMap(keys);
   EXPECT_FALSE(map.exhaustive());
@@ -86,24 +82,20 @@ TEST(RadixKeyMap, BoundsNeverExcludeAKey) {
       "\x00\x01"
       "ab\x7f\xfe\xff",
       7);
-  const auto random_string = [&](size_t max_length) {
-    std::string s(rng() % (max_length + 1), '\0');
-    for (char& c : s) c = alphabet[rng() % alphabet.size()];
-    return s;
-  };
   for (int round = 0; round < 400; ++round) {
-    const std::string prefix = random_string(3);
+    const std::string prefix = RandomString(&rng, alphabet, 3);
     std::set<std::string> keys;
     const size_t n = 1 + rng() % 30;
     while (keys.size() < n)
-      keys.insert(prefix + random_string(round % 2 ? 4 : 12));
+      keys.insert(prefix + RandomString(&rng, alphabet, round % 2 ? 4 : 12));
     const RadixKeyMap map = BuildMap(keys);
     const std::string& first = *keys.begin();
     const std::string& last = *keys.rbegin();
     for (int q = 0; q < 200; ++q) {
       // A bound between first and last (so it has the common prefix).
-      std::string bound = q % 3 == 0 ? *std::next(keys.begin(), rng() % n)
-                                     : prefix + random_string(14);
+      std::string bound = q % 3 == 0
+                              ? *std::next(keys.begin(), rng() % n)
+                              : prefix + RandomString(&rng, alphabet, 14);
       if (q % 3 == 0 && rng() % 2) bound.push_back(alphabet[rng() % 7]);
       if (q % 3 == 0 && rng() % 2 && !bound.empty()) bound.pop_back();
       if (bound < first || bound > last) continue;

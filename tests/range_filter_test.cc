@@ -24,16 +24,12 @@
 namespace bloomtable {
 namespace {
 
+using filter_test::BigEndianKey;
 using filter_test::DecimalKey;
 using filter_test::ExactBuffer;
 using filter_test::Fingerprint;
 using filter_test::Hex;
-
-std::string BigEndian(uint64_t value) {
-  std::string key(8, '\0');
-  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(value >> (56 - 8 * i));
-  return key;
-}
+using filter_test::RandomString;
 
 RangeFilterOptions Options(double bits_per_key, uint64_t max_range_length) {
   RangeFilterOptions options;
@@ -85,22 +81,18 @@ TEST(RangeFilter, NeverAFalseNegativeAgainstAStdSet) {
       "\x00\x01"
       "ab\x7f\xff",
       6);
-  const auto random_string = [&](size_t max_length) {
-    std::string s(rng() % (max_length + 1), '\0');
-    for (char& c : s) c = alphabet[rng() % alphabet.size()];
-    return s;
-  };
   size_t hashed_filters = 0;
   for (int round = 0; round < 240; ++round) {
     std::set<std::string> keys;
     const size_t n = 1 + rng() % (round % 4 == 0 ? 2000 : 60);
     const int kind = round % 3;
-    const std::string prefix = round % 5 == 0 ? "" : random_string(4);
+    const std::string prefix =
+        round % 5 == 0 ? "" : RandomString(&rng, alphabet, 4);
     while (keys.size() < n) {
       if (kind == 0) {
-        keys.insert(prefix + random_string(round % 2 ? 3 : 10));
+        keys.insert(prefix + RandomString(&rng, alphabet, round % 2 ? 3 : 10));
       } else if (kind == 1) {
-        keys.insert(BigEndian(rng() >> (rng() % 64)));
+        keys.insert(BigEndianKey(rng() >> (rng() % 64)));
       } else {
         keys.insert(DecimalKey(rng() % 100000 * (1 + round % 7)));
       }
@@ -134,8 +126,8 @@ TEST(RangeFilter, NeverAFalseNegativeAgainstAStdSet) {
         case 6:
           return rng() % 2 ? std::string() : std::string(9, '\xff');
         default:
-          return kind == 0   ? prefix + random_string(10)
-                 : kind == 1 ? BigEndian(rng())
+          return kind == 0   ? prefix + RandomString(&rng, alphabet, 10)
+                 : kind == 1 ? BigEndianKey(rng())
                              : DecimalKey(rng() % 700000);
       }
     };
@@ -246,7 +238,7 @@ TEST(RangeFilter, FalsePositiveBoundOnBigEndianKeys) {
       for (uint64_t& key : keys) key = 65 + (rng() >> 2);
       std::sort(keys.begin(), keys.end());
       keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-      CountFalsePositives(keys, BigEndian, ranges, 64, seed * 31, &fp);
+      CountFalsePositives(keys, BigEndianKey, ranges, 64, seed * 31, &fp);
     }
     ExpectWithinTheBound(fp, ranges == Ranges::kRandom ? "big-endian, random"
                              : ranges == Ranges::kRightAfterAKey
@@ -295,7 +287,7 @@ TEST(RangeFilter, LongerRangesUpToFourTimesLAreChecked) {
   for (uint64_t& key : keys) key = rng() >> 1;
   std::sort(keys.begin(), keys.end());
   std::set<std::string> key_set;
-  for (const uint64_t key : keys) key_set.insert(BigEndian(key));
+  for (const uint64_t key : keys) key_set.insert(BigEndianKey(key));
   const std::string filter = Build(key_set);  // the reader borrows it
   const auto reader = Open(filter);
   ASSERT_NE(reader, nullptr);
@@ -304,11 +296,11 @@ TEST(RangeFilter, LongerRangesUpToFourTimesLAreChecked) {
     const uint64_t start = keys[rng() % keys.size()] + 1;
     // 256 integers: at most 5 blocks of 64.
     positives +=
-        reader->MayContainRange(BigEndian(start), BigEndian(start + 256));
+        reader->MayContainRange(BigEndianKey(start), BigEndianKey(start + 256));
     // 400 integers: 7 blocks or more, "maybe" (unless past the last key).
     if (start + 400 <= keys.back()) {
-      EXPECT_TRUE(
-          reader->MayContainRange(BigEndian(start), BigEndian(start + 400)));
+      EXPECT_TRUE(reader->MayContainRange(BigEndianKey(start),
+                                          BigEndianKey(start + 400)));
     }
   }
   // Bound: 256 / 2^14 = 1.6% (160 of 10,000), plus 4 standard deviations.
@@ -319,7 +311,8 @@ TEST(RangeFilter, LongerRangesUpToFourTimesLAreChecked) {
 // are the integers themselves and the filter is exact for any range length.
 TEST(RangeFilter, DenseKeysGiveAnExactFilter) {
   std::set<std::string> keys;
-  for (uint64_t i = 0; i < 3000; ++i) keys.insert(BigEndian((1 << 20) + 3 * i));
+  for (uint64_t i = 0; i < 3000; ++i)
+    keys.insert(BigEndianKey((1 << 20) + 3 * i));
   const std::string filter = Build(keys);  // the reader borrows it
   const auto reader = Open(filter);
   ASSERT_NE(reader, nullptr);
@@ -330,9 +323,10 @@ TEST(RangeFilter, DenseKeysGiveAnExactFilter) {
     const bool expected =
         has_key ||
         (v + 1 >= (1 << 20) && v + 1 < (1 << 20) + 9000 && (v + 1) % 3 == 1);
-    EXPECT_EQ(reader->MayContainRange(BigEndian(v), BigEndian(v + 2)), expected)
+    EXPECT_EQ(reader->MayContainRange(BigEndianKey(v), BigEndianKey(v + 2)),
+              expected)
         << v;
-    EXPECT_EQ(reader->MayContainKey(BigEndian(v)), has_key) << v;
+    EXPECT_EQ(reader->MayContainKey(BigEndianKey(v)), has_key) << v;
   }
 }
 
@@ -470,7 +464,7 @@ TEST(RangeFilter, ParseRefusesMalformedFilters) {
 TEST(RangeFilter, ReportsStoredBitsPerKeyAndBuildCost) {
   std::mt19937_64 rng(29);
   std::set<std::string> keys;
-  while (keys.size() < 200000) keys.insert(BigEndian(rng()));
+  while (keys.size() < 200000) keys.insert(BigEndianKey(rng()));
   const std::vector<std::string> sorted(keys.begin(), keys.end());
   const auto start = std::chrono::steady_clock::now();
   RangeFilterBuilder builder{RangeFilterOptions()};
