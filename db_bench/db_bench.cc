@@ -1,13 +1,17 @@
 // db_bench: read benchmarks that show what a filter saves, for bloomtable's
-// tables beside a real LevelDB and a real RocksDB, measured in one run.
+// tables beside a real LevelDB and a real RocksDB, measured in one run, each
+// row at table level (every engine's own table files through its public
+// table API) or at db level (a database's Get), on a stated I/O path.
 //
 // Flags keep the names of LevelDB's and RocksDB's db_bench where they exist.
 // Each engine runs the --benchmarks list once per filter setting: every
-// --bloom_bits value with its filters (bloomtable: each --filter; LevelDB: its
-// Bloom; leveldb+bloomtable: each --filter that works per block; RocksDB: its
-// Bloom and its Ribbon) and, with --compare_no_filter, once more without a
-// filter; and that once per --cache_size value (the store filled once).
-// Then the comparison and memory tables, and --json / --plot.
+// --bloom_bits value (or --stored_bits target) with its filters (bloomtable:
+// each --filter and --filter_layout; LevelDB: its Bloom; leveldb+bloomtable:
+// each --filter that works per block; RocksDB: its Bloom and its Ribbon) and,
+// with --compare_no_filter, once more without a filter; and that once per
+// --io path and --cache_size value (the store filled once); and the whole
+// plan --repeats times. Then the comparison and memory tables, and --json
+// (bench/report.py draws and tabulates the JSON).
 //
 // Never install this binary as "db_bench": RocksDB's rocksdb-tools owns
 // /usr/bin/db_bench. Run it from the build tree.
@@ -33,7 +37,6 @@
 #include "db_bench/directory.h"
 #include "db_bench/filter_registry.h"
 #include "db_bench/machine.h"
-#include "db_bench/plot.h"
 #include "db_bench/report.h"
 
 ABSL_FLAG(std::string, benchmarks,
@@ -115,8 +118,8 @@ ABSL_FLAG(int32_t, repeats, 1,
           "Runs of the whole plan, the engines' order rotated between runs; "
           "each figure is then the median of the runs, with its range.");
 ABSL_FLAG(double, min_seconds, 0,
-          "A read benchmark goes round its keys again until it has run this "
-          "long (at least --reads lookups per thread).");
+          "Point lookups and seeks go round their keys again until they have "
+          "run this long (at least --reads per thread).");
 ABSL_FLAG(double, max_foreign_cpu, -1,
           "Reject and retake a run in which other processes and CPU steal "
           "took more than this many CPUs on average (< 0: never).");
@@ -141,10 +144,6 @@ ABSL_FLAG(double, range_bits, 16,
 ABSL_FLAG(bool, verify_checksum, true,
           "Verify the checksum of every data block read, in every engine.");
 ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
-ABSL_FLAG(std::string, plot, "",
-          "Draw the results with gnuplot into this SVG (or .png) file.");
-ABSL_FLAG(std::string, plot_from_json, "",
-          "Run nothing: draw --plot from this earlier --json file.");
 
 namespace bloomtable {
 namespace db_bench {
@@ -209,29 +208,6 @@ absl::Status WriteJsonFile(const nlohmann::json& report,
   return absl::OkStatus();
 }
 
-int PlotFromJson(const std::string& json_path, const std::string& plot_path) {
-  if (plot_path.empty()) {
-    return UsageError(
-        absl::InvalidArgumentError("--plot_from_json needs --plot=FILE.svg"));
-  }
-  std::ifstream in(json_path);
-  if (!in) {
-    std::fprintf(stderr, "db_bench: cannot read %s\n", json_path.c_str());
-    return kExitFailure;
-  }
-  nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
-  if (report.is_discarded()) {
-    std::fprintf(stderr, "db_bench: %s is not JSON\n", json_path.c_str());
-    return kExitFailure;
-  }
-  absl::Status status = WritePlot(report, plot_path);
-  if (!status.ok()) {
-    std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
-    return kExitFailure;
-  }
-  return 0;
-}
-
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(absl::StrCat(
       "Read benchmarks of bloomtable's tables beside LevelDB and RocksDB.\n"
@@ -247,10 +223,6 @@ int Main(int argc, char** argv) {
   if (positional.size() > 1) {
     return UsageError(absl::InvalidArgumentError(
         absl::StrCat("unexpected argument '", positional[1], "'")));
-  }
-  if (!absl::GetFlag(FLAGS_plot_from_json).empty()) {
-    return PlotFromJson(absl::GetFlag(FLAGS_plot_from_json),
-                        absl::GetFlag(FLAGS_plot));
   }
 
   absl::StatusOr<PlanFlags> flags = ReadFlags();
@@ -297,13 +269,6 @@ int Main(int argc, char** argv) {
   int exit_status = problems.empty() ? 0 : kExitFailure;
   if (!absl::GetFlag(FLAGS_json).empty()) {
     status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));
-    if (!status.ok()) {
-      std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
-      exit_status = kExitFailure;
-    }
-  }
-  if (!absl::GetFlag(FLAGS_plot).empty()) {
-    status = WritePlot(report, absl::GetFlag(FLAGS_plot));
     if (!status.ok()) {
       std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
       exit_status = kExitFailure;

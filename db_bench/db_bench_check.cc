@@ -29,7 +29,11 @@
 //     read when a table is opened, so with a filter they may read slightly
 //     more. Nor for leveldb_table, which never asks its filter.)
 //   - bloomtable without a block cache: for absent keys, file reads equal the
-//     filter's "maybe" answers (no other reads).
+//     filter's "maybe" answers (no other reads);
+//   - the report names the machine and records the load average and CPU
+//     time at the start and end of the invocation and of each run, with
+//     --repeats accepted runs; with several, every timed result lists each
+//     run's figures and their range.
 
 #include <cstdio>
 #include <fstream>
@@ -103,6 +107,26 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
       settings.contains("threads_list") && settings["threads_list"].is_array()
           ? settings["threads_list"].size()
           : 1;
+  const uint64_t repeats =
+      settings.contains("repeats") ? U64(settings["repeats"]) : 1;
+  check->Expect(report.contains("machine") && report["machine"].is_object() &&
+                    report["machine"].contains("cpu"),
+                "names the machine");
+  check->Expect(report.contains("load") &&
+                    report["load"]["start"]["load_average"].is_array() &&
+                    report["load"]["end"]["load_average"].is_array(),
+                "records the load average at start and end");
+  uint64_t accepted = 0;
+  for (const nlohmann::json& run :
+       report.value("runs", nlohmann::json::array())) {
+    check->Expect(run.contains("foreign_cpus") && run.contains("start") &&
+                      run.contains("end"),
+                  "each run records its load");
+    if (run.value("accepted", false)) ++accepted;
+  }
+  check->Expect(accepted == repeats, std::to_string(repeats) +
+                                         " accepted runs (" +
+                                         std::to_string(accepted) + ")");
 
   for (const nlohmann::json& config : report["configs"]) {
     const std::string engine = config.value("engine", "?");
@@ -137,6 +161,12 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
       const uint64_t threads = U64(result["threads"]);
       const std::string what = label + " cache " + cache + " " + benchmark +
                                " threads " + std::to_string(threads);
+      if (repeats > 1 && result.contains("micros_per_op")) {
+        check->Expect(result.contains("runs") && result["runs"].is_array() &&
+                          result["runs"].size() == repeats &&
+                          result.contains("range"),
+                      what + ": every run's figures and their range");
+      }
       if (!result.contains("found")) continue;  // fills, stats
       if (benchmark == "readrandom") {
         readrandom_answers[threads] = {U64(result["found"]),

@@ -706,21 +706,39 @@ void ExpectReaderFindsEveryKey(const Engine& engine, const KeyGenerator& keys,
   }
 }
 
+// A store of 3000 shuffled entries in the engine `name`, 10 bits per key, no
+// block cache, read with pread or through maps.
+struct SmallStore {
+  TempDir dir;
+  KeyGenerator keys{16, 3000};
+  ValueGenerator values{100, 0.5, 301};
+  std::unique_ptr<Engine> engine;
+};
+
+std::unique_ptr<SmallStore> FillSmallStore(const std::string& name, bool mmap) {
+  auto store = std::make_unique<SmallStore>();
+  EngineOptions options;
+  options.dir = store->dir.path() + "/store";
+  options.bloom_bits = 10;
+  options.cache_size = 0;
+  options.mmap_reads = mmap;
+  options.longest_key = store->keys.missing_key_size();
+  store->engine = NewEngine(name, options);
+  EXPECT_NE(store->engine, nullptr) << name;
+  if (store->engine != nullptr) {
+    FillShuffled(store->engine.get(), store->keys, store->values);
+  }
+  return store;
+}
+
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 TEST(RocksDBTableEngine, SeekAsksTheWholeKeyFilterOnEitherIoPath) {
   for (bool mmap : {false, true}) {
-    TempDir dir;
-    EngineOptions options;
-    options.dir = dir.path() + "/sst";
-    options.bloom_bits = 10;
-    options.cache_size = 0;
-    options.mmap_reads = mmap;
-    KeyGenerator keys(16, 3000);
-    options.longest_key = keys.missing_key_size();
-    ValueGenerator values(100, 0.5, 301);
-    std::unique_ptr<Engine> engine = NewRocksDBTableEngine(options);
-    FillShuffled(engine.get(), keys, values);
-    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const std::unique_ptr<SmallStore> store =
+        FillSmallStore("rocksdb_table", mmap);
+    const Engine* engine = store->engine.get();
+    const KeyGenerator& keys = store->keys;
+    ExpectReaderFindsEveryKey(*engine, keys, store->values);
     const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
     ASSERT_TRUE(delta.has_filter_counters);
     // One filter query per Seek, and the filter answers "absent" for ~99%.
@@ -741,17 +759,11 @@ TEST(RocksDBTableEngine, SeekAsksTheWholeKeyFilterOnEitherIoPath) {
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
 TEST(LevelDBTableEngine, SeekNeverAsksTheFilterAndReadsABlockPerLookup) {
   for (bool mmap : {false, true}) {
-    TempDir dir;
-    EngineOptions options;
-    options.dir = dir.path() + "/ldb";
-    options.bloom_bits = 10;
-    options.cache_size = 0;
-    options.mmap_reads = mmap;
-    KeyGenerator keys(16, 3000);
-    ValueGenerator values(100, 0.5, 301);
-    std::unique_ptr<Engine> engine = NewLevelDBTableEngine(options);
-    FillShuffled(engine.get(), keys, values);
-    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const std::unique_ptr<SmallStore> store =
+        FillSmallStore("leveldb_table", mmap);
+    const Engine* engine = store->engine.get();
+    const KeyGenerator& keys = store->keys;
+    ExpectReaderFindsEveryKey(*engine, keys, store->values);
     const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
     ASSERT_TRUE(delta.has_filter_counters);
     EXPECT_EQ(delta.filter_checks, 0u);
@@ -766,17 +778,10 @@ TEST(LevelDBTableEngine, SeekNeverAsksTheFilterAndReadsABlockPerLookup) {
 
 TEST(LevelDBEngine, ReadsThroughPreadOrItsOwnMappedFiles) {
   for (bool mmap : {false, true}) {
-    TempDir dir;
-    EngineOptions options;
-    options.dir = dir.path() + "/ldb";
-    options.bloom_bits = 10;
-    options.cache_size = 0;
-    options.mmap_reads = mmap;
-    KeyGenerator keys(16, 3000);
-    ValueGenerator values(100, 0.5, 301);
-    std::unique_ptr<Engine> engine = NewLevelDBEngine(options);
-    FillShuffled(engine.get(), keys, values);
-    ExpectReaderFindsEveryKey(*engine, keys, values);
+    const std::unique_ptr<SmallStore> store = FillSmallStore("leveldb", mmap);
+    const Engine* engine = store->engine.get();
+    const KeyGenerator& keys = store->keys;
+    ExpectReaderFindsEveryKey(*engine, keys, store->values);
     const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
     EXPECT_GT(delta.filter_negatives, 0u);
     EXPECT_EQ(delta.file_reads, delta.filter_checks - delta.filter_negatives)

@@ -40,6 +40,7 @@
 #include "absl/strings/str_join.h"
 #include "db_bench/bench_filters.h"
 #include "db_bench/filter_bench_report.h"
+#include "db_bench/machine.h"
 #include "nlohmann/json.hpp"
 
 ABSL_FLAG(std::vector<std::string>, bits_per_key,
@@ -374,7 +375,7 @@ bool ParseCounts(const std::vector<std::string>& texts, const char* flag,
   return true;
 }
 
-int Run() {
+int Run(const std::string& command_line) {
   std::vector<int64_t> bits_per_key_list, key_counts;
   if (!ParseCounts(absl::GetFlag(FLAGS_bits_per_key), "bits_per_key", 0,
                    &bits_per_key_list) ||
@@ -461,8 +462,11 @@ int Run() {
 
   const std::string json_path = absl::GetFlag(FLAGS_json);
   if (!json_path.empty()) {
+    nlohmann::json report = RowsToJson(rows, repeats);
+    report["command_line"] = command_line;
+    report["machine"] = db_bench::MachineJson();
     std::ofstream out(json_path);
-    out << RowsToJson(rows, repeats).dump(2) << "\n";
+    out << report.dump(2) << "\n";
     if (!out) {
       std::fprintf(stderr, "filter_bench: cannot write %s\n",
                    json_path.c_str());
@@ -483,5 +487,9 @@ int main(int argc, char** argv) {
       "Measures filter policies: build and probe speed, false-positive rates. "
       "Example: filter_bench --keys=100000,1000000 --bits_per_key=10");
   absl::ParseCommandLine(argc, argv);
-  return bloomtable::Run();
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) {
+    command_line += (i > 0 ? " " : "") + std::string(argv[i]);
+  }
+  return bloomtable::Run(command_line);
 }

@@ -113,18 +113,7 @@ class LevelDBEngine final : public Engine {
   }
 
   EngineCounters Counters() const override {
-    EngineCounters counters;
-    counters.file_reads = io_.reads();
-    counters.file_bytes_read = io_.bytes();
-    if (filter_policy_ != nullptr) {
-      counters.has_filter_counters = true;
-      counters.filter_checks = filter_policy_->checks();
-      counters.filter_negatives = filter_policy_->negatives();
-    }
-    counters.has_block_cache_counters = true;
-    counters.block_cache_hits = block_cache_->hits();
-    counters.block_cache_misses = block_cache_->misses();
-    return counters;
+    return LevelDBCounters(io_, filter_policy_.get(), *block_cache_);
   }
 
   MemorySummary Memory() const override {

@@ -90,6 +90,23 @@ leveldb::Cache::Handle* CountingCache::Lookup(const leveldb::Slice& key) {
   return handle;
 }
 
+EngineCounters LevelDBCounters(const IoModel& io,
+                               const CountingFilterPolicy* filter,
+                               const CountingCache& cache) {
+  EngineCounters counters;
+  counters.file_reads = io.reads();
+  counters.file_bytes_read = io.bytes();
+  if (filter != nullptr) {
+    counters.has_filter_counters = true;
+    counters.filter_checks = filter->checks();
+    counters.filter_negatives = filter->negatives();
+  }
+  counters.has_block_cache_counters = true;
+  counters.block_cache_hits = cache.hits();
+  counters.block_cache_misses = cache.misses();
+  return counters;
+}
+
 std::unique_ptr<CountingFilterPolicy> NewCountingFilterPolicy(
     const EngineOptions& options, absl::Status* status) {
   if (options.leveldb_adapted_policy != nullptr) {

@@ -106,6 +106,13 @@ class CountingCache final : public leveldb::Cache {
   ShardedCounter misses_;
 };
 
+// A LevelDB engine's counters: the reads and bytes of `io`, the queries and
+// "absent" answers of `filter` (none without one) and the hits and misses of
+// `cache`.
+EngineCounters LevelDBCounters(const IoModel& io,
+                               const CountingFilterPolicy* filter,
+                               const CountingCache& cache);
+
 // LevelDB's filter policy for `options` (its Bloom at options.bloom_bits, or
 // the adapted bloomtable policy), wrapped to count; null without a filter.
 // Sets *status if the adapter refuses the policy.

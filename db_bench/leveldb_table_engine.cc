@@ -32,25 +32,6 @@ namespace bloomtable {
 namespace db_bench {
 namespace {
 
-class LevelDBTableReader final : public EngineReader {
- public:
-  explicit LevelDBTableReader(std::unique_ptr<leveldb::Iterator> iter)
-      : iter_(std::move(iter)) {}
-
-  absl::Status Get(std::string_view key, std::string* value) override {
-    iter_->Seek(ToPeerSlice<leveldb::Slice>(key));
-    if (iter_->Valid() && FromPeerSlice(iter_->key()) == key) {
-      value->assign(iter_->value().data(), iter_->value().size());
-      return absl::OkStatus();
-    }
-    if (!iter_->status().ok()) return FromPeerStatus(iter_->status());
-    return absl::NotFoundError("");
-  }
-
- private:
-  const std::unique_ptr<leveldb::Iterator> iter_;
-};
-
 class LevelDBTableEngine final : public Engine {
  public:
   explicit LevelDBTableEngine(const EngineOptions& options)
@@ -81,7 +62,7 @@ class LevelDBTableEngine final : public Engine {
   }
 
   std::unique_ptr<EngineReader> NewReader() const override {
-    return std::make_unique<LevelDBTableReader>(
+    return std::make_unique<PeerSeekReader<leveldb::Iterator>>(
         std::unique_ptr<leveldb::Iterator>(table_->NewIterator(read_options_)));
   }
 
@@ -91,18 +72,7 @@ class LevelDBTableEngine final : public Engine {
   }
 
   EngineCounters Counters() const override {
-    EngineCounters counters;
-    counters.file_reads = io_.reads();
-    counters.file_bytes_read = io_.bytes();
-    if (filter_policy_ != nullptr) {
-      counters.has_filter_counters = true;
-      counters.filter_checks = filter_policy_->checks();
-      counters.filter_negatives = filter_policy_->negatives();
-    }
-    counters.has_block_cache_counters = true;
-    counters.block_cache_hits = block_cache_->hits();
-    counters.block_cache_misses = block_cache_->misses();
-    return counters;
+    return LevelDBCounters(io_, filter_policy_.get(), *block_cache_);
   }
 
   MemorySummary Memory() const override {

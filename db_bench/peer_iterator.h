@@ -3,12 +3,15 @@
 // members, so one template serves both.
 //
 // PeerIterator<Iterator> is an EngineIterator over a peer's iterator, which it
-// owns. Like the peer's iterator, it is not safe for concurrent use.
+// owns; PeerSeekReader<Iterator> an EngineReader whose point lookup is a Seek
+// on such an iterator and a key compare (the peers' table-level lookup). Like
+// the peer's iterator, neither is safe for concurrent use.
 
 #ifndef BLOOMTABLE_DB_BENCH_PEER_ITERATOR_H_
 #define BLOOMTABLE_DB_BENCH_PEER_ITERATOR_H_
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -68,6 +71,26 @@ class PeerIterator final : public EngineIterator {
  private:
   // Declared first: destroyed after the iterator that may read it.
   const std::shared_ptr<const void> keep_alive_;
+  const std::unique_ptr<Iterator> iter_;
+};
+
+template <typename Iterator>
+class PeerSeekReader final : public EngineReader {
+ public:
+  explicit PeerSeekReader(std::unique_ptr<Iterator> iter)
+      : iter_(std::move(iter)) {}
+
+  absl::Status Get(std::string_view key, std::string* value) override {
+    iter_->Seek(ToPeerSlice<decltype(iter_->key())>(key));
+    if (iter_->Valid() && FromPeerSlice(iter_->key()) == key) {
+      value->assign(iter_->value().data(), iter_->value().size());
+      return absl::OkStatus();
+    }
+    if (!iter_->status().ok()) return FromPeerStatus(iter_->status());
+    return absl::NotFoundError("");
+  }
+
+ private:
   const std::unique_ptr<Iterator> iter_;
 };
 

@@ -5,7 +5,8 @@
 //   - an aligned comparison table grouped by block-cache size and benchmark,
 //     so that engines and filters sit under one another, and a table of what
 //     each engine holds in memory per key;
-//   - the same as JSON (--json), from which the plot is drawn.
+//   - the same as JSON (--json), from which bench/report.py draws the plots
+//     and BENCHMARKS.md's tables.
 
 #ifndef BLOOMTABLE_DB_BENCH_REPORT_H_
 #define BLOOMTABLE_DB_BENCH_REPORT_H_

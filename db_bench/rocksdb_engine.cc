@@ -135,32 +135,17 @@ class RocksDBEngine final : public Engine {
   }
 
   EngineCounters Counters() const override {
-    EngineCounters counters;
-    counters.file_reads = io_.reads();
-    counters.file_bytes_read = io_.bytes();
-    if (options_.bloom_bits > 0) {
-      const uint64_t negatives =
-          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
-      const uint64_t positives =
-          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
-      counters.has_filter_counters = true;
-      counters.filter_checks = negatives + positives;
-      counters.filter_negatives = negatives;
-      counters.filter_true_positives =
-          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
-      if (options_.rocksdb_prefix_length > 0) {
-        // Scans ask the prefix Bloom (auto_prefix_mode).
-        counters.filter_checks +=
-            statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
-        counters.filter_negatives +=
-            statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
-      }
+    EngineCounters counters = RocksDBCounters(
+        io_, *statistics_,
+        options_.bloom_bits > 0 ? RocksDBFilterQueries::kWholeKey
+                                : RocksDBFilterQueries::kNone);
+    if (options_.bloom_bits > 0 && options_.rocksdb_prefix_length > 0) {
+      // Scans ask the prefix Bloom (auto_prefix_mode).
+      counters.filter_checks +=
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
+      counters.filter_negatives +=
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
     }
-    counters.has_block_cache_counters = true;
-    counters.block_cache_hits =
-        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
-    counters.block_cache_misses =
-        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
     return counters;
   }
 

@@ -56,6 +56,36 @@ rocksdb::IOStatus CountingFileSystem::NewRandomAccessFile(
   return status;
 }
 
+EngineCounters RocksDBCounters(const IoModel& io,
+                               rocksdb::Statistics& statistics,
+                               RocksDBFilterQueries queries) {
+  EngineCounters counters;
+  counters.file_reads = io.reads();
+  counters.file_bytes_read = io.bytes();
+  counters.has_filter_counters = queries != RocksDBFilterQueries::kNone;
+  if (queries == RocksDBFilterQueries::kWholeKey) {
+    const uint64_t negatives =
+        statistics.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
+    counters.filter_checks =
+        negatives +
+        statistics.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
+    counters.filter_negatives = negatives;
+    counters.filter_true_positives =
+        statistics.getTickerCount(rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE);
+  } else if (queries == RocksDBFilterQueries::kPrefixSeek) {
+    counters.filter_checks =
+        statistics.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
+    counters.filter_negatives =
+        statistics.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+  }
+  counters.has_block_cache_counters = true;
+  counters.block_cache_hits =
+      statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
+  counters.block_cache_misses =
+      statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
+  return counters;
+}
+
 rocksdb::BlockBasedTableOptions RocksDBTableOptions(
     const EngineOptions& options, std::shared_ptr<rocksdb::Cache> block_cache) {
   rocksdb::BlockBasedTableOptions table_options;

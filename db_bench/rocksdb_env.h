@@ -14,6 +14,7 @@
 #include "db_bench/io_model.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/file_system.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 
 namespace bloomtable {
@@ -36,6 +37,21 @@ class CountingFileSystem final : public rocksdb::FileSystemWrapper {
  private:
   IoModel* const io_;
 };
+
+// How a RocksDB engine's filter is asked, which decides its statistics.
+enum class RocksDBFilterQueries {
+  kNone,       // no filter
+  kWholeKey,   // DB::Get: BLOOM_FILTER_USEFUL, _FULL_POSITIVE,
+               // _FULL_TRUE_POSITIVE
+  kPrefixSeek  // an iterator's Seek: BLOOM_FILTER_PREFIX_CHECKED, _USEFUL
+};
+
+// A RocksDB engine's counters: the reads and bytes of `io`, the filter's
+// queries from `statistics` as `queries` says, and the data blocks the
+// block cache served and missed (BLOCK_CACHE_DATA_HIT, _MISS).
+EngineCounters RocksDBCounters(const IoModel& io,
+                               rocksdb::Statistics& statistics,
+                               RocksDBFilterQueries queries);
 
 // Block size, block cache and filter (its Bloom, NewBloomFilterPolicy(bits),
 // or with options.rocksdb_ribbon its Ribbon, NewRibbonFilterPolicy(bits, -1):

@@ -41,25 +41,6 @@ namespace bloomtable {
 namespace db_bench {
 namespace {
 
-class RocksDBTableReader final : public EngineReader {
- public:
-  explicit RocksDBTableReader(std::unique_ptr<rocksdb::Iterator> iter)
-      : iter_(std::move(iter)) {}
-
-  absl::Status Get(std::string_view key, std::string* value) override {
-    iter_->Seek(ToPeerSlice<rocksdb::Slice>(key));
-    if (iter_->Valid() && FromPeerSlice(iter_->key()) == key) {
-      value->assign(iter_->value().data(), iter_->value().size());
-      return absl::OkStatus();
-    }
-    if (!iter_->status().ok()) return FromPeerStatus(iter_->status());
-    return absl::NotFoundError("");
-  }
-
- private:
-  const std::unique_ptr<rocksdb::Iterator> iter_;
-};
-
 class RocksDBTableEngine final : public Engine {
  public:
   explicit RocksDBTableEngine(const EngineOptions& options)
@@ -102,7 +83,7 @@ class RocksDBTableEngine final : public Engine {
   }
 
   std::unique_ptr<EngineReader> NewReader() const override {
-    return std::make_unique<RocksDBTableReader>(
+    return std::make_unique<PeerSeekReader<rocksdb::Iterator>>(
         std::unique_ptr<rocksdb::Iterator>(
             reader_->NewIterator(read_options_)));
   }
@@ -126,22 +107,10 @@ class RocksDBTableEngine final : public Engine {
   }
 
   EngineCounters Counters() const override {
-    EngineCounters counters;
-    counters.file_reads = io_.reads();
-    counters.file_bytes_read = io_.bytes();
-    if (options_.bloom_bits > 0) {
-      counters.has_filter_counters = true;
-      counters.filter_checks =
-          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
-      counters.filter_negatives =
-          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
-    }
-    counters.has_block_cache_counters = true;
-    counters.block_cache_hits =
-        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
-    counters.block_cache_misses =
-        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
-    return counters;
+    return RocksDBCounters(io_, *statistics_,
+                           options_.bloom_bits > 0
+                               ? RocksDBFilterQueries::kPrefixSeek
+                               : RocksDBFilterQueries::kNone);
   }
 
   MemorySummary Memory() const override {

@@ -17,14 +17,10 @@ trap 'rm -rf "$work"' EXIT
 all="fillseq,readrandom,fillrandom,readrandom,multireadrandom,readmissing,readnearmiss,readhot,readseq,seekrandom,stats"
 
 echo "== every benchmark, one table, both I/O paths"
-plot_flags=()
-if command -v gnuplot >/dev/null; then plot_flags=(--plot="$work/one.svg"); fi
 "$db_bench" --num=2000 --benchmarks="$all" --batch_size=16 --io=pread,mmap \
-  --json="$work/one.json" \
-  "${plot_flags[@]}" >"$work/one.out"
+  --json="$work/one.json" >"$work/one.out"
 # The LevelDB-style line that scripts for LevelDB's db_bench parse.
 grep -E '^readmissing +: +[0-9.]+ micros/op [0-9]+ ops/sec;' "$work/one.out" >/dev/null
-if [[ ${#plot_flags[@]} -gt 0 ]]; then grep -q '<svg' "$work/one.svg"; fi
 
 echo "== every bloomtable filter policy, both layouts"
 "$db_bench" --num=2000 --engines=bloomtable --bloom_bits=9.5 \

@@ -15,8 +15,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # sanitizer and libFuzzer runtimes for clang 14
   libclang-rt-14-dev
-  # plots of db_bench results
-  gnuplot-nox
+  # BENCHMARKS.md and its plots from db_bench's JSON (bench/report.py)
+  gnuplot-nox python3
 )
 if [[ -z "${BLOOMTABLE_NO_PEERS:-}" ]]; then
   # peer engines: tests and benchmarks only, never linked by the library

@@ -1,9 +1,7 @@
 // The read-only memory-mapped RandomAccessFile (include/bloomtable/file.h,
 // OpenMmapRandomAccessFile, which documents the SIGBUS risk).
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +10,7 @@
 
 #include "bloomtable/file.h"
 #include "util/file_errors.h"
+#include "util/posix_open.h"
 
 namespace bloomtable {
 namespace {
@@ -49,31 +48,21 @@ class MmapRandomAccessFile final : public RandomAccessFile {
 
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenMmapRandomAccessFile(
     const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return FileError(path, "open", errno);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    const int error_number = errno;
-    ::close(fd);
-    return FileError(path, "stat", error_number);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return FileError(path, "open", EISDIR);
-  }
-  const size_t size = static_cast<size_t>(st.st_size);
+  absl::StatusOr<OpenedFile> opened = OpenForReading(path);
+  if (!opened.ok()) return opened.status();
+  const size_t size = static_cast<size_t>(opened->size);
   const char* base = nullptr;
   if (size > 0) {
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, opened->fd, 0);
     if (mapped == MAP_FAILED) {
       const int error_number = errno;
-      ::close(fd);
+      ::close(opened->fd);
       return FileError(path, "mmap", error_number);
     }
     base = static_cast<const char*>(mapped);
   }
   // The mapping keeps the file's pages; the descriptor is no longer needed.
-  ::close(fd);
+  ::close(opened->fd);
   return std::unique_ptr<RandomAccessFile>(
       std::make_unique<MmapRandomAccessFile>(path, base, size));
 }

@@ -10,6 +10,7 @@
 
 #include "bloomtable/file.h"
 #include "util/file_errors.h"
+#include "util/posix_open.h"
 
 namespace bloomtable {
 namespace {
@@ -124,20 +125,10 @@ class PosixWritableFile final : public WritableFile {
 
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
     const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return FileError(path, "open", errno);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    const int error_number = errno;
-    ::close(fd);
-    return FileError(path, "stat", error_number);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return FileError(path, "open", EISDIR);
-  }
+  absl::StatusOr<OpenedFile> opened = OpenForReading(path);
+  if (!opened.ok()) return opened.status();
   return std::unique_ptr<RandomAccessFile>(
-      std::make_unique<PosixRandomAccessFile>(path, fd));
+      std::make_unique<PosixRandomAccessFile>(path, opened->fd));
 }
 
 absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Takes every run behind BENCHMARKS.md and regenerates it:
+#   main.json          like-for-like point lookups, table and db level, pread
+#                      and mmap, every filter at 10 stored bits/key, 1M keys
+#   build.json         bulk builds of one table, with and without a filter
+#   sweep.json         false positives at 6, 8, 10, 12, 16 stored bits/key
+#   filter_bench.json  the filters alone
+# each stamped with the commit it was built from, then bench/report.py writes
+# BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
+#
+#   bench/run_all.sh            # about 15 minutes on an idle 2-core machine
+#                               # (up to 30 if runs must be retaken)
+#   bench/run_all.sh --smoke --build-dir build/release --results DIR \
+#       --report FILE --plots DIR   # the same at toy sizes, in seconds (CI)
+#
+# Run it on an idle machine: it refuses to start while the 1-minute load
+# average is above 0.5 (after its own build it waits up to 5 minutes for the
+# load to settle), and db_bench rejects and retakes any run during which
+# other processes and CPU steal took more than 0.25 CPUs (MAX_FOREIGN_CPU=x
+# changes that; three attempts, then it stops and that file is not replaced). Each JSON is written to a temporary file
+# and moved into place only when its run succeeded.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+smoke=0
+build_dir=build/release
+results=bench/results
+report=BENCHMARKS.md
+plots=bench
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --smoke) smoke=1 ;;
+    --build-dir) build_dir=$2; shift ;;
+    --results) results=$2; shift ;;
+    --report) report=$2; shift ;;
+    --plots) plots=$2; shift ;;
+    *) echo "run_all.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# idle_or_exit SECONDS: waits up to SECONDS for the 1-minute load average to
+# fall to 0.5 or below (a build just finished raises it), else stops.
+idle_or_exit() {
+  local waited=0 load
+  while load=$(cut -d' ' -f1 /proc/loadavg) &&
+      awk "BEGIN { exit !($load > 0.5) }"; do
+    if [[ $waited -ge $1 ]]; then
+      echo "run_all.sh: load average $load > 0.5: the machine is not idle" >&2
+      exit 1
+    fi
+    sleep 10
+    waited=$((waited + 10))
+  done
+}
+
+if [[ $smoke -eq 0 ]]; then
+  idle_or_exit 0
+  cmake --preset release >/dev/null
+  cmake --build --preset release --target db_bench filter_bench
+  idle_or_exit 300
+  # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
+  # at least 1 s per engine and workload), 200k for the sweep (counts only).
+  num=1000000 reads=200000 min_seconds=1 repeats=3
+  reject=${MAX_FOREIGN_CPU:-0.25}
+  sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16
+  filter_bench_flags=(--keys=100000,1000000 --repeats=5)
+else
+  num=20000 reads=5000 min_seconds=0 repeats=2 reject=-1
+  sweep_num=20000 sweep_reads=5000 budgets=6,10,16
+  filter_bench_flags=(--keys=20000 --bits_per_key=6,10 --repeats=1)
+fi
+
+db_bench=$build_dir/db_bench/db_bench
+filter_bench=$build_dir/db_bench/filter_bench
+mkdir -p "$results" "$plots"
+commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+dirty=false
+if ! git diff --quiet HEAD -- . ':!bench/results' ':!BENCHMARKS.md' \
+    ':!bench/*.svg' 2>/dev/null; then
+  dirty=true
+  echo "run_all.sh: uncommitted changes: the JSON will say so" >&2
+fi
+
+# run NAME COMMAND...: runs COMMAND --json=TMP, stamps TMP with the commit
+# and moves it to $results/NAME.json.
+tmp=
+trap '[[ -z $tmp ]] || rm -f "$tmp"' EXIT
+run() {
+  local name=$1
+  shift
+  tmp=$(mktemp "$results/.$name.XXXXXX")
+  echo "=== $name: $*"
+  if ! "$@" --json="$tmp"; then
+    rm -f "$tmp"
+    echo "run_all.sh: $name failed; $results/$name.json left as it was" >&2
+    exit 1
+  fi
+  python3 - "$tmp" "$commit" "$dirty" <<'EOF'
+import json, sys
+path, commit, dirty = sys.argv[1], sys.argv[2], sys.argv[3] == "true"
+with open(path) as f:
+    report = json.load(f)
+report["commit"] = commit
+report["dirty"] = dirty
+with open(path, "w") as f:
+    json.dump(report, f, indent=1)
+    f.write("\n")
+EOF
+  mv "$tmp" "$results/$name.json"
+  tmp=
+}
+
+common=(--repeats=$repeats --max_foreign_cpu=$reject --cache_size=8M)
+filters=(--filter=cache_local_bloom,ribbon --filter_layout=per_block,whole_table)
+run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
+  --reads=$reads --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
+  --engines=bloomtable,leveldb_table,rocksdb_table,leveldb,leveldb+bloomtable,rocksdb \
+  --compare_no_filter=false \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss
+run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
+  --stored_bits=10 --engines=bloomtable,leveldb_table,rocksdb_table \
+  --compare_no_filter=true --benchmarks=fillseq
+run sweep "$db_bench" "${common[@]}" "${filters[@]}" --num=$sweep_num \
+  --reads=$sweep_reads --stored_bits=$budgets \
+  --engines=bloomtable,leveldb,rocksdb_table --compare_no_filter=false \
+  --benchmarks=fillseq,readmissing,readnearmiss
+run filter_bench "$filter_bench" "${filter_bench_flags[@]}"
+
+python3 bench/report.py --results "$results" --output "$report" \
+  --plots "$plots"
+echo "run_all.sh: wrote $report and $plots/fp_vs_bits.svg, $plots/latency.svg"
