@@ -38,8 +38,11 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"filter", config.filter},
       {"bloom_bits", config.bloom_bits},
       {"filter_layout", config.filter_layout},
+      {"scan_filter", config.scan_filter},
       {"num", plan.num},
       {"key_size", flags.key_size},
+      {"key_scheme", flags.key_scheme},
+      {"key_stride", flags.key_stride},
       {"value_size", flags.value_size},
       {"compression_ratio", flags.compression_ratio},
       {"block_size", flags.block_size},
@@ -178,6 +181,8 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   run_options.seed = plan.flags.seed;
   run_options.histogram = plan.flags.histogram;
   run_options.min_seconds = plan.flags.min_seconds;
+  run_options.seek_nexts = static_cast<uint64_t>(plan.flags.seek_nexts);
+  run_options.scan_length = static_cast<uint64_t>(plan.flags.scan_length);
   run_options.label = report->Label();
 
   for (BenchmarkKind kind : plan.benchmarks) {
@@ -298,6 +303,7 @@ std::vector<ConfigReport> RunOnce(const BenchPlan& plan,
       report.filter = config_plan.filter;
       report.bloom_bits = config_plan.bloom_bits;
       report.filter_layout = config_plan.filter_layout;
+      report.scan_filter = config_plan.scan_filter;
       report.target_stored_bits = config_plan.target_stored_bits;
       report.tables = TablesFor(config_plan.engine, plan.flags.tables);
       report.dir = dir + "/" + config_plan.dir_name;
@@ -339,7 +345,7 @@ absl::Status RunPlan(const BenchPlan& plan_as_given,
     }
   }
 
-  const KeyGenerator keys(plan.flags.key_size, plan.num);
+  const KeyGenerator keys(plan.flags.key_size, plan.num, plan.key_scheme);
   const ValueGenerator values(plan.flags.value_size,
                               plan.flags.compression_ratio, kValueSeed);
   const size_t groups = StoreGroups(plan).size();

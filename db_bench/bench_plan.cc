@@ -200,7 +200,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   plan.reads =
       flags.reads == -1 ? plan.num : static_cast<uint64_t>(flags.reads);
   if (flags.key_size < 1) return Invalid("--key_size must be at least 1");
-  absl::Status status = KeyGenerator::Validate(flags.key_size, plan.num);
+  absl::Status status = ApplyKeyFlags(&plan);
   if (!status.ok()) return status;
   if (flags.value_size < 0) return Invalid("--value_size must not be negative");
   status = ValueGenerator::Validate(flags.value_size, flags.compression_ratio);
@@ -348,8 +348,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   base.io_latency_us = static_cast<uint64_t>(flags.io_latency_us);
   base.verify_checksums = flags.verify_checksum;
   base.bloomtable_known_policies = known_policies;
-  base.longest_key =
-      static_cast<size_t>(flags.key_size) + KeyGenerator::kMissingSuffixSize;
+  base.longest_key = static_cast<size_t>(plan.flags.key_size) +
+                     KeyGenerator::kMissingSuffixSize;
 
   // One store per engine and filter setting; then one configuration per I/O
   // path and cache size, adjacent, the first filling the store and the others
@@ -357,7 +357,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   // stored bits per key (the bits are then calibrated before the run).
   const bool calibrated = !plan.stored_bits.empty();
   auto add_store = [&](const std::string& engine, const std::string& filter,
-                       double value, const std::string& layout) {
+                       double value, const std::string& layout,
+                       const std::string& scan_filter = "none") {
     ConfigPlan config;
     config.engine = engine;
     config.level = EngineLevel(engine);
@@ -366,7 +367,11 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     config.engine_options = base;
     config.engine_options.bloomtable_single_table =
         engine == "bloomtable_single";
+    config.scan_filter = scan_filter;
+    ApplyScanFilter(plan.flags, &config);
     config.dir_name = absl::StrCat(engine, "-", filter);
+    if (scan_filter != "none")
+      absl::StrAppend(&config.dir_name, "-", scan_filter);
     if (filter != "none") {
       absl::StrAppend(&config.dir_name, calibrated ? "-stored" : "-",
                       BitsName(value));
@@ -389,6 +394,11 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     }
     return absl::OkStatus();
   };
+  absl::StatusOr<std::vector<std::string>> scan_filter_list =
+      ParseScanFilters(plan.flags);
+  if (!scan_filter_list.ok()) return scan_filter_list.status();
+  const std::vector<std::string> scan_filters = *scan_filter_list;
+
   // Filters that the LevelDB adapter refuses, reported once each.
   std::vector<std::string> not_adaptable;
   const std::vector<std::string> layouts = SplitList(flags.filter_layout);
@@ -420,8 +430,10 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
             }
           }
           for (const std::string& layout : resolved_layouts) {
-            status.Update(
-                add_store(engine, std::string(entry->name), value, layout));
+            for (const std::string& scan : scan_filters) {
+              status.Update(add_store(engine, std::string(entry->name), value,
+                                      layout, scan));
+            }
           }
         }
       } else if (engine == "leveldb" || engine == "leveldb_table") {
@@ -441,12 +453,22 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
         status = add_store(engine, "rocksdb_bloom", value, "whole_table");
         status.Update(
             add_store(engine, "rocksdb_ribbon", value, "whole_table"));
+        if (Contains(scan_filters, std::string("prefix"))) {
+          status.Update(add_store(engine, "rocksdb_bloom", value, "whole_table",
+                                  "prefix"));
+        }
       }
       if (!status.ok()) return status;
     }
     // Without a filter, LevelDB through the adapter is plain LevelDB.
     if (run_without_filter && engine != kLevelDBAdapted) {
       absl::Status status = add_store(engine, "none", 0, "");
+      // A range filter needs no point filter beside it.
+      const bool bloomtable =
+          engine == "bloomtable" || engine == "bloomtable_single";
+      if (bloomtable && Contains(scan_filters, std::string("range"))) {
+        status.Update(add_store(engine, "none", 0, "", "range"));
+      }
       if (!status.ok()) return status;
     }
   }
@@ -458,6 +480,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   }
 
   AddPlanNotes(not_adaptable, &plan);
+  AddScanNotes(&plan);
   return plan;
 }
 

@@ -57,6 +57,19 @@ struct PlanFlags {
   std::string stored_bits;
   int repeats = 1;
   double min_seconds = 0;
+  // Keys: decimal, strided or random64, and the stride of strided keys.
+  std::string key_scheme = "decimal";
+  int64_t key_stride = 128;
+  // seekrandom: Next calls after each Seek. scanmissing/scanshort: key
+  // numbers per range.
+  int64_t seek_nexts = 0;
+  int64_t scan_length = 64;
+  // Scan filters (comma list of none, prefix, range), the prefix length of
+  // bloomtable's prefix filter and RocksDB's prefix Bloom, and the range
+  // filter's bits per key.
+  std::string scan_filters = "none";
+  int64_t prefix_length = 0;
+  double range_bits = 16;
   // Above this, a repeat is rejected and retaken (< 0: never).
   double max_foreign_cpu = -1;
 };
@@ -74,6 +87,9 @@ struct ConfigPlan {
   // With --stored_bits: the stored bits per key that bloom_bits is
   // calibrated to reach (0: none).
   double target_stored_bits = 0;
+  // The scan filter: none, prefix (bloomtable's prefix filter, RocksDB's
+  // prefix Bloom) or range (bloomtable's range filter).
+  std::string scan_filter = "none";
   // Everything but `dir`, which the driver sets.
   EngineOptions engine_options;
   // The subdirectory of --db that holds this configuration's files.
@@ -88,6 +104,8 @@ struct BenchPlan {
   std::vector<BenchmarkKind> benchmarks;
   uint64_t num = 0;
   uint64_t reads = 0;
+  // The keys (flags.key_size is set to the scheme's width).
+  KeySchemeOptions key_scheme;
   // --cache_size, --threads, --io and --stored_bits values, in the order
   // given.
   std::vector<uint64_t> cache_sizes;
@@ -128,6 +146,25 @@ absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list);
 // that leveldb+bloomtable skipped. (plan_notes.cc)
 void AddPlanNotes(const std::vector<std::string>& not_adaptable,
                   BenchPlan* plan);
+
+// Checks --key_scheme and --key_stride with --key_size and --num, and sets
+// plan->key_scheme (and plan->flags.key_size to the scheme's width: 8 for
+// random64); also checks --seek_nexts and --scan_length. (scan_plan.cc)
+absl::Status ApplyKeyFlags(BenchPlan* plan);
+
+// The --scan_filters list, checked: each of none, prefix (needs
+// --prefix_length >= 1) and range (needs --range_bits in [4, 40]), each
+// once. (scan_plan.cc)
+absl::StatusOr<std::vector<std::string>> ParseScanFilters(
+    const PlanFlags& flags);
+
+// Sets config->engine_options for config->scan_filter: bloomtable's prefix
+// extractor or range filter bits, or RocksDB's prefix length. (scan_plan.cc)
+void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config);
+
+// Appends to plan->notes what scan benchmarks and scan filters mean, when
+// the plan has them. (scan_plan.cc)
+void AddScanNotes(BenchPlan* plan);
 
 // The settings block of the JSON report. (plan_notes.cc)
 nlohmann::json PlanSettingsJson(const BenchPlan& plan);

@@ -12,6 +12,7 @@
 #include "db_bench/progress.h"
 #include "db_bench/random.h"
 #include "util/string_util.h"
+#include "db_bench/scan_ranges.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -43,6 +44,8 @@ constexpr KindName kKindNames[] = {
     {BenchmarkKind::kReadHot, "readhot"},
     {BenchmarkKind::kReadSeq, "readseq"},
     {BenchmarkKind::kSeekRandom, "seekrandom"},
+    {BenchmarkKind::kScanMissing, "scanmissing"},
+    {BenchmarkKind::kScanShort, "scanshort"},
     {BenchmarkKind::kStats, "stats"},
 };
 
@@ -62,11 +65,38 @@ struct ThreadKeys {
   }
 };
 
+// Scans: two keys per operation, the range's bounds, and in `entries` the
+// number of keys the range holds.
+ThreadKeys GenerateScanRanges(BenchmarkKind kind, const RunOptions& options,
+                              int thread) {
+  const KeyGenerator& keys = *options.keys;
+  ThreadKeys out;
+  const uint64_t n = options.reads;
+  out.stride = keys.key_size();
+  out.bytes.resize(2 * n * out.stride);
+  out.entries.resize(n);
+  Random64 random(
+      DeriveSeed(options.seed, static_cast<uint64_t>(kind) * 1000003 + thread));
+  const uint64_t length = std::max<uint64_t>(1, options.scan_length);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t j = random.Uniform(keys.num());
+    const ScanRange range =
+        kind == BenchmarkKind::kScanMissing
+            ? EmptyScanRange(keys, j, length, i % 2 == 0, random.Next())
+            : ShortScanRange(keys, j, length);
+    keys.KeyNumber(range.lower, out.bytes.data() + 2 * i * out.stride);
+    keys.KeyNumber(range.upper, out.bytes.data() + (2 * i + 1) * out.stride);
+    out.entries[i] = range.keys;
+  }
+  return out;
+}
+
 ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
                         int thread) {
   const KeyGenerator& keys = *options.keys;
   ThreadKeys out;
   if (kind == BenchmarkKind::kReadSeq) return out;
+  if (IsScan(kind)) return GenerateScanRanges(kind, options, thread);
   const uint64_t n = options.reads;
   out.stride = kind == BenchmarkKind::kReadMissing ? keys.missing_key_size()
                                                    : keys.key_size();
@@ -215,8 +245,46 @@ void RunMultiGets(const RunOptions& options, const Engine& engine,
   result->ops = n;
 }
 
+// One bounded scan per range; a scan that yields other than the range's keys
+// counts as a wrong answer (for scanmissing, every key found is one).
+void RunScans(BenchmarkKind kind, const Engine& engine, const ThreadKeys& keys,
+              double min_seconds, uint64_t sample_mask, Progress* progress,
+              ThreadResult* result) {
+  const uint64_t n = keys.entries.size();
+  const Clock::time_point start = Clock::now();
+  uint64_t done = 0;
+  for (uint64_t i = 0; !LoopDone(done, n, min_seconds, start);
+       ++done, i = i + 1 == n ? 0 : i + 1) {
+    const bool sampled = (done & sample_mask) == 0;
+    Clock::time_point op_start;
+    if (sampled) op_start = Clock::now();
+    std::unique_ptr<EngineIterator> scan =
+        engine.NewScan(keys.key(2 * i), keys.key(2 * i + 1));
+    uint64_t found = 0;
+    for (; scan->Valid(); scan->Next()) {
+      result->bytes += scan->key().size() + scan->value().size();
+      ++found;
+    }
+    if (sampled) {
+      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              Clock::now() - op_start)
+                              .count());
+    }
+    if (!scan->status().ok()) RecordError(scan->status(), result);
+    result->found += found;
+    if (found == 0) ++result->not_found;
+    if (kind == BenchmarkKind::kScanShort && found != keys.entries[i]) {
+      ++result->wrong_values;
+    }
+    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
+  }
+  result->seconds = Seconds(Clock::now() - start);
+  result->ops = done;
+}
+
 void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
-              uint64_t sample_mask, Progress* progress, ThreadResult* result) {
+              uint64_t seek_nexts, uint64_t sample_mask, Progress* progress,
+              ThreadResult* result) {
   std::unique_ptr<EngineIterator> iter = engine.NewIterator();
   const uint64_t n = keys.entries.size();
   const Clock::time_point start = Clock::now();
@@ -229,6 +297,13 @@ void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
     if (sampled) op_start = Clock::now();
     iter->Seek(key);
     const bool found = iter->Valid() && iter->key() == key;
+    if (found) result->bytes += iter->key().size() + iter->value().size();
+    for (uint64_t step = 0; step < seek_nexts && iter->Valid(); ++step) {
+      iter->Next();
+      if (iter->Valid()) {
+        result->bytes += iter->key().size() + iter->value().size();
+      }
+    }
     if (sampled) {
       result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
                               Clock::now() - op_start)
@@ -236,7 +311,6 @@ void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
     }
     if (found) {
       ++result->found;
-      result->bytes += iter->key().size() + iter->value().size();
     } else {
       ++result->not_found;
     }
@@ -292,7 +366,13 @@ bool IsRead(BenchmarkKind kind) {
 
 bool ReadsAbsentKeys(BenchmarkKind kind) {
   return kind == BenchmarkKind::kReadMissing ||
-         kind == BenchmarkKind::kReadNearMiss;
+         kind == BenchmarkKind::kReadNearMiss ||
+         kind == BenchmarkKind::kScanMissing;
+}
+
+bool IsScan(BenchmarkKind kind) {
+  return kind == BenchmarkKind::kScanMissing ||
+         kind == BenchmarkKind::kScanShort;
 }
 
 absl::StatusOr<std::vector<BenchmarkKind>> ParseBenchmarks(
@@ -385,7 +465,12 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
           RunScan(*engine, options.reads, sample_mask, &progress, &results[t]);
           break;
         case BenchmarkKind::kSeekRandom:
-          RunSeeks(*engine, keys[t], options.min_seconds, sample_mask,
+          RunSeeks(*engine, keys[t], options.min_seconds, options.seek_nexts,
+                   sample_mask, &progress, &results[t]);
+          break;
+        case BenchmarkKind::kScanMissing:
+        case BenchmarkKind::kScanShort:
+          RunScans(kind, *engine, keys[t], options.min_seconds, sample_mask,
                    &progress, &results[t]);
           break;
         case BenchmarkKind::kMultiReadRandom:

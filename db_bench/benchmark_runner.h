@@ -12,7 +12,13 @@
 //   readnearmiss  Get absent keys one past a present key in the last digit
 //   readhot       Get present keys from the first 1% of the key space
 //   readseq       iterate in key order from the first entry
-//   seekrandom    Seek to present keys at random, one iterator per thread
+//   seekrandom    Seek to present keys at random, one iterator per thread,
+//                 then --seek_nexts Next calls
+//   scanmissing   a bounded scan (Engine::NewScan) of an empty range of up to
+//                 --scan_length consecutive key numbers, half of them right
+//                 after a present key (scan_ranges.h)
+//   scanshort     a bounded scan of the --scan_length key numbers from a
+//                 present key on: a few keys
 //   stats         print the engine's own statistics
 //
 // Keys for every read benchmark are generated before the clock starts, from
@@ -50,6 +56,8 @@ enum class BenchmarkKind {
   kReadHot,
   kReadSeq,
   kSeekRandom,
+  kScanMissing,
+  kScanShort,
   kStats,
 };
 
@@ -57,8 +65,10 @@ enum class BenchmarkKind {
 const char* BenchmarkName(BenchmarkKind kind);
 bool IsFill(BenchmarkKind kind);
 bool IsRead(BenchmarkKind kind);
-// Lookups whose keys are all absent.
+// Lookups whose keys are all absent (scanmissing: ranges without keys).
 bool ReadsAbsentKeys(BenchmarkKind kind);
+// Bounded scans of generated ranges.
+bool IsScan(BenchmarkKind kind);
 
 // Parses a comma-separated --benchmarks list; InvalidArgument naming the
 // unknown entry.
@@ -72,6 +82,10 @@ struct RunOptions {
   int threads = 1;
   // Keys per MultiGet call (multireadrandom).
   uint64_t batch_size = 1;
+  // Next calls after each Seek (seekrandom).
+  uint64_t seek_nexts = 0;
+  // Key numbers per scanned range (scanmissing, scanshort).
+  uint64_t scan_length = 64;
   uint64_t seed = 0;
   bool histogram = false;
   // Point lookups and seeks go round their keys again until this many

@@ -40,21 +40,24 @@ namespace {
 
 constexpr char kTableSuffix[] = ".ldb";
 
+// A table's iterator, or the merge of several tables' (MergingIterator), as
+// an EngineIterator.
+template <typename Inner>
 class BloomtableIterator final : public EngineIterator {
  public:
-  explicit BloomtableIterator(std::unique_ptr<MergingIterator> merged)
-      : merged_(std::move(merged)) {}
+  explicit BloomtableIterator(std::unique_ptr<Inner> inner)
+      : inner_(std::move(inner)) {}
 
-  void SeekToFirst() override { merged_->SeekToFirst(); }
-  void Seek(std::string_view target) override { merged_->Seek(target); }
-  void Next() override { merged_->Next(); }
-  bool Valid() const override { return merged_->Valid(); }
-  std::string_view key() const override { return merged_->key(); }
-  std::string_view value() const override { return merged_->value(); }
-  absl::Status status() const override { return merged_->status(); }
+  void SeekToFirst() override { inner_->SeekToFirst(); }
+  void Seek(std::string_view target) override { inner_->Seek(target); }
+  void Next() override { inner_->Next(); }
+  bool Valid() const override { return inner_->Valid(); }
+  std::string_view key() const override { return inner_->key(); }
+  std::string_view value() const override { return inner_->value(); }
+  absl::Status status() const override { return inner_->status(); }
 
  private:
-  const std::unique_ptr<MergingIterator> merged_;
+  const std::unique_ptr<Inner> inner_;
 };
 
 class BloomtableEngine final : public Engine {
@@ -93,13 +96,39 @@ class BloomtableEngine final : public Engine {
                 std::vector<std::string>* values) const override;
   bool HasNativeMultiGet() const override { return true; }
 
+  // The bounds go down to every table's iterator, which asks the table's
+  // range and prefix filters before it reads a block.
+  std::unique_ptr<EngineIterator> NewScan(
+      std::string_view lower, std::string_view upper) const override {
+    ReadOptions scan_options = read_options_;
+    scan_options.iterate_lower_bound = std::string(lower);
+    scan_options.iterate_upper_bound = std::string(upper);
+    std::unique_ptr<EngineIterator> scan;
+    if (tables_.size() == 1) {
+      scan = std::make_unique<BloomtableIterator<Iterator>>(
+          tables_.front().table->NewIterator(scan_options));
+    } else {
+      std::vector<std::unique_ptr<Iterator>> children;
+      children.reserve(tables_.size());
+      for (const OpenTable& open : tables_) {
+        if (upper <= open.smallest || lower > open.largest) continue;
+        children.push_back(open.table->NewIterator(scan_options));
+      }
+      scan = std::make_unique<BloomtableIterator<MergingIterator>>(
+          std::make_unique<MergingIterator>(BytewiseComparator(),
+                                            std::move(children)));
+    }
+    scan->SeekToFirst();
+    return scan;
+  }
+
   std::unique_ptr<EngineIterator> NewIterator() const override {
     std::vector<std::unique_ptr<Iterator>> children;
     children.reserve(tables_.size());
     for (const OpenTable& open : tables_) {
       children.push_back(open.table->NewIterator(read_options_));
     }
-    return std::make_unique<BloomtableIterator>(
+    return std::make_unique<BloomtableIterator<MergingIterator>>(
         std::make_unique<MergingIterator>(BytewiseComparator(),
                                           std::move(children)));
   }
@@ -112,11 +141,16 @@ class BloomtableEngine final : public Engine {
     counters.has_block_cache_counters = true;
     for (const OpenTable& open : tables_) {
       const TableStats stats = open.table->GetStats();
-      counters.filter_checks += stats.filter_checks;
-      counters.filter_negatives += stats.filter_negatives;
+      // Scans ask the scan filters: they count as filter queries too.
+      counters.filter_checks += stats.filter_checks +
+                                stats.prefix_filter_checks +
+                                stats.range_filter_checks;
+      counters.filter_negatives += stats.filter_negatives +
+                                   stats.prefix_filter_negatives +
+                                   stats.range_filter_negatives;
       counters.block_cache_hits += stats.block_cache_hits;
       counters.block_cache_misses += stats.block_cache_misses;
-      if (open.table->filter_info().in_use) counters.has_filter_counters = true;
+      if (HasFilter(*open.table)) counters.has_filter_counters = true;
     }
     return counters;
   }
@@ -151,7 +185,16 @@ class BloomtableEngine final : public Engine {
         options_.bloomtable_index_block_restart_interval;
     table_options.extra_filter_policies = options_.bloomtable_known_policies;
     table_options.block_cache = block_cache_;
+    table_options.prefix_extractor = options_.bloomtable_prefix_extractor;
+    table_options.range_filter_bits_per_key = options_.bloomtable_range_bits;
     return table_options;
+  }
+
+  // A point, prefix or range filter is in use.
+  static bool HasFilter(const Table& table) {
+    return table.filter_info().in_use ||
+           table.scan_filter_info().prefix_loaded ||
+           table.scan_filter_info().range_in_use;
   }
 
   std::string TablePath(int number) const {
@@ -258,7 +301,7 @@ absl::Status BloomtableEngine::OpenTables() {
     iter->SeekToLast();
     if (iter->Valid()) open.largest = std::string(iter->key());
     if (!iter->status().ok()) return iter->status();
-    if (open.table->filter_info().in_use) {
+    if (HasFilter(*open.table)) {
       absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(open.path);
       if (!info.ok()) return info.status();
       open.filter_bytes = info->filter_bytes;

@@ -43,7 +43,8 @@ ABSL_FLAG(std::string, benchmarks,
           "fillrandom,readrandom,readmissing,readnearmiss",
           "Comma-separated list run in order for every engine and filter: "
           "fillseq, fillrandom, readrandom, multireadrandom, readmissing, "
-          "readnearmiss, readhot, readseq, seekrandom, stats.");
+          "readnearmiss, readhot, readseq, seekrandom, scanmissing, scanshort, "
+          "stats.");
 ABSL_FLAG(int64_t, num, 1000000, "Number of key/value pairs in the store.");
 ABSL_FLAG(int64_t, reads, -1,
           "Operations per thread in each read benchmark (-1: --num).");
@@ -127,6 +128,24 @@ ABSL_FLAG(double, min_seconds, 0,
 ABSL_FLAG(double, max_foreign_cpu, -1,
           "Reject and retake a run in which other processes and CPU steal "
           "took more than this many CPUs on average (< 0: never).");
+ABSL_FLAG(std::string, key_scheme, "decimal",
+          "decimal: entry j is the number 2j in --key_size digits (no empty "
+          "range of two or more numbers); strided: the number j * "
+          "--key_stride; random64: sorted random 64-bit numbers, as 8 bytes "
+          "big-endian.");
+ABSL_FLAG(int64_t, key_stride, 128, "Distance between strided keys' numbers.");
+ABSL_FLAG(int64_t, seek_nexts, 0, "seekrandom: Next calls after each Seek.");
+ABSL_FLAG(int64_t, scan_length, 64,
+          "scanmissing, scanshort: consecutive key numbers per scanned range.");
+ABSL_FLAG(std::string, scan_filters, "none",
+          "Comma list of none, prefix (bloomtable's prefix filter, RocksDB's "
+          "prefix Bloom with auto_prefix_mode; --prefix_length bytes) and "
+          "range (bloomtable's range filter, --range_bits): each bloomtable "
+          "and RocksDB store is built once per entry.");
+ABSL_FLAG(int64_t, prefix_length, 0,
+          "Bytes of the fixed-length prefix of --scan_filters=prefix.");
+ABSL_FLAG(double, range_bits, 16,
+          "Bits per key of --scan_filters=range's range filter.");
 ABSL_FLAG(bool, verify_checksum, true,
           "Verify the checksum of every data block read, in every engine.");
 ABSL_FLAG(std::string, json, "", "Write every result to this JSON file.");
@@ -177,6 +196,13 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.repeats = absl::GetFlag(FLAGS_repeats);
   flags.min_seconds = absl::GetFlag(FLAGS_min_seconds);
   flags.max_foreign_cpu = absl::GetFlag(FLAGS_max_foreign_cpu);
+  flags.key_scheme = absl::GetFlag(FLAGS_key_scheme);
+  flags.key_stride = absl::GetFlag(FLAGS_key_stride);
+  flags.seek_nexts = absl::GetFlag(FLAGS_seek_nexts);
+  flags.scan_length = absl::GetFlag(FLAGS_scan_length);
+  flags.scan_filters = absl::GetFlag(FLAGS_scan_filters);
+  flags.prefix_length = absl::GetFlag(FLAGS_prefix_length);
+  flags.range_bits = absl::GetFlag(FLAGS_range_bits);
   return flags;
 }
 

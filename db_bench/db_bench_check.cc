@@ -131,6 +131,9 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
   for (const nlohmann::json& config : report["configs"]) {
     const std::string engine = config.value("engine", "?");
     const std::string filter = config.value("filter", "?");
+    // A scan filter (prefix or range) holds bytes too.
+    const bool any_filter =
+        filter != "none" || config.value("scan_filter", "none") != "none";
     const std::string label = engine + " " + config.value("filter_label", "?");
     check->Expect(config["error"].is_null(),
                   label + ": no error (" + config["error"].dump() + ")");
@@ -146,9 +149,8 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
     check->Expect(io == "pread" || io == "mmap",
                   label + ": io is pread or mmap (" + io + ")");
     if (config["storage"].is_object()) {
-      check->Expect(filter == "none"
-                        ? config["stored_bits_per_key"].is_null()
-                        : Number(config["stored_bits_per_key"]) > 0,
+      check->Expect(!any_filter ? config["stored_bits_per_key"].is_null()
+                                : Number(config["stored_bits_per_key"]) > 0,
                     label + ": stored filter bits per key with a filter only");
     }
     // readrandom's answers per thread count, for multireadrandom's.
@@ -191,9 +193,8 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
         const double filter_per_key = Number(memory["filter_bytes_per_key"]);
         const double index_per_key = Number(memory["index_bytes_per_key"]);
         check->Expect(index_per_key > 0, what + ": index bytes per key > 0");
-        check->Expect(
-            filter == "none" ? filter_per_key == 0 : filter_per_key > 0,
-            what + ": filter bytes per key > 0 with a filter only");
+        check->Expect(!any_filter ? filter_per_key == 0 : filter_per_key > 0,
+                      what + ": filter bytes per key > 0 with a filter only");
         // Not "usage <= capacity": LevelDB's shards keep a block larger than
         // their share, and RocksDB charges metadata even at capacity 0.
         check->Expect(memory["block_cache_usage_bytes"].is_number() &&
@@ -215,6 +216,10 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
         check->Expect(
             U64(result["not_found"]) == 0 && U64(result["found"]) == ops,
             what + ": every present key found (no false negatives)");
+      }
+      if (benchmark == "scanmissing") {
+        check->Expect(U64(result["found"]) == 0,
+                      what + ": no key found in an empty range");
       }
       if (IsAbsentKeyBenchmark(benchmark)) {
         check->Expect(U64(result["found"]) == 0,

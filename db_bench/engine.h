@@ -30,6 +30,7 @@
 #include "absl/types/span.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
+#include "bloomtable/prefix_extractor.h"
 #include "db_bench/key_generator.h"
 #include "db_bench/progress.h"
 #include "db_bench/value_generator.h"
@@ -77,6 +78,14 @@ struct EngineOptions {
   // The longest key a lookup may ask for (RocksDB's table-level engine sizes
   // its whole-key prefix extractor with it).
   size_t longest_key = 0;
+  // Scan filters. bloomtable: a prefix filter of this extractor (with the
+  // policy above, whole keys kept), and a range filter of this many bits per
+  // key (0: none). RocksDB: a prefix Bloom of a fixed-length prefix
+  // extractor of this many bytes (whole keys kept; 0: the whole-key filter
+  // as above), asked by scans through auto_prefix_mode and their bounds.
+  std::shared_ptr<const PrefixExtractor> bloomtable_prefix_extractor;
+  double bloomtable_range_bits = 0;
+  size_t rocksdb_prefix_length = 0;
 };
 
 // Counters since the engine was opened. Snapshots are subtracted around each
@@ -202,6 +211,14 @@ class Engine {
   virtual bool HasNativeMultiGet() const { return false; }
 
   virtual std::unique_ptr<EngineIterator> NewIterator() const = 0;
+
+  // A scan of the keys in [lower, upper): an iterator already positioned at
+  // the first of them (!Valid() if there is none), never yielding a key at
+  // or past `upper`. Engines with bounded iterators pass the bounds down, so
+  // that their scan filters are asked; the default (bounded_scan.cc) seeks
+  // an unbounded NewIterator() and stops at `upper`. Thread-safe.
+  virtual std::unique_ptr<EngineIterator> NewScan(std::string_view lower,
+                                                  std::string_view upper) const;
 
   virtual EngineCounters Counters() const = 0;
 

@@ -1,8 +1,12 @@
 #include "db_bench/key_generator.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "db_bench/random.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -21,10 +25,106 @@ size_t DecimalDigits(uint64_t value) {
   return digits;
 }
 
+// The largest number key_size decimal digits hold.
+uint64_t MaxDecimal(size_t key_size) {
+  uint64_t max = 0;
+  for (size_t i = 0; i < key_size && i < KeyGenerator::kMaxDigits; ++i) {
+    if (max > (UINT64_MAX - 9) / 10) return UINT64_MAX;
+    max = max * 10 + 9;
+  }
+  return max;
+}
+
+// kRandom64 keys hold at most this many entries (8 bytes each in memory).
+constexpr uint64_t kMaxRandomKeys = uint64_t{1} << 30;
+// Random numbers stay below 2^64 - kRandomHeadroom, so that a scan's end
+// past the last key is still a number.
+constexpr uint64_t kRandomHeadroom = uint64_t{1} << 32;
+
 }  // namespace
 
+absl::StatusOr<KeyScheme> ParseKeyScheme(std::string_view name) {
+  if (name == "decimal") return KeyScheme::kDecimal;
+  if (name == "strided") return KeyScheme::kStrided;
+  if (name == "random64") return KeyScheme::kRandom64;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--key_scheme=", absl::string_view(name.data(), name.size()),
+                   ": expected decimal, strided or random64"));
+}
+
+const char* KeySchemeName(KeyScheme scheme) {
+  switch (scheme) {
+    case KeyScheme::kDecimal:
+      return "decimal";
+    case KeyScheme::kStrided:
+      return "strided";
+    case KeyScheme::kRandom64:
+      return "random64";
+  }
+  return "?";
+}
+
 KeyGenerator::KeyGenerator(size_t key_size, uint64_t num)
-    : key_size_(key_size), num_(num) {}
+    : key_size_(key_size), num_(num), max_number_(MaxDecimal(key_size)) {}
+
+KeyGenerator::KeyGenerator(size_t key_size, uint64_t num,
+                           const KeySchemeOptions& scheme)
+    : KeyGenerator(key_size, num) {
+  scheme_ = scheme.scheme;
+  if (scheme_ == KeyScheme::kStrided) stride_ = scheme.stride;
+  if (scheme_ != KeyScheme::kRandom64) return;
+  key_size_ = 8;
+  max_number_ = UINT64_MAX;
+  Random64 random(DeriveSeed(scheme.seed, 0x6b657973));  // "keys"
+  random_numbers_.resize(num);
+  for (uint64_t& number : random_numbers_) {
+    number = random.Uniform(UINT64_MAX - kRandomHeadroom);
+  }
+  std::sort(random_numbers_.begin(), random_numbers_.end());
+  // At least 2 apart, so that number + 1 (a near-miss key) is never a key;
+  // collisions are rare enough that the shifts leave the numbers random.
+  for (size_t i = 1; i < random_numbers_.size(); ++i) {
+    if (random_numbers_[i] < random_numbers_[i - 1] + 2) {
+      random_numbers_[i] = random_numbers_[i - 1] + 2;
+    }
+  }
+}
+
+absl::Status KeyGenerator::Validate(size_t key_size, uint64_t num,
+                                    const KeySchemeOptions& scheme) {
+  switch (scheme.scheme) {
+    case KeyScheme::kDecimal:
+      return Validate(key_size, num);
+    case KeyScheme::kStrided: {
+      if (scheme.stride < 2) {
+        return absl::InvalidArgumentError("--key_stride must be at least 2");
+      }
+      if (num == 0) {
+        return absl::InvalidArgumentError("--num must be at least 1");
+      }
+      // The largest number asked for: the last key's near miss.
+      const uint64_t last = num - 1;
+      if (last > (UINT64_MAX - 1) / scheme.stride) {
+        return absl::InvalidArgumentError("--num * --key_stride is too large");
+      }
+      const size_t needed = DecimalDigits(scheme.stride * last + 1);
+      if (key_size < needed || key_size > kMaxKeySize) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "--key_size=%d: strided keys up to %d need %d to %d digits",
+            key_size, scheme.stride * last + 1, needed, kMaxKeySize));
+      }
+      return absl::OkStatus();
+    }
+    case KeyScheme::kRandom64:
+      if (num == 0 || num > kMaxRandomKeys) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "--num must be in [1, %d] with --key_scheme=random64",
+            kMaxRandomKeys));
+      }
+      return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError("unknown key scheme");
+}
 
 absl::Status KeyGenerator::Validate(size_t key_size, uint64_t num) {
   if (num == 0) return absl::InvalidArgumentError("--num must be at least 1");
@@ -47,6 +147,13 @@ absl::Status KeyGenerator::Validate(size_t key_size, uint64_t num) {
 }
 
 void KeyGenerator::KeyNumber(uint64_t number, char* dst) const {
+  if (scheme_ == KeyScheme::kRandom64) {
+    for (int i = 7; i >= 0; --i) {
+      dst[i] = static_cast<char>(number & 0xff);
+      number >>= 8;
+    }
+    return;
+  }
   // Digits from the right; everything left of them is '0'.
   char* p = dst + key_size_;
   while (p > dst) {

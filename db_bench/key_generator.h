@@ -18,6 +18,16 @@
 // key_size digits wide. A key_size too small to hold the largest number
 // (2 * num - 1) is rejected by Validate, so keys are never truncated.
 //
+// Two sparse schemes (--key_scheme) leave room for empty ranges, which the
+// dense one does not (every even number is a key, so no range of two or more
+// numbers is empty):
+//   - strided: entry j is number stride * j (stride >= 2), key_size digits;
+//   - random64: entry j is the j-th smallest of `num` random 64-bit numbers
+//     (drawn from the seed, at least 2 apart), written as 8 bytes
+//     big-endian, so that byte order is number order.
+// Near-miss keys are number(j) + 1 in every scheme; missing keys append
+// letters to a present key as above.
+//
 // Thread-safety: immutable after construction; all methods are const.
 
 #ifndef BLOOMTABLE_DB_BENCH_KEY_GENERATOR_H_
@@ -26,11 +36,28 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace bloomtable {
 namespace db_bench {
+
+enum class KeyScheme { kDecimal, kStrided, kRandom64 };
+
+struct KeySchemeOptions {
+  KeyScheme scheme = KeyScheme::kDecimal;
+  // kStrided: the distance between consecutive keys' numbers.
+  uint64_t stride = 128;
+  // kRandom64: the seed of the numbers.
+  uint64_t seed = 0;
+};
+
+// "decimal", "strided" or "random64"; InvalidArgument for another name.
+absl::StatusOr<KeyScheme> ParseKeyScheme(std::string_view name);
+const char* KeySchemeName(KeyScheme scheme);
 
 class KeyGenerator {
  public:
@@ -41,34 +68,64 @@ class KeyGenerator {
   // The widest key: 20 digits hold any uint64_t.
   static constexpr size_t kMaxDigits = 20;
 
-  // REQUIRES: Validate(key_size, num).ok().
+  // The decimal scheme. REQUIRES: Validate(key_size, num).ok().
   KeyGenerator(size_t key_size, uint64_t num);
+  // REQUIRES: Validate(key_size, num, scheme).ok(). (kRandom64 ignores
+  // key_size: its keys are 8 bytes.)
+  KeyGenerator(size_t key_size, uint64_t num, const KeySchemeOptions& scheme);
 
   // InvalidArgument if key_size cannot hold every key number of a table of
-  // `num` entries, or is larger than the widest sensible key (1 KiB).
+  // `num` entries, or is larger than the widest sensible key (1 KiB); for
+  // the sparse schemes also a stride below 2, or more than 2^30 random keys.
   static absl::Status Validate(size_t key_size, uint64_t num);
+  static absl::Status Validate(size_t key_size, uint64_t num,
+                               const KeySchemeOptions& scheme);
 
+  KeyScheme scheme() const { return scheme_; }
   size_t key_size() const { return key_size_; }
   size_t missing_key_size() const { return key_size_ + kMissingSuffixSize; }
   uint64_t num() const { return num_; }
 
+  // The number of entry j's key. REQUIRES: j < num().
+  uint64_t Number(uint64_t j) const {
+    switch (scheme_) {
+      case KeyScheme::kDecimal:
+        return 2 * j;
+      case KeyScheme::kStrided:
+        return stride_ * j;
+      case KeyScheme::kRandom64:
+        break;
+    }
+    return random_numbers_[j];
+  }
+  // The largest number a key can be written with (what a scan's end is
+  // capped at).
+  uint64_t MaxNumber() const { return max_number_; }
+
   // Writes key number `number` into dst[0, key_size()).
+  // REQUIRES: number <= MaxNumber().
   void KeyNumber(uint64_t number, char* dst) const;
 
-  // The key of entry j: number 2j. REQUIRES: j < num().
-  void PresentKey(uint64_t j, char* dst) const { KeyNumber(2 * j, dst); }
+  // The key of entry j. REQUIRES: j < num().
+  void PresentKey(uint64_t j, char* dst) const { KeyNumber(Number(j), dst); }
   std::string PresentKey(uint64_t j) const;
 
-  // Number 2j+1: absent, and one past present key 2j in the last digit.
-  void NearMissKey(uint64_t j, char* dst) const { KeyNumber(2 * j + 1, dst); }
+  // Number(j) + 1: absent, and one past present key j.
+  void NearMissKey(uint64_t j, char* dst) const {
+    KeyNumber(Number(j) + 1, dst);
+  }
 
   // Present key 2j followed by kMissingSuffixSize letters drawn from
   // `random_bits` (any 64 random bits), written to dst[0, missing_key_size()).
   void MissingKey(uint64_t j, uint64_t random_bits, char* dst) const;
 
  private:
-  const size_t key_size_;
-  const uint64_t num_;
+  KeyScheme scheme_ = KeyScheme::kDecimal;
+  size_t key_size_;
+  uint64_t num_;
+  uint64_t stride_ = 2;
+  uint64_t max_number_ = 0;
+  std::vector<uint64_t> random_numbers_;  // kRandom64, ascending
 };
 
 }  // namespace db_bench

@@ -48,8 +48,11 @@ absl::Status FromPeerStatus(const Status& status) {
 template <typename Iterator>
 class PeerIterator final : public EngineIterator {
  public:
-  explicit PeerIterator(std::unique_ptr<Iterator> iter)
-      : iter_(std::move(iter)) {}
+  // `keep_alive`, if given, is held until the iterator is gone (what the
+  // peer's iterator reads through its options, such as bounds).
+  explicit PeerIterator(std::unique_ptr<Iterator> iter,
+                        std::shared_ptr<const void> keep_alive = nullptr)
+      : keep_alive_(std::move(keep_alive)), iter_(std::move(iter)) {}
 
   void SeekToFirst() override { iter_->SeekToFirst(); }
   void Seek(std::string_view target) override {
@@ -66,6 +69,8 @@ class PeerIterator final : public EngineIterator {
   }
 
  private:
+  // Declared first: destroyed after the iterator that may read it.
+  const std::shared_ptr<const void> keep_alive_;
   const std::unique_ptr<Iterator> iter_;
 };
 

@@ -196,6 +196,13 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan) {
   settings["repeats"] = flags.repeats;
   settings["min_seconds"] = flags.min_seconds;
   settings["max_foreign_cpu"] = flags.max_foreign_cpu;
+  settings["key_scheme"] = flags.key_scheme;
+  settings["key_stride"] = flags.key_stride;
+  settings["seek_nexts"] = flags.seek_nexts;
+  settings["scan_length"] = flags.scan_length;
+  settings["scan_filters"] = flags.scan_filters;
+  settings["prefix_length"] = flags.prefix_length;
+  settings["range_bits"] = flags.range_bits;
   return settings;
 }
 

@@ -79,8 +79,15 @@ class TextTable {
 }  // namespace
 
 std::string ConfigReport::FilterLabel() const {
-  if (filter == "none") return "none";
-  return absl::StrCat(filter, "/", FormatBits(bloom_bits));
+  std::string label = filter == "none"
+                          ? "none"
+                          : absl::StrCat(filter, "/", FormatBits(bloom_bits));
+  if (scan_filter != "none") absl::StrAppend(&label, "+", scan_filter);
+  return label;
+}
+
+bool ConfigReport::HasFilter() const {
+  return filter != "none" || scan_filter != "none";
 }
 
 std::string ConfigReport::Label() const {
@@ -317,7 +324,7 @@ std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
                                                result.ops))),
               Cell(fp.has_value(),
                    absl::StrFormat("%.3f", fp.value_or(0) * 100)),
-              Cell(bits.has_value() && config.filter != "none",
+              Cell(bits.has_value() && config.HasFilter(),
                    absl::StrFormat("%.2f", bits.value_or(0))),
               Cell(hit_rate.has_value(),
                    absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
@@ -475,7 +482,8 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
     c["filter"] = config.filter;
     c["filter_label"] = config.FilterLabel();
     c["bloom_bits"] = config.bloom_bits;
-    c["stored_bits_per_key"] = config.filter == "none"
+    c["scan_filter"] = config.scan_filter;
+    c["stored_bits_per_key"] = !config.HasFilter()
                                    ? nlohmann::json(nullptr)
                                    : OptionalJson(config.FilterBitsPerKey());
     c["target_stored_bits"] = config.target_stored_bits > 0

@@ -32,6 +32,8 @@ struct ConfigReport {
   std::string filter;  // leveldb_bloom, rocksdb_bloom, rocksdb_ribbon, none
   double bloom_bits = 0;
   std::string filter_layout;  // per_block, whole_table; empty for none
+  // none, prefix or range (ConfigPlan::scan_filter).
+  std::string scan_filter = "none";
   // The stored bits per key bloom_bits was calibrated for (0: none).
   double target_stored_bits = 0;
   int tables = 1;
@@ -44,10 +46,13 @@ struct ConfigReport {
   std::vector<BenchmarkResult> results;
   std::string error;  // why the configuration stopped early, if it did
 
-  // "leveldb_bloom/10", "rocksdb_ribbon/10", "none".
+  // "leveldb_bloom/10", "rocksdb_ribbon/10", "none", with "+prefix" or
+  // "+range" for a scan filter.
   std::string FilterLabel() const;
   // "[bloomtable leveldb_bloom/10, pread, cache 8M]".
   std::string Label() const;
+  // A point or scan filter was built.
+  bool HasFilter() const;
   // Stored filter bits per key, if known.
   std::optional<double> FilterBitsPerKey() const;
   // Keys in the store: as the engine reports them, else as written.

@@ -34,12 +34,14 @@
 #include "db_bench/io_model.h"
 #include "db_bench/peer_iterator.h"
 #include "db_bench/rocksdb_env.h"
+#include "db_bench/rocksdb_scan.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
@@ -64,6 +66,10 @@ class RocksDBEngine final : public Engine {
     // Counters only: timers would add clock reads to every lookup.
     statistics_->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
     read_options_.verify_checksums = options.verify_checksums;
+    // With a prefix extractor, plain iterators keep to the total order (a
+    // prefix-mode iterator is undefined past its seek key's prefix); scans
+    // use auto_prefix_mode instead (NewScan).
+    read_options_.total_order_seek = options.rocksdb_prefix_length > 0;
   }
 
   ~RocksDBEngine() override { CloseDB(); }
@@ -119,11 +125,28 @@ class RocksDBEngine final : public Engine {
         std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(read_options_)));
   }
 
+  std::unique_ptr<EngineIterator> NewScan(
+      std::string_view lower, std::string_view upper) const override {
+    return NewRocksDBScan(read_options_, options_.rocksdb_prefix_length > 0,
+                          lower, upper,
+                          [this](const rocksdb::ReadOptions& read_options) {
+                            return db_->NewIterator(read_options);
+                          });
+  }
+
   EngineCounters Counters() const override {
-    return RocksDBCounters(io_, *statistics_,
-                           options_.bloom_bits > 0
-                               ? RocksDBFilterQueries::kWholeKey
-                               : RocksDBFilterQueries::kNone);
+    EngineCounters counters = RocksDBCounters(
+        io_, *statistics_,
+        options_.bloom_bits > 0 ? RocksDBFilterQueries::kWholeKey
+                                : RocksDBFilterQueries::kNone);
+    if (options_.bloom_bits > 0 && options_.rocksdb_prefix_length > 0) {
+      // Scans ask the prefix Bloom (auto_prefix_mode).
+      counters.filter_checks +=
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
+      counters.filter_negatives +=
+          statistics_->getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+    }
+    return counters;
   }
 
   MemorySummary Memory() const override;
@@ -168,6 +191,10 @@ absl::Status RocksDBEngine::Open(uint64_t memtable_bytes) {
       options_.snappy ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
   db_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(
       RocksDBTableOptions(options_, block_cache_)));
+  if (options_.rocksdb_prefix_length > 0) {
+    db_options.prefix_extractor.reset(
+        rocksdb::NewFixedPrefixTransform(options_.rocksdb_prefix_length));
+  }
   if (options_.tables > 1) {
     // Keep the level-0 files that each flush writes: no compaction, no
     // write stalls below that many files, and a memtable that holds one

@@ -27,6 +27,7 @@
 #include "db_bench/io_model.h"
 #include "db_bench/peer_iterator.h"
 #include "db_bench/rocksdb_env.h"
+#include "db_bench/rocksdb_scan.h"
 #include "rocksdb/env.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
@@ -54,14 +55,18 @@ class RocksDBTableEngine final : public Engine {
     statistics_->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
     rocksdb::BlockBasedTableOptions table_options =
         RocksDBTableOptions(options, block_cache_);
-    table_options.whole_key_filtering = false;
+    // A whole-key filter through a capped extractor (above), or with
+    // rocksdb_prefix_length a prefix Bloom that holds whole keys too.
+    table_options.whole_key_filtering = options.rocksdb_prefix_length > 0;
     table_options_.env = env_.get();
     table_options_.statistics = statistics_;
     table_options_.compression =
         options.snappy ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
     table_options_.allow_mmap_reads = options.mmap_reads;
     table_options_.prefix_extractor.reset(
-        rocksdb::NewCappedPrefixTransform(options.longest_key));
+        options.rocksdb_prefix_length > 0
+            ? rocksdb::NewFixedPrefixTransform(options.rocksdb_prefix_length)
+            : rocksdb::NewCappedPrefixTransform(options.longest_key));
     table_options_.table_factory.reset(
         rocksdb::NewBlockBasedTableFactory(table_options));
     read_options_.verify_checksums = options.verify_checksums;
@@ -84,9 +89,21 @@ class RocksDBTableEngine final : public Engine {
   }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
+    // A fixed-length prefix would confine a prefix-mode iterator to its
+    // seek key's prefix: iterate in total order instead.
+    rocksdb::ReadOptions read_options = read_options_;
+    read_options.total_order_seek = options_.rocksdb_prefix_length > 0;
     return std::make_unique<PeerIterator<rocksdb::Iterator>>(
-        std::unique_ptr<rocksdb::Iterator>(
-            reader_->NewIterator(read_options_)));
+        std::unique_ptr<rocksdb::Iterator>(reader_->NewIterator(read_options)));
+  }
+
+  std::unique_ptr<EngineIterator> NewScan(
+      std::string_view lower, std::string_view upper) const override {
+    return NewRocksDBScan(read_options_, options_.rocksdb_prefix_length > 0,
+                          lower, upper,
+                          [this](const rocksdb::ReadOptions& read_options) {
+                            return reader_->NewIterator(read_options);
+                          });
   }
 
   EngineCounters Counters() const override {

@@ -59,6 +59,15 @@ else
   adapter_json=()
 fi
 
+echo "== scans: sparse keys, every scan filter, every engine"
+"$db_bench" --num=2000 --reads=500 --key_scheme=strided \
+  --scan_filters=none,prefix,range --prefix_length=14 --seek_nexts=2 \
+  --benchmarks=fillrandom,scanmissing,scanshort,seekrandom \
+  --json="$work/scans.json" >"$work/scans.out"
+"$db_bench" --num=2000 --reads=500 --key_scheme=random64 --engines=bloomtable \
+  --scan_filters=none,range --benchmarks=fillrandom,scanmissing,scanshort \
+  --json="$work/scans64.json" >"$work/scans64.out"
+
 echo "== a store filled once, then read with --use_existing_db"
 "$db_bench" --num=2000 --db="$work/db" --benchmarks=fillrandom >/dev/null
 "$db_bench" --num=2000 --db="$work/db" --use_existing_db \
@@ -67,6 +76,7 @@ echo "== a store filled once, then read with --use_existing_db"
 
 "$check" "$work/one.json" "$work/filters.json" "$work/whole.json" \
   "$work/tables.json" "$work/caches.json" "$work/existing.json" \
+  "$work/scans.json" "$work/scans64.json" \
   "${adapter_json[@]}"
 
 echo "== usage errors exit 2"

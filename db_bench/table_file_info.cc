@@ -7,6 +7,7 @@
 #include "bloomtable/file.h"
 #include "table/format.h"
 #include "table/table_structure.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -29,28 +30,32 @@ absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path) {
       ReadMetaindex(**file, footer->footer, read_options, /*report=*/nullptr);
   if (!metaindex.ok()) return metaindex.status();
   for (const MetaindexEntry& entry : *metaindex) {
+    // Point filters and scan filters (a prefix filter, a range filter)
+    // alike: what the table holds in memory for its filters.
     std::string_view policy_name;
-    FilterLayout layout;
-    if (ParseFilterMetaindexKey(entry.key, &policy_name, &layout)) {
-      info.filter_key = entry.key;
-      info.filter_bytes = entry.handle.size();
-      if (layout == FilterLayout::kPartitioned) {
-        // The top-level index and every partition it names.
-        absl::StatusOr<BlockContents> contents =
-            ReadBlockAt(**file, entry.handle, read_options, "filter",
-                        /*report=*/nullptr);
-        if (!contents.ok()) return contents.status();
-        absl::StatusOr<std::shared_ptr<const Block>> top_level = ParseBlockAt(
-            path, "filter", entry.handle, *std::move(contents));
-        if (!top_level.ok()) return top_level.status();
-        absl::Status status = ForEachHandleEntry(
-            path, "filter", entry.handle, **top_level,
-            [&info](std::string_view, const BlockHandle& partition) {
-              info.filter_bytes += partition.size();
-            });
-        if (!status.ok()) return status;
-      }
-      break;
+    FilterLayout layout = FilterLayout::kPerBlock;
+    const bool point_filter =
+        ParseFilterMetaindexKey(entry.key, &policy_name, &layout);
+    if (!point_filter && !StartsWith(entry.key, "prefixfilter.") &&
+        !StartsWith(entry.key, "rangefilter.")) {
+      continue;
+    }
+    if (info.filter_key.empty()) info.filter_key = entry.key;
+    info.filter_bytes += entry.handle.size();
+    if (point_filter && layout == FilterLayout::kPartitioned) {
+      // The top-level index and every partition it names.
+      absl::StatusOr<BlockContents> contents = ReadBlockAt(
+          **file, entry.handle, read_options, "filter", /*report=*/nullptr);
+      if (!contents.ok()) return contents.status();
+      absl::StatusOr<std::shared_ptr<const Block>> top_level =
+          ParseBlockAt(path, "filter", entry.handle, *std::move(contents));
+      if (!top_level.ok()) return top_level.status();
+      absl::Status status = ForEachHandleEntry(
+          path, "filter", entry.handle, **top_level,
+          [&info](std::string_view, const BlockHandle& partition) {
+            info.filter_bytes += partition.size();
+          });
+      if (!status.ok()) return status;
     }
   }
 

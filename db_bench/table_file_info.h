@@ -1,6 +1,6 @@
 // ReadTableFileInfo learns, from a table file in LevelDB's format (ours, or a
 // LevelDB database's .ldb file), what db_bench reports about its storage: the
-// file size, the filter block the metaindex names (so that "filter bits per
+// file size, the filter blocks the metaindex names (so that "filter bits per
 // key as stored" is measured from the file rather than assumed) and the size
 // of the index block once uncompressed (what a reader holds in memory).
 //
@@ -19,11 +19,13 @@ namespace db_bench {
 
 struct TableFileInfo {
   uint64_t file_size = 0;
-  // The filter's metaindex key ("filter.<name>" or "fullfilter.<name>"), or
-  // empty if the table has no filter.
+  // The first filter's metaindex key ("filter.<name>", "fullfilter.<name>",
+  // "prefixfilter.<name>" or "rangefilter.<name>"), or empty if the table
+  // has no filter.
   std::string filter_key;
-  // Bytes of the filter block, trailer excluded (0 without a filter); for a
-  // partitioned filter, its top-level index and every partition.
+  // Bytes of every filter block, point and scan filters, trailers excluded
+  // (0 without a filter); for a partitioned filter, its top-level index and
+  // every partition.
   uint64_t filter_bytes = 0;
   // Bytes of the index block as a reader holds it: uncompressed, trailer
   // excluded.

@@ -19,6 +19,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
+#include "bloomtable/prefix_extractor.h"
 #include "bloomtable/table_builder.h"
 #include "filter/filter_block.h"
 #include "filter/range_filter.h"
@@ -207,6 +208,53 @@ bool WriteCompressedTables(SeedWriter* seeds) {
         foreign_tables::WriteForeignTable(
             spec.codec, foreign_tables::CorpusEntries(60, spec.internal_keys),
             spec.internal_keys, 256));
+  }
+  return true;
+}
+
+// Tables with scan filters: a prefix filter of each extractor kind (with and
+// without whole keys), a range filter, both; plain and internal keys.
+bool WriteScanFilterTables(SeedWriter* seeds) {
+  const std::shared_ptr<const PrefixExtractor> extractors[] = {
+      nullptr, NewFixedPrefixExtractor(6), NewCappedPrefixExtractor(7),
+      NewDelimitedPrefixExtractor(':', 2)};
+  int count = 0;
+  for (const auto& extractor : extractors) {
+    for (bool whole_keys : {true, false}) {
+      for (bool range_filter : {false, true}) {
+        for (KeyFormat key_format :
+             {KeyFormat::kPlain, KeyFormat::kLevelDBInternal}) {
+          if (extractor == nullptr && (!whole_keys || !range_filter)) continue;
+          Options options;
+          options.block_size = 256;
+          options.key_format = key_format;
+          options.filter_policy = count % 2 == 0
+                                      ? NewLevelDBBloomFilterPolicy(10)
+                                      : NewCacheLocalBloomFilterPolicy(10);
+          options.prefix_extractor = extractor;
+          options.whole_key_filtering = whole_keys;
+          if (range_filter) options.range_filter_bits_per_key = 12;
+          StringWritableFile file;
+          TableBuilder builder(options, &file);
+          for (int i = 0; i < 60; ++i) {
+            // Even ids of three digits (sorted; odd prefixes absent).
+            const std::string user_key =
+                "user:" + std::to_string(100 + 2 * (i / 3)) + ":" +
+                std::to_string(i % 3);
+            if (key_format == KeyFormat::kPlain) {
+              (void)builder.Add(user_key, std::string(i % 5, 'v'));
+            } else {
+              std::string key = user_key;
+              PutFixed64(&key, (uint64_t{1000} + i) << 8 | 1);
+              (void)builder.Add(key, std::string(i % 5, 'v'));
+            }
+          }
+          if (!builder.Finish().ok()) return false;
+          seeds->WriteTable("scan_filters_" + std::to_string(count++),
+                            file.contents());
+        }
+      }
+    }
   }
   return true;
 }
@@ -458,7 +506,8 @@ int Main(const std::string& out) {
   // 40 keys: a few blocks of each size. 300 keys: enough for a real Ribbon
   // filter (below 256 keys it stores a cache-local Bloom one).
   if (!WriteTables(&seeds, 40) || !WriteTables(&seeds, 300) ||
-      !WriteCompressedTables(&seeds)) {
+      !WriteCompressedTables(&seeds) ||
+      !WriteScanFilterTables(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: building a table failed\n");
     return 1;
   }

@@ -1,7 +1,9 @@
 // Table::Open on arbitrary bytes, then Gets and a MultiGet of keys taken from
-// the input and from the table, Seeks, and full forward and backward
-// iteration. Every answer must be a value, NotFound or an error; never a
-// crash, a hang or an out-of-bounds read.
+// the input and from the table, Seeks, full forward and backward iteration,
+// and bounded iterators (bounds and prefix_same_as_start from those keys,
+// which ask the prefix and range filters) with MayContainRange. Every answer
+// must be a value, NotFound or an error; never a crash, a hang, an
+// out-of-bounds read, or a key outside an iterator's bounds.
 //
 // Each input is read twice: as given (block checksums almost always wrong
 // after a mutation, so Open mostly stops at the index), and with every block
@@ -17,6 +19,7 @@
 
 #include "bloomtable/cache.h"
 #include "bloomtable/file.h"
+#include "bloomtable/prefix_extractor.h"
 #include "bloomtable/table.h"
 #include "fuzz/fix_checksums.h"
 #include "fuzz/fuzz_options.h"
@@ -28,6 +31,55 @@ namespace {
 // Bounds the walks: a 16 KiB input cannot hold more entries than this.
 constexpr size_t kMaxSteps = 100000;
 
+// Aborts unless every entry a bounded iterator yields lies in [lower, upper)
+// (plain keys: the bytewise order of the fuzz options).
+void CheckInBounds(const Iterator& it, KeyFormat key_format,
+                   std::string_view lower, std::string_view upper) {
+  if (key_format != KeyFormat::kPlain) return;
+  if (it.key() < lower || it.key() >= upper) __builtin_trap();
+}
+
+// Bounded walks both ways and seeks to both bounds, in total order or in
+// prefix mode; MayContainRange over the bounds both ways round.
+uint64_t ExerciseBounds(const Table& table, KeyFormat key_format,
+                        ReadOptions read_options, const std::string& lower,
+                        const std::string& upper, bool prefix_mode) {
+  read_options.iterate_lower_bound = lower;
+  read_options.iterate_upper_bound = upper;
+  read_options.prefix_same_as_start = prefix_mode;
+  auto it = table.NewIterator(read_options);
+  uint64_t sum = 0;
+  size_t steps = 0;
+  for (it->SeekToFirst(); it->Valid() && steps < kMaxSteps; it->Next()) {
+    CheckInBounds(*it, key_format, lower, upper);
+    sum += TouchEntry(*it);
+    ++steps;
+  }
+  for (it->SeekToLast(); it->Valid() && steps < 2 * kMaxSteps; it->Prev()) {
+    CheckInBounds(*it, key_format, lower, upper);
+    sum += TouchEntry(*it);
+    ++steps;
+  }
+  for (const std::string* target : {&lower, &upper}) {
+    it->Seek(*target);
+    for (int step = 0; step < 3 && it->Valid(); ++step) {
+      CheckInBounds(*it, key_format, lower, upper);
+      sum += TouchEntry(*it);
+      it->Next();
+    }
+    it->SeekForPrev(*target);
+    for (int step = 0; step < 3 && it->Valid(); ++step) {
+      CheckInBounds(*it, key_format, lower, upper);
+      sum += TouchEntry(*it);
+      it->Prev();
+    }
+  }
+  (void)it->status();
+  sum += table.MayContainRange(lower, upper) ? 1 : 0;
+  sum += table.MayContainRange(upper, lower) ? 1 : 0;
+  return sum;
+}
+
 void Exercise(const std::string& bytes, KeyFormat key_format,
               const ReadOptions& read_options,
               std::shared_ptr<Cache> block_cache) {
@@ -37,6 +89,17 @@ void Exercise(const std::string& bytes, KeyFormat key_format,
   auto table =
       Table::Open(options, NewMemoryRandomAccessFile(bytes), bytes.size());
   if (!table.ok()) return;
+  // A prefix filter's prefixes are used with the extractor it names.
+  const ScanFilterInfo& scan_filters = (*table)->scan_filter_info();
+  if (scan_filters.prefix_loaded && !scan_filters.prefix_in_use) {
+    options.prefix_extractor =
+        NewPrefixExtractorFromName(scan_filters.prefix_extractor);
+    if (options.prefix_extractor != nullptr) {
+      table =
+          Table::Open(options, NewMemoryRandomAccessFile(bytes), bytes.size());
+      if (!table.ok()) return;
+    }
+  }
   std::vector<std::string> keys = {"", "a", bytes.substr(0, 8),
                                    std::string(8, '\xff')};
 
@@ -74,11 +137,16 @@ void Exercise(const std::string& bytes, KeyFormat key_format,
     (void)it->status();
     (void)(*table)->ApproximateOffsetOf(key);
   }
+  for (size_t i = 0; i + 1 < keys.size() && i < 8; ++i) {
+    sum += ExerciseBounds(**table, key_format, read_options, keys[i],
+                          keys[keys.size() - 1 - i], i % 2 == 0);
+  }
   const std::vector<std::string_view> views(keys.begin(), keys.end());
   (void)(*table)->MultiGet(read_options, views);
   (void)(*table)->GetStats();
   (void)(*table)->ApproximateMemoryUsage();
   (void)(*table)->filter_info();
+  (void)(*table)->scan_filter_info();
   // Never true: keeps the reads of TouchEntry from being optimised away.
   if (sum == ~uint64_t{0}) __builtin_trap();
 }

@@ -16,6 +16,8 @@
 #include "table/corruption.h"
 #include "table/format.h"
 #include "table/internal_key.h"
+#include "table/iterate_bounds.h"
+#include "table/scan_filters.h"
 #include "table/table_counters.h"
 #include "table/table_filter.h"
 #include "table/table_structure.h"
@@ -94,6 +96,14 @@ struct Table::Rep final : public DataBlockReader {
         table_filter->layout() != FilterLayout::kPerBlock) {
       TableCounters::Add(counters.filter_checks, 1);
       if (!table_filter->TableMayMatch(key)) {
+        TableCounters::Add(counters.filter_negatives, 1);
+        return KeyNotFound();
+      }
+    } else if (table_filter == nullptr && scan_filters != nullptr &&
+               scan_filters->CanAnswerKeys()) {
+      // A table written with a prefix extractor has only its prefix filter.
+      TableCounters::Add(counters.filter_checks, 1);
+      if (!scan_filters->KeyMayMatch(key)) {
         TableCounters::Add(counters.filter_negatives, 1);
         return KeyNotFound();
       }
@@ -227,6 +237,9 @@ struct Table::Rep final : public DataBlockReader {
   std::shared_ptr<const Block> index_block;
   std::unique_ptr<TableFilter> filter;
   TableFilterInfo filter_info;
+  // The prefix and range filters (null if neither is usable).
+  std::unique_ptr<ScanFilters> scan_filters;
+  ScanFilterInfo scan_filter_info;
   // Updated by const lookups from many threads: atomics, hence mutable.
   mutable TableCounters counters;
   // Bytes of data blocks that live iterators hold.
@@ -278,6 +291,9 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
   TableFilter::Load(rep->options, f, *metaindex, rep->block_read_options,
                     partitions, &rep->counters, &rep->filter,
                     &rep->filter_info);
+  ScanFilters::Load(rep->options, f, *metaindex, rep->block_read_options,
+                    &rep->counters, &rep->scan_filters,
+                    &rep->scan_filter_info);
 
   const BlockHandle& index_handle = rep->footer.index_handle();
   report = BlockReadReport();
@@ -299,7 +315,8 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
     rep->cache_id = cache->NewId();
     if (options.cache_index_and_filter_blocks) {
       rep->cache_charge = rep->index_block->contents().size() +
-                          (rep->filter ? rep->filter->size() : 0);
+                          (rep->filter ? rep->filter->size() : 0) +
+                          (rep->scan_filters ? rep->scan_filters->size() : 0);
       cache->AdjustPinnedCharge(static_cast<int64_t>(rep->cache_charge));
     }
   }
@@ -390,8 +407,22 @@ std::vector<absl::StatusOr<std::string>> Table::MultiGet(
 
 std::unique_ptr<Iterator> Table::NewIterator(
     const ReadOptions& read_options) const {
-  return NewTwoLevelIterator(rep_->comparator, rep_->index_block.get(),
-                             rep_.get(), read_options);
+  const Rep& r = *rep_;
+  ScanSetup setup;
+  setup.user_comparator = r.options.comparator;
+  setup.internal_keys = r.options.key_format == KeyFormat::kLevelDBInternal;
+  setup.prefix_extractor = r.options.prefix_extractor.get();
+  setup.filters = r.scan_filters.get();
+  return NewTwoLevelIterator(r.comparator, r.index_block.get(), &r,
+                             read_options, setup);
+}
+
+bool Table::MayContainRange(std::string_view lo, std::string_view hi) const {
+  const Rep& r = *rep_;
+  if (r.options.comparator->Compare(lo, hi) >= 0) return false;
+  const ScanFilters* filters = r.scan_filters.get();
+  return filters == nullptr || !filters->CanAnswerRanges() ||
+         filters->RangeMayMatch(lo, hi, /*ask_prefix=*/true);
 }
 
 uint64_t Table::ApproximateOffsetOf(std::string_view key) const {
@@ -416,9 +447,14 @@ size_t Table::ApproximateMemoryUsage() const {
   const int64_t pinned = r.pinned_bytes.load(std::memory_order_relaxed);
   return sizeof(Rep) + r.index_block->contents().size() +
          (r.filter ? r.filter->size() : 0) +
+         (r.scan_filters ? r.scan_filters->size() : 0) +
          static_cast<size_t>(pinned > 0 ? pinned : 0);
 }
 
 const TableFilterInfo& Table::filter_info() const { return rep_->filter_info; }
+
+const ScanFilterInfo& Table::scan_filter_info() const {
+  return rep_->scan_filter_info;
+}
 
 }  // namespace bloomtable

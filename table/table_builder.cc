@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "filter/filter_block.h"
+#include "filter/range_filter.h"
 #include "snappy.h"
 #include "table/block_builder.h"
 #include "table/format.h"
@@ -20,6 +22,8 @@
 #include "table/internal_key.h"
 #include "table/partitioned_filter_builder.h"
 #include "table/table_builder_limits.h"
+#include "table/prefix_filter_block.h"
+#include "table/scan_filters.h"
 #include "table/table_filter.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -40,8 +44,24 @@ struct TableBuilder::Rep {
     if (options.compression == CompressionType::kZstd) {
       zstd = std::make_unique<ZstdCompressor>(options.zstd_compression_level);
     }
+    if (options.range_filter_bits_per_key > 0) {
+      if (options.comparator != BytewiseComparator()) {
+        status = absl::InvalidArgumentError(
+            "TableBuilder: a range filter needs the bytewise comparator");
+      } else {
+        RangeFilterOptions range_options;
+        range_options.bits_per_key = options.range_filter_bits_per_key;
+        range_options.max_range_length = options.range_filter_max_range_length;
+        range_filter = std::make_unique<RangeFilterBuilder>(range_options);
+      }
+    }
     const FilterPolicy* policy = options.filter_policy.get();
     if (policy == nullptr) return;
+    if (options.prefix_extractor != nullptr) {
+      prefix_filter = std::make_unique<PrefixFilterBuilder>(
+          policy, options.prefix_extractor.get(), options.whole_key_filtering);
+      return;
+    }
     // A policy that cannot build per-block filters gets the whole-table
     // layout even when per-block is asked for.
     if (options.filter_layout == FilterLayout::kPerBlock &&
@@ -73,6 +93,8 @@ struct TableBuilder::Rep {
   std::unique_ptr<FilterBlockBuilder> per_block_filter;
   std::unique_ptr<FullFilterBuilder> whole_table_filter;
   std::unique_ptr<PartitionedFilterBuilder> partitioned_filter;
+  std::unique_ptr<PrefixFilterBuilder> prefix_filter;
+  std::unique_ptr<RangeFilterBuilder> range_filter;
 
   // The index entry of the last data block is written only when the next
   // key arrives (or at Finish), so that its separator can be shortened
@@ -257,6 +279,8 @@ absl::Status TableBuilder::Add(std::string_view key, std::string_view value) {
   if (r.partitioned_filter != nullptr) {
     r.partitioned_filter->AddKey(filter_key);
   }
+  if (r.prefix_filter != nullptr) r.prefix_filter->AddKey(filter_key);
+  if (r.range_filter != nullptr) r.range_filter->AddKey(filter_key);
 
   r.last_key.assign(key.data(), key.size());
   ++r.num_entries;
@@ -275,20 +299,22 @@ absl::Status TableBuilder::Finish() {
   r.Flush();
   r.closed = true;
 
-  // Filter block: never compressed.
-  BlockHandle filter_handle;
-  std::string filter_metaindex_key;
+  // Filter blocks: never compressed. Their metaindex entries, in key order.
+  std::map<std::string, BlockHandle> meta_blocks;
+  const std::string policy_name =
+      r.options.filter_policy != nullptr
+          ? std::string(r.options.filter_policy->Name())
+          : std::string();
   if (r.status.ok() && r.per_block_filter != nullptr) {
-    r.WriteRawBlock(r.per_block_filter->Finish(), kNoCompressionType,
-                    &filter_handle);
-    filter_metaindex_key = std::string(kPerBlockFilterPrefix);
-    filter_metaindex_key += r.options.filter_policy->Name();
+    r.WriteRawBlock(
+        r.per_block_filter->Finish(), kNoCompressionType,
+        &meta_blocks[std::string(kPerBlockFilterPrefix) + policy_name]);
   } else if (r.status.ok() && r.whole_table_filter != nullptr) {
     std::string filter;
     r.whole_table_filter->Finish(&filter);
-    r.WriteRawBlock(filter, kNoCompressionType, &filter_handle);
-    filter_metaindex_key = std::string(kWholeTableFilterPrefix);
-    filter_metaindex_key += r.options.filter_policy->Name();
+    r.WriteRawBlock(
+        filter, kNoCompressionType,
+        &meta_blocks[std::string(kWholeTableFilterPrefix) + policy_name]);
   } else if (r.status.ok() && r.partitioned_filter != nullptr) {
     // The partitions, then their top-level index (the block the metaindex
     // names), all uncompressed.
@@ -300,20 +326,33 @@ absl::Status TableBuilder::Finish() {
         },
         &top_level_index);
     if (status.ok()) {
-      r.WriteRawBlock(top_level_index, kNoCompressionType, &filter_handle);
+      r.WriteRawBlock(
+          top_level_index, kNoCompressionType,
+          &meta_blocks[std::string(kPartitionedFilterPrefix) + policy_name]);
     }
-    filter_metaindex_key = std::string(kPartitionedFilterPrefix);
-    filter_metaindex_key += r.options.filter_policy->Name();
+  } else if (r.status.ok() && r.prefix_filter != nullptr) {
+    std::string filter;
+    r.prefix_filter->Finish(&filter);
+    r.WriteRawBlock(
+        filter, kNoCompressionType,
+        &meta_blocks[std::string(kPrefixFilterMetaPrefix) + policy_name]);
   }
 
-  // Metaindex block: the filter's entry, if any.
+  if (r.status.ok() && r.range_filter != nullptr) {
+    r.WriteRawBlock(r.range_filter->Finish(), kNoCompressionType,
+                    &meta_blocks[std::string(kRangeFilterMetaPrefix) +
+                                 std::string(RangeFilterBuilder::kName)]);
+  }
+
+  // Metaindex block: the filters' entries, if any.
   BlockHandle metaindex_handle;
   if (r.status.ok()) {
     BlockBuilder metaindex_block(r.options.block_restart_interval);
-    if (!filter_metaindex_key.empty()) {
-      std::string encoded;
-      filter_handle.EncodeTo(&encoded);
-      metaindex_block.Add(filter_metaindex_key, encoded);
+    std::string encoded;
+    for (const auto& [key, handle] : meta_blocks) {
+      encoded.clear();
+      handle.EncodeTo(&encoded);
+      metaindex_block.Add(key, encoded);
     }
     r.WriteBlock(&metaindex_block, &metaindex_handle);
   }

@@ -22,6 +22,10 @@ struct TableCounters {
   std::atomic<uint64_t> block_cache_hits{0};
   std::atomic<uint64_t> block_cache_misses{0};
   std::atomic<uint64_t> filter_partition_reads{0};
+  std::atomic<uint64_t> prefix_filter_checks{0};
+  std::atomic<uint64_t> prefix_filter_negatives{0};
+  std::atomic<uint64_t> range_filter_checks{0};
+  std::atomic<uint64_t> range_filter_negatives{0};
 
   static void Add(std::atomic<uint64_t>& counter, uint64_t n) {
     counter.fetch_add(n, std::memory_order_relaxed);
@@ -46,6 +50,14 @@ struct TableCounters {
         block_cache_misses.load(std::memory_order_relaxed);
     stats.filter_partition_reads =
         filter_partition_reads.load(std::memory_order_relaxed);
+    stats.prefix_filter_checks =
+        prefix_filter_checks.load(std::memory_order_relaxed);
+    stats.prefix_filter_negatives =
+        prefix_filter_negatives.load(std::memory_order_relaxed);
+    stats.range_filter_checks =
+        range_filter_checks.load(std::memory_order_relaxed);
+    stats.range_filter_negatives =
+        range_filter_negatives.load(std::memory_order_relaxed);
     return stats;
   }
 };

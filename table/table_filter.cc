@@ -20,8 +20,20 @@ struct Candidate {
   std::shared_ptr<const FilterPolicy> policy;  // null if not supplied
 };
 
-std::shared_ptr<const FilterPolicy> FindPolicy(const Options& options,
-                                               std::string_view name) {
+}  // namespace
+
+absl::StatusOr<BlockContents> ReadFilterBlock(
+    const RandomAccessFile& file, const BlockHandle& handle,
+    const ReadBlockOptions& read_options, TableCounters* counters) {
+  BlockReadReport report;
+  absl::StatusOr<BlockContents> contents =
+      ReadBlock(file, handle, read_options, &report);
+  counters->RecordRead(report);
+  return contents;
+}
+
+std::shared_ptr<const FilterPolicy> FindFilterPolicy(const Options& options,
+                                                     std::string_view name) {
   if (options.filter_policy != nullptr &&
       options.filter_policy->Name() == name) {
     return options.filter_policy;
@@ -31,8 +43,6 @@ std::shared_ptr<const FilterPolicy> FindPolicy(const Options& options,
   }
   return nullptr;
 }
-
-}  // namespace
 
 TableFilter::TableFilter(FilterLayout layout,
                          std::shared_ptr<const FilterPolicy> policy,
@@ -70,7 +80,7 @@ void TableFilter::Load(const Options& options, const RandomAccessFile& file,
     if (!ParseFilterMetaindexKey(entry.key, &name, &candidate.layout)) {
       continue;  // some other meta block (RocksDB's properties, ...)
     }
-    candidate.policy = FindPolicy(options, name);
+    candidate.policy = FindFilterPolicy(options, name);
     candidate.policy_name = name;
     // A valid metaindex names each filter once (its keys are sorted and
     // distinct). Reading a repeated name again could only cost another
@@ -97,10 +107,8 @@ void TableFilter::Load(const Options& options, const RandomAccessFile& file,
       if (candidate.layout != layout || candidate.policy == nullptr) continue;
       const BlockHandle& handle = candidate.entry->handle;
       std::string reason;
-      BlockReadReport report;
       absl::StatusOr<BlockContents> contents =
-          ReadBlock(file, handle, read_options, &report);
-      counters->RecordRead(report);
+          ReadFilterBlock(file, handle, read_options, counters);
       if (contents.ok() && layout == FilterLayout::kPartitioned) {
         PartitionedFilter::Source source;
         source.file = &file;

@@ -41,6 +41,17 @@ struct PartitionSource {
   uint64_t region_end = 0;
 };
 
+// Reads and verifies the filter block at `handle` (a metaindex entry's),
+// recording the read in *counters. ReadBlock's errors.
+absl::StatusOr<BlockContents> ReadFilterBlock(
+    const RandomAccessFile& file, const BlockHandle& handle,
+    const ReadBlockOptions& read_options, TableCounters* counters);
+
+// The policy named `name` among options.filter_policy and
+// options.extra_filter_policies, or null.
+std::shared_ptr<const FilterPolicy> FindFilterPolicy(const Options& options,
+                                                     std::string_view name);
+
 class TableFilter {
  public:
   // Loads the best usable filter among the `metaindex` entries: whole-table,

@@ -1,6 +1,7 @@
 #include "table/two_level_iterator.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace bloomtable {
@@ -13,50 +14,93 @@ class TwoLevelIterator final : public Iterator {
  public:
   TwoLevelIterator(const Comparator* comparator, const Block* index_block,
                    const DataBlockReader* reader,
-                   const ReadOptions& read_options)
+                   const ReadOptions& read_options, const ScanSetup& setup)
       : comparator_(comparator),
         reader_(reader),
         read_options_(read_options),
-        index_iter_(comparator, index_block) {}
+        index_iter_(comparator, index_block),
+        bounds_(setup, read_options) {}
 
   ~TwoLevelIterator() override { ClearDataBlock(); }
 
-  bool Valid() const override {
-    return data_iter_.has_value() && data_iter_->Valid();
-  }
+  bool Valid() const override { return !exhausted_ && DataValid(); }
 
   void SeekToFirst() override {
-    status_ = absl::OkStatus();
+    Restart();
+    if (bounds_.active()) {
+      const std::optional<std::string>& lower = bounds_.lower();
+      const std::string_view from = lower ? *lower : std::string_view();
+      if (!bounds_.BeginForward(lower ? &from : nullptr, nullptr)) {
+        return Exhaust();
+      }
+      if (lower) {
+        SeekWithin(bounds_.lower_seek_key());
+        return EnforceLimits();
+      }
+    }
     index_iter_.SeekToFirst();
     InitDataBlock();
     if (data_iter_) data_iter_->SeekToFirst();
     SkipEmptyDataBlocksForward();
+    EnforceLimits();
   }
 
   void SeekToLast() override {
-    status_ = absl::OkStatus();
+    Restart();
+    if (bounds_.active()) {
+      if (!bounds_.BeginBackward(nullptr, nullptr)) return Exhaust();
+      if (bounds_.upper()) {
+        SeekBefore(bounds_.upper_seek_key(), /*inclusive=*/false);
+        return EnforceLimits();
+      }
+    }
     index_iter_.SeekToLast();
     InitDataBlock();
     if (data_iter_) data_iter_->SeekToLast();
     SkipEmptyDataBlocksBackward();
+    EnforceLimits();
   }
 
   void Seek(std::string_view target) override {
-    status_ = absl::OkStatus();
-    index_iter_.Seek(target);
-    InitDataBlock();
-    if (data_iter_) data_iter_->Seek(target);
-    SkipEmptyDataBlocksForward();
+    Restart();
+    if (bounds_.active()) {
+      const std::string_view user_target = bounds_.UserKey(target);
+      std::string_view from = user_target;
+      if (bounds_.BelowLower(from)) {
+        target = bounds_.lower_seek_key();
+        from = *bounds_.lower();
+      }
+      if (!bounds_.BeginForward(&from, &user_target)) return Exhaust();
+    }
+    SeekWithin(target);
+    EnforceLimits();
+  }
+
+  void SeekForPrev(std::string_view target) override {
+    Restart();
+    bool inclusive = true;
+    if (bounds_.active()) {
+      const std::string_view to = bounds_.UserKey(target);
+      if (!bounds_.BeginBackward(&to, &to)) return Exhaust();
+      if (bounds_.AtOrAboveUpper(to)) {
+        target = bounds_.upper_seek_key();
+        inclusive = false;
+      }
+    }
+    SeekBefore(target, inclusive);
+    EnforceLimits();
   }
 
   void Next() override {
     data_iter_->Next();
     SkipEmptyDataBlocksForward();
+    EnforceLimits();
   }
 
   void Prev() override {
     data_iter_->Prev();
     SkipEmptyDataBlocksBackward();
+    EnforceLimits();
   }
 
   std::string_view key() const override { return data_iter_->key(); }
@@ -127,9 +171,72 @@ class TwoLevelIterator final : public Iterator {
     return false;
   }
 
+  bool DataValid() const {
+    return data_iter_.has_value() && data_iter_->Valid();
+  }
+
+  // Every positioning call starts afresh.
+  void Restart() {
+    status_ = absl::OkStatus();
+    exhausted_ = false;
+  }
+
+  // Ends the scan at a bound, keeping the current data block for a later
+  // Seek into it.
+  void Exhaust() { exhausted_ = true; }
+
+  // Positions at the first entry >= target, ignoring bounds.
+  void SeekWithin(std::string_view target) {
+    index_iter_.Seek(target);
+    InitDataBlock();
+    if (data_iter_) data_iter_->Seek(target);
+    SkipEmptyDataBlocksForward();
+  }
+
+  // Positions at the last entry < target (<= target if `inclusive`). Reads
+  // the block that would hold target and, only if no entry there qualifies,
+  // the blocks before it.
+  void SeekBefore(std::string_view target, bool inclusive) {
+    index_iter_.Seek(target);
+    if (!index_iter_.Valid()) {
+      if (!index_iter_.status().ok()) return ClearDataBlock();
+      // Every separator, hence every key, is below target.
+      index_iter_.SeekToLast();
+      InitDataBlock();
+      if (data_iter_) data_iter_->SeekToLast();
+      return SkipEmptyDataBlocksBackward();
+    }
+    InitDataBlock();
+    if (!data_iter_) return;
+    data_iter_->Seek(target);
+    if (data_iter_->Valid()) {
+      if (!inclusive || comparator_->Compare(data_iter_->key(), target) != 0) {
+        data_iter_->Prev();
+      }
+    } else if (data_iter_->status().ok()) {
+      data_iter_->SeekToLast();  // the whole block is below target
+    }
+    SkipEmptyDataBlocksBackward();
+  }
+
+  // After a move: ends the scan at an entry outside its limits. One step
+  // past a limit is the usual end; an entry on the other side only appears
+  // in a damaged block whose keys are out of order, and is never yielded
+  // either.
+  void EnforceLimits() {
+    if (!bounds_.active() || !Valid()) return;
+    if (bounds_.OutsideScan(bounds_.UserKey(data_iter_->key()))) Exhaust();
+  }
+
   void SkipEmptyDataBlocksForward() {
-    while (!Valid()) {
+    while (!DataValid()) {
       if (StopAtError() || !index_iter_.Valid()) return ClearDataBlock();
+      // The next block's keys are all above this separator: past the limit,
+      // it is not read.
+      if (bounds_.active() &&
+          bounds_.PastForwardLimit(bounds_.UserKey(index_iter_.key()))) {
+        return Exhaust();
+      }
       index_iter_.Next();
       InitDataBlock();
       if (data_iter_) data_iter_->SeekToFirst();
@@ -137,9 +244,15 @@ class TwoLevelIterator final : public Iterator {
   }
 
   void SkipEmptyDataBlocksBackward() {
-    while (!Valid()) {
+    while (!DataValid()) {
       if (StopAtError() || !index_iter_.Valid()) return ClearDataBlock();
       index_iter_.Prev();
+      // That block's keys are all at most its separator: below the limit,
+      // it is not read.
+      if (bounds_.active() && index_iter_.Valid() &&
+          bounds_.BeforeBackwardLimit(bounds_.UserKey(index_iter_.key()))) {
+        return Exhaust();
+      }
       InitDataBlock();
       if (data_iter_) data_iter_->SeekToLast();
     }
@@ -149,6 +262,10 @@ class TwoLevelIterator final : public Iterator {
   const DataBlockReader* const reader_;
   const ReadOptions read_options_;
   BlockIter index_iter_;
+  IterateBounds bounds_;
+  // The scan reached a bound or a filter found it empty: !Valid() although
+  // data_iter_ may still hold an entry.
+  bool exhausted_ = false;
   std::shared_ptr<const Block> data_block_;
   BlockHandle data_block_handle_;  // where data_block_ was read
   // Declared after data_block_: destroyed before the block it reads.
@@ -161,9 +278,10 @@ class TwoLevelIterator final : public Iterator {
 std::unique_ptr<Iterator> NewTwoLevelIterator(const Comparator* comparator,
                                               const Block* index_block,
                                               const DataBlockReader* reader,
-                                              const ReadOptions& read_options) {
+                                              const ReadOptions& read_options,
+                                              const ScanSetup& setup) {
   return std::make_unique<TwoLevelIterator>(comparator, index_block, reader,
-                                            read_options);
+                                            read_options, setup);
 }
 
 }  // namespace bloomtable

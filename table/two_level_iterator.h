@@ -20,6 +20,7 @@
 #include "bloomtable/options.h"
 #include "table/block.h"
 #include "table/format.h"
+#include "table/iterate_bounds.h"
 
 namespace bloomtable {
 
@@ -42,10 +43,14 @@ class DataBlockReader {
                                   const absl::Status& status) const = 0;
 };
 
+// Honours read_options' bounds and prefix mode with `setup` (see
+// IterateBounds): it never yields an entry outside them and reads no data
+// block that lies wholly outside them.
 std::unique_ptr<Iterator> NewTwoLevelIterator(const Comparator* comparator,
                                               const Block* index_block,
                                               const DataBlockReader* reader,
-                                              const ReadOptions& read_options);
+                                              const ReadOptions& read_options,
+                                              const ScanSetup& setup);
 
 }  // namespace bloomtable
 

@@ -2,6 +2,9 @@
 //     [--block_size N] [--block_restart_interval N]
 //     [--compression none|snappy|zstd] [--compression_level N]
 //     [--filter none|bloom|cache_local_bloom|ribbon] [--bits_per_key N]
+//     [--filter_layout per_block|whole_table]
+//     [--prefix_extractor SPEC] [--[no]whole_key_filtering]
+//     [--range_filter_bits_per_key N] [--max_range_length N]
 
 #include <cstdio>
 #include <string>
@@ -19,6 +22,7 @@
 #include "tools/commands.h"
 #include "tools/exit_status.h"
 #include "tools/filter_policies.h"
+#include "tools/prefix_extractor_spec.h"
 #include "tools/tool_errors.h"
 
 namespace bloomtable {
@@ -30,6 +34,54 @@ namespace {
 // LZ4 and of little use in a table).
 constexpr int32_t kMinZstdLevel = -7;
 constexpr int32_t kMaxZstdLevel = 22;
+
+// Reads the scan filter flags into `*options`; prints a usage error and
+// returns false if one is bad.
+bool ReadScanFilterFlags(const CommandLine& command_line, Options* options) {
+  const std::string spec = absl::GetFlag(FLAGS_prefix_extractor);
+  if (command_line.FlagGiven("prefix_extractor")) {
+    if (options->filter_policy == nullptr) {
+      ReportUsageError("build",
+                       "--prefix_extractor needs a filter, but --filter is "
+                       "none");
+      return false;
+    }
+    absl::StatusOr<std::shared_ptr<const PrefixExtractor>> extractor =
+        ParsePrefixExtractorSpec(spec);
+    if (!extractor.ok()) {
+      ReportUsageError("build", std::string(extractor.status().message()));
+      return false;
+    }
+    options->prefix_extractor = *std::move(extractor);
+  } else if (command_line.FlagGiven("whole_key_filtering")) {
+    ReportUsageError("build", "--whole_key_filtering needs --prefix_extractor");
+    return false;
+  }
+  options->whole_key_filtering = absl::GetFlag(FLAGS_whole_key_filtering);
+  const double range_bits = absl::GetFlag(FLAGS_range_filter_bits_per_key);
+  if (!(range_bits == 0 || (range_bits >= 4 && range_bits <= 40))) {
+    ReportUsageError("build", absl::StrCat("--range_filter_bits_per_key must "
+                                           "be 0 (none) or in [4, 40], got ",
+                                           range_bits));
+    return false;
+  }
+  options->range_filter_bits_per_key = range_bits;
+  const int64_t max_range_length = absl::GetFlag(FLAGS_max_range_length);
+  if (max_range_length < 1) {
+    ReportUsageError("build", absl::StrCat("--max_range_length must be at "
+                                           "least 1, got ",
+                                           max_range_length));
+    return false;
+  }
+  if (range_bits == 0 && command_line.FlagGiven("max_range_length")) {
+    ReportUsageError("build",
+                     "--max_range_length needs --range_filter_bits_per_key");
+    return false;
+  }
+  options->range_filter_max_range_length =
+      static_cast<uint64_t>(max_range_length);
+  return true;
+}
 
 // Reads the build flags into `*options` and `*format`; prints a usage error
 // and returns false if one is bad.
@@ -121,7 +173,7 @@ bool ReadBuildFlags(const CommandLine& command_line, Options* options,
                                            "' (per_block or whole_table)"));
     return false;
   }
-  return true;
+  return ReadScanFilterFlags(command_line, options);
 }
 
 }  // namespace

@@ -57,3 +57,17 @@ ABSL_FLAG(std::string, filter_layout, "per_block",
           "per_block: LevelDB's filter block, one filter per 2 KiB of data "
           "(what LevelDB reads); whole_table: one filter over every key, "
           "asked before the index search");
+ABSL_FLAG(std::string, prefix_extractor, "",
+          "make the filter a prefix filter that also holds each key's prefix "
+          "(whole-table, under prefixfilter.<policy>, which LevelDB ignores): "
+          "fixed:N, capped:N, or delimiter:N:C (up to and including the N-th "
+          "byte C)");
+ABSL_FLAG(bool, whole_key_filtering, true,
+          "with --prefix_extractor, also put the whole keys in the filter "
+          "(point lookups ask them); --nowhole_key_filtering: prefixes only");
+ABSL_FLAG(double, range_filter_bits_per_key, 0,
+          "also write a range filter (rangefilter.bloomtable.Grafite) of this "
+          "many bits per key, for scans; 0: none");
+ABSL_FLAG(int64_t, max_range_length, 64,
+          "the range filter's false-positive bound holds for ranges of up to "
+          "this many consecutive key values");

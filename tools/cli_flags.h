@@ -39,5 +39,9 @@ ABSL_DECLARE_FLAG(int32_t, compression_level);
 ABSL_DECLARE_FLAG(std::string, filter);
 ABSL_DECLARE_FLAG(double, bits_per_key);
 ABSL_DECLARE_FLAG(std::string, filter_layout);
+ABSL_DECLARE_FLAG(std::string, prefix_extractor);
+ABSL_DECLARE_FLAG(bool, whole_key_filtering);
+ABSL_DECLARE_FLAG(double, range_filter_bits_per_key);
+ABSL_DECLARE_FLAG(int64_t, max_range_length);
 
 #endif  // BLOOMTABLE_TOOLS_CLI_FLAGS_H_

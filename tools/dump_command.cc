@@ -21,6 +21,7 @@
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/output_format.h"
+#include "tools/scan_filter_analysis.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
 #include "util/string_util.h"
@@ -48,6 +49,7 @@ struct DumpReport {
   uint64_t raw_bytes = 0;
   uint64_t stored_bytes = 0;
   std::vector<FilterAnalysis> filters;
+  std::vector<ScanFilterAnalysis> scan_filters;
   absl::Status error;  // the damage that stopped the walk, if any
 };
 
@@ -93,6 +95,7 @@ DumpReport Collect(const TableWalker& walker, const DumpSettings& settings) {
         DataBlockKeys{block.summary.handle.offset(), block.entries});
   }
   AnalyzeFilterBlocks(walker, keys_per_block, &report.filters);
+  AnalyzeScanFilterBlocks(walker, report.entries, &report.scan_filters);
   return report;
 }
 
@@ -186,6 +189,20 @@ void PrintText(const std::string& path, const TableWalker& walker,
     }
     if (!filter.problem.empty()) PrintField("problem", filter.problem);
   }
+  for (const ScanFilterAnalysis& filter : report.scan_filters) {
+    absl::PrintF("%s filter block: %s, offset %d, size %d\n",
+                 filter.is_range ? "range" : "prefix", filter.name,
+                 filter.handle.offset(), filter.handle.size());
+    if (filter.is_range && filter.problem.empty()) {
+      PrintField("keys", absl::StrCat(filter.num_keys));
+      PrintField("max range length", absl::StrCat(filter.max_range_length));
+    } else if (filter.problem.empty()) {
+      PrintField("extractor", filter.extractor);
+      PrintField("whole keys", filter.whole_keys ? "yes" : "no");
+    }
+    PrintField("bits per key", absl::StrFormat("%.2f", filter.bits_per_key));
+    if (!filter.problem.empty()) PrintField("problem", filter.problem);
+  }
 }
 
 nlohmann::json BlockJson(const BlockSummary& summary) {
@@ -264,6 +281,12 @@ nlohmann::json ToJson(const std::string& path, const TableWalker& walker,
     }
     if (!filter.problem.empty()) filter_json["problem"] = filter.problem;
     json["filters"].push_back(std::move(filter_json));
+  }
+  json["scan_filters"] = nlohmann::json::array();
+  for (const ScanFilterAnalysis& filter : report.scan_filters) {
+    nlohmann::json filter_json = ScanFilterJson(filter);
+    filter_json["handle"] = HandleJson(filter.handle);
+    json["scan_filters"].push_back(std::move(filter_json));
   }
   return json;
 }

@@ -29,7 +29,9 @@ std::string Plural(uint64_t n, std::string_view word) {
 std::string DescribeLookup(const Table& table, const TableStats& before,
                            const TableStats& after) {
   const uint64_t block_reads = after.data_block_reads - before.data_block_reads;
-  if (!table.filter_info().in_use) {
+  // A prefix filter (scan_filter_info) answers lookups when the table has
+  // no other filter.
+  if (!table.filter_info().in_use && !table.scan_filter_info().prefix_loaded) {
     std::string reason = table.filter_info().metaindex_key.empty()
                              ? "the table has none"
                              : table.filter_info().unused_reason;

@@ -7,6 +7,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "bloomtable/iterator.h"
 #include "table/internal_key.h"
 #include "tools/cli_flags.h"
@@ -34,28 +35,8 @@ struct ScanRange {
 class Scanner {
  public:
   Scanner(const Options& options, bool hex)
-      : user_comparator_(options.comparator),
-        internal_keys_(options.key_format == KeyFormat::kLevelDBInternal),
+      : internal_keys_(options.key_format == KeyFormat::kLevelDBInternal),
         hex_(hex) {}
-
-  // The iterator key to Seek to for the first entry of `user_key`.
-  std::string SeekTarget(std::string_view user_key) const {
-    std::string target(user_key);
-    if (internal_keys_) {
-      target.clear();
-      AppendInternalKey(&target, user_key, kMaxSequenceNumber,
-                        ValueType::kValue);
-    }
-    return target;
-  }
-
-  std::string_view UserKey(std::string_view key) const {
-    return internal_keys_ ? ExtractUserKey(key) : key;
-  }
-
-  int CompareUserKeys(std::string_view a, std::string_view b) const {
-    return user_comparator_->Compare(a, b);
-  }
 
   // Appends the line for one entry to the output; false for an internal key
   // that does not parse.
@@ -83,7 +64,6 @@ class Scanner {
     return hex_ ? HexEncode(bytes) : EscapeBytes(bytes);
   }
 
-  const Comparator* const user_comparator_;
   const bool internal_keys_;
   const bool hex_;
   std::string output_;
@@ -127,6 +107,20 @@ bool ReadRange(const CommandLine& command_line, bool hex, ScanRange* range) {
   return true;
 }
 
+// Says on standard error what the table's range or prefix filter answered
+// for the scan, if one was asked (from the counters around the first seek).
+void ReportScanFilter(const TableStats& before, const TableStats& after) {
+  const uint64_t checks =
+      (after.range_filter_checks - before.range_filter_checks) +
+      (after.prefix_filter_checks - before.prefix_filter_checks);
+  if (checks == 0) return;
+  const bool empty =
+      after.range_filter_negatives > before.range_filter_negatives ||
+      after.prefix_filter_negatives > before.prefix_filter_negatives;
+  absl::FPrintF(stderr, "bloomtable: scan filter: %s\n",
+                empty ? "empty (no block read)" : "maybe");
+}
+
 }  // namespace
 
 int RunScan(const CommandLine& command_line) {
@@ -142,37 +136,22 @@ int RunScan(const CommandLine& command_line) {
   if (!opened.ok()) return ReportFileError(path, opened.status());
   const Options options = ReadingOptions(internal_keys);
   Scanner scanner(options, hex);
+  // The iterator keeps to [--from, --to) itself, and asks the table's scan
+  // filters first.
   ReadOptions read_options;
+  if (range.has_from) read_options.iterate_lower_bound = range.from;
+  if (range.has_to) read_options.iterate_upper_bound = range.to;
   std::unique_ptr<Iterator> it = opened->table->NewIterator(read_options);
-
-  if (!reverse) {
-    if (range.has_from) {
-      it->Seek(scanner.SeekTarget(range.from));
-    } else {
-      it->SeekToFirst();
-    }
-  } else if (range.has_to) {
-    it->Seek(scanner.SeekTarget(range.to));
-    if (it->Valid()) {
-      it->Prev();
-    } else if (it->status().ok()) {
-      it->SeekToLast();  // every key is below --to
-    }
-  } else {
+  const TableStats before = opened->table->GetStats();
+  if (reverse) {
     it->SeekToLast();
+  } else {
+    it->SeekToFirst();
   }
+  ReportScanFilter(before, opened->table->GetStats());
 
   int64_t printed = 0;
   while (it->Valid() && (range.limit < 0 || printed < range.limit)) {
-    const std::string_view user_key = scanner.UserKey(it->key());
-    if (!reverse && range.has_to &&
-        scanner.CompareUserKeys(user_key, range.to) >= 0) {
-      break;
-    }
-    if (reverse && range.has_from &&
-        scanner.CompareUserKeys(user_key, range.from) < 0) {
-      break;
-    }
     if (!scanner.AppendLine(it->key(), it->value())) {
       scanner.Flush();
       return ReportFileError(

@@ -20,6 +20,7 @@
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/output_format.h"
+#include "tools/scan_filter_analysis.h"
 #include "tools/size_distribution.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
@@ -36,6 +37,7 @@ struct Stats {
   SizeDistribution key_sizes;
   SizeDistribution value_sizes;
   std::vector<FilterAnalysis> filters;
+  std::vector<ScanFilterAnalysis> scan_filters;
 };
 
 absl::Status Collect(const TableWalker& walker, bool internal_keys,
@@ -63,6 +65,7 @@ absl::Status Collect(const TableWalker& walker, bool internal_keys,
     keys_per_block.push_back(DataBlockKeys{summary.handle.offset(), entries});
   }
   AnalyzeFilterBlocks(walker, keys_per_block, &stats->filters);
+  AnalyzeScanFilterBlocks(walker, stats->entries, &stats->scan_filters);
   return absl::OkStatus();
 }
 
@@ -163,6 +166,10 @@ int RunStats(const CommandLine& command_line) {
            {"bytes_per_key", PerKey(filter.handle.size(), stats.entries)},
            {"bits_per_key", filter.bits_per_key}});
     }
+    json["scan_filters"] = nlohmann::json::array();
+    for (const ScanFilterAnalysis& filter : stats.scan_filters) {
+      json["scan_filters"].push_back(ScanFilterJson(filter));
+    }
     PrintJson(json);
     return kExitSuccess;
   }
@@ -186,6 +193,9 @@ int RunStats(const CommandLine& command_line) {
         filter.policy_name, filter.whole_table ? "whole table" : "per block",
         filter.handle.size(), PerKey(filter.handle.size(), stats.entries),
         filter.bits_per_key);
+  }
+  for (const ScanFilterAnalysis& filter : stats.scan_filters) {
+    absl::PrintF("%s\n", ScanFilterSummary(filter));
   }
   return kExitSuccess;
 }

@@ -37,6 +37,9 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"filter", "none|bloom|cache_local_bloom|ribbon"},
           {"bits_per_key", "N"},
           {"filter_layout", "per_block|whole_table"},
+          {"prefix_extractor", "fixed:N|capped:N|delimiter:N:C"},
+          {"range_filter_bits_per_key", "N"},
+          {"max_range_length", "N"},
       };
   for (const auto& [name, placeholder] : *kPlaceholders) {
     if (name == flag) return placeholder;
@@ -139,7 +142,10 @@ const std::vector<Subcommand>& Subcommands() {
        "to 0x7e stand for themselves except the backslash, written \\\\, and "
        "every other byte is written \\xNN: build --input_format tsv reads "
        "the output back exactly. With --internal_keys a line is user key, "
-       "sequence, type (put or del) and value, separated by tabs.",
+       "sequence, type (put or del) and value, separated by tabs. With --to "
+       "(or --from and --to) the table's range or prefix filter, if it has "
+       "one, is asked first; standard error then says whether it answered "
+       "\"empty (no block read)\".",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys"},
@@ -157,12 +163,15 @@ const std::vector<Subcommand>& Subcommands() {
        "line per key, fractional bits per key) and ribbon (whole-table only, "
        "fractional bits per key) are bloomtable's own, which LevelDB ignores. "
        "--compression zstd writes upstream LevelDB's zstd blocks (type 2), "
-       "which LevelDB 1.23 cannot read.",
+       "which LevelDB 1.23 cannot read. --prefix_extractor and "
+       "--range_filter_bits_per_key add the scan filters, in meta blocks "
+       "that LevelDB ignores.",
        1,
        1,
        {"input", "input_format", "block_size", "block_restart_interval",
         "compression", "compression_level", "filter", "bits_per_key",
-        "filter_layout"},
+        "filter_layout", "prefix_extractor", "whole_key_filtering",
+        "range_filter_bits_per_key", "max_range_length"},
        RunBuild},
       {"stats",
        "FILE",

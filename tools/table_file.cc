@@ -36,9 +36,23 @@ absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
   if (!size.ok()) return size.status();
   absl::StatusOr<std::unique_ptr<RandomAccessFile>> file = open_file(path);
   if (!file.ok()) return file.status();
+  Options options = ReadingOptions(internal_keys);
   absl::StatusOr<std::unique_ptr<Table>> table =
-      Table::Open(ReadingOptions(internal_keys), *std::move(file), *size);
+      Table::Open(options, *std::move(file), *size);
   if (!table.ok()) return table.status();
+  // A prefix filter is used only with the extractor it names: if that is a
+  // built-in one, open the table again with it.
+  const ScanFilterInfo& scan_filters = (*table)->scan_filter_info();
+  if (scan_filters.prefix_loaded && !scan_filters.prefix_in_use) {
+    options.prefix_extractor =
+        NewPrefixExtractorFromName(scan_filters.prefix_extractor);
+    if (options.prefix_extractor != nullptr) {
+      file = OpenRandomAccessFile(path);
+      if (!file.ok()) return file.status();
+      table = Table::Open(options, *std::move(file), *size);
+      if (!table.ok()) return table.status();
+    }
+  }
   OpenedTable opened;
   opened.table = *std::move(table);
   opened.file_size = *size;

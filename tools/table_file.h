@@ -40,9 +40,10 @@ struct OpenedTable {
   uint64_t file_size = 0;
 };
 
-// Opens the table at `path` with `open_file`. Errors are as
-// CheckedTableFileSize's, the file's own, and Table::Open's (DataLoss,
-// Unimplemented for an unsupported table).
+// Opens the table at `path` with `open_file`, with every known filter policy
+// and, if the table has a prefix filter of a built-in extractor, that
+// extractor. Errors are as CheckedTableFileSize's, the file's own, and
+// Table::Open's (DataLoss, Unimplemented for an unsupported table).
 absl::StatusOr<OpenedTable> OpenTableFile(const std::string& path,
                                           bool internal_keys,
                                           const FileOpener& open_file);

@@ -4,7 +4,8 @@
 // checksum and structure, that the blocks tile the file in LevelDB's order
 // (data blocks, meta blocks, metaindex, index, footer), that keys increase
 // across the whole file and agree with the index separators, and that each
-// key's own filter answers "maybe" for it. Then the file must also open as a
+// key's own filter, and the table's prefix and range filters, answer "maybe"
+// for it. Then the file must also open as a
 // Table. One line per file on standard output.
 //
 // Without --internal_keys, a table whose every key ends in a LevelDB
@@ -13,6 +14,7 @@
 // database's file: verify says so on standard error and suggests the flag.
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -35,6 +37,7 @@
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/filter_policies.h"
+#include "tools/scan_filter_analysis.h"
 #include "tools/table_file.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
@@ -83,8 +86,14 @@ struct FilterCheck {
   uint64_t offset = 0;
   std::unique_ptr<FilterBlockReader> per_block;
   std::unique_ptr<FilterReader> whole_table;
+  std::unique_ptr<ScanFilterCheck> scan;  // a prefix or range filter
 
+  std::string Name() const {
+    return scan != nullptr ? std::string(scan->name())
+                           : std::string(policy->Name());
+  }
   bool KeyMayMatch(uint64_t block_offset, std::string_view key) const {
+    if (scan != nullptr) return scan->KeyMayMatch(key);
     return per_block != nullptr ? per_block->KeyMayMatch(block_offset, key)
                                 : whole_table->KeyMayMatch(key);
   }
@@ -195,6 +204,25 @@ class FileVerifier {
       std::string_view policy_name;
       FilterLayout layout;
       if (!ParseFilterMetaindexKey(meta.entry.key, &policy_name, &layout)) {
+        // The check keeps its own copy of the block's bytes.
+        BlockContents copy;
+        copy.owned = std::make_unique<char[]>(meta.contents.data.size());
+        std::memcpy(copy.owned.get(), meta.contents.data.data(),
+                    meta.contents.data.size());
+        copy.data =
+            std::string_view(copy.owned.get(), meta.contents.data.size());
+        absl::StatusOr<std::unique_ptr<ScanFilterCheck>> scan =
+            ScanFilterCheck::Make(meta.entry.key, std::move(copy));
+        if (!scan.ok()) {
+          return Damage(
+              meta.entry.handle.offset(),
+              absl::StrCat("scan filter block: ", scan.status().message()));
+        }
+        if (*scan == nullptr) continue;  // not a filter, or unknown
+        auto check = std::make_unique<FilterCheck>();
+        check->scan = *std::move(scan);
+        check->offset = meta.entry.handle.offset();
+        filters_.push_back(std::move(check));
         continue;
       }
       std::shared_ptr<const FilterPolicy> policy =
@@ -273,7 +301,7 @@ class FileVerifier {
         }
         return Damage(
             filter->offset,
-            absl::StrCat("filter (", std::string(filter->policy->Name()),
+            absl::StrCat("filter (", filter->Name(),
                          ") answers \"absent\" for key '",
                          EscapeBytes(filter_key), "' of data block ", i, hint));
       }

@@ -26,6 +26,10 @@ class Iterator {
   virtual void SeekToLast() = 0;
   // Positions at the first entry with key >= target.
   virtual void Seek(std::string_view target) = 0;
+  // Positions at the last entry with key <= target. The default seeks to
+  // target and steps back unless it landed on a key equal to it byte for
+  // byte; table iterators override it to honour their bounds.
+  virtual void SeekForPrev(std::string_view target);
   // REQUIRES: Valid().
   virtual void Next() = 0;
   // REQUIRES: Valid().

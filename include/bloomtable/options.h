@@ -4,12 +4,16 @@
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_OPTIONS_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "bloomtable/cache.h"
 #include "bloomtable/comparator.h"
 #include "bloomtable/filter_policy.h"
+#include "bloomtable/prefix_extractor.h"
 
 namespace bloomtable {
 
@@ -115,6 +119,34 @@ struct Options {
   // room. A partitioned filter's partitions are then read on demand and
   // cached like data blocks: evictable, not pinned. Off by default.
   bool cache_index_and_filter_blocks = false;
+
+  // Writing: with a filter_policy, the table's filter becomes a prefix
+  // filter: it also holds the prefix of every key in the extractor's domain
+  // (user keys for kLevelDBInternal), is whole-table whatever filter_layout
+  // says, and sits under its own metaindex key ("prefixfilter.<policy
+  // name>", which LevelDB never looks for) with the extractor's name.
+  // Reading: the extractor that scans use; a table's prefixes are used only
+  // if the table names this extractor. Scans by prefix need the bytewise
+  // comparator for bounds (prefix_same_as_start works with any).
+  std::shared_ptr<const PrefixExtractor> prefix_extractor;
+
+  // Writing, with prefix_extractor: also put the whole keys in the prefix
+  // filter, so that point lookups can use it (RocksDB's default). Off: a
+  // point lookup asks the filter for the key's prefix instead, which only
+  // saves a read when no key shares the prefix.
+  bool whole_key_filtering = true;
+
+  // Writing: bits per key of a range filter (0 = none), a separate meta
+  // block ("rangefilter.<name>") that answers "may any key lie in [lo, hi)?"
+  // for bounded iterators and Table::MayContainRange. Requires the bytewise
+  // comparator (else the builder fails with InvalidArgument). Reading: a
+  // table's range filter is always used if it parses.
+  double range_filter_bits_per_key = 0;
+
+  // Writing: the longest range (in the filter's key space, see
+  // docs/FILTERS.md) the range filter answers with its false-positive bound;
+  // longer ranges may always answer "maybe".
+  uint64_t range_filter_max_range_length = 64;
 };
 
 struct ReadOptions {
@@ -127,6 +159,26 @@ struct ReadOptions {
   // Put the data blocks this read brings in from the file into the block
   // cache (if any). Bulk scans turn it off so as not to evict hot blocks.
   bool fill_cache = true;
+
+  // Iterators only. With a bound set, an iterator never yields a key outside
+  // [iterate_lower_bound, iterate_upper_bound) and stops reading data blocks
+  // at the bound: Seek below the lower bound seeks to it, SeekToFirst starts
+  // there, SeekToLast and SeekForPrev start below the upper bound, Next and
+  // Prev stop there. For kLevelDBInternal tables the bounds are user keys.
+  // The iterator keeps its own copy: the strings may change or go away
+  // after NewIterator. When the table's range or prefix filter (or both)
+  // says no key lies in the range asked for, the iterator is !Valid() at once
+  // without reading a data block.
+  std::optional<std::string> iterate_lower_bound;
+  std::optional<std::string> iterate_upper_bound;
+
+  // Iterators only, with Options::prefix_extractor: after Seek(target) or
+  // SeekForPrev(target) with target (its user key) in the extractor's
+  // domain, the iterator yields only keys with target's prefix, within the
+  // bounds (it becomes !Valid() at the first other one), and asks the
+  // table's prefix filter first. A target outside the domain, and
+  // SeekToFirst/SeekToLast, iterate in total order.
+  bool prefix_same_as_start = false;
 };
 
 }  // namespace bloomtable

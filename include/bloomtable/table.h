@@ -5,9 +5,12 @@
 // an in-memory filter check and index search and at most one data-block read;
 // when the filter says the key is absent, no data block is read.
 //
-// Thread-safety: a Table is immutable after Open. Get, NewIterator,
-// ApproximateOffsetOf and GetStats may be called from many threads at once
-// without external locking.
+// Open also loads the table's scan filters (a prefix filter, a range
+// filter), which bounded iterators and MayContainRange ask before they read.
+//
+// Thread-safety: a Table is immutable after Open. Get, MultiGet,
+// NewIterator, MayContainRange, ApproximateOffsetOf and GetStats may be
+// called from many threads at once without external locking.
 
 #ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
@@ -37,6 +40,14 @@ struct TableStats {
   uint64_t block_cache_misses = 0;  // data blocks looked for and not found
   // Filter partitions read from the file (FilterLayout::kPartitioned).
   uint64_t filter_partition_reads = 0;
+  // Scans (bounded iterators, prefix_same_as_start, MayContainRange) that
+  // asked the prefix filter, and those it answered "no key": each saved the
+  // data-block reads of that scan.
+  uint64_t prefix_filter_checks = 0;
+  uint64_t prefix_filter_negatives = 0;
+  // The same for the range filter.
+  uint64_t range_filter_checks = 0;
+  uint64_t range_filter_negatives = 0;
 };
 
 // What Open learned about the table's filter.
@@ -50,6 +61,35 @@ struct TableFilterInfo {
   // If a filter block exists but is not in use, why (unknown policy, bad
   // checksum, ...).
   std::string unused_reason;
+};
+
+// What Open learned about the table's scan filters: the prefix filter
+// (Options::prefix_extractor) and the range filter.
+struct ScanFilterInfo {
+  // "prefixfilter.<policy name>", or empty if the table has none.
+  std::string prefix_metaindex_key;
+  // The extractor name the prefix filter stores.
+  std::string prefix_extractor;
+  // The filter also holds the whole keys.
+  bool prefix_whole_keys = false;
+  // The block was read, verified and parsed with a known policy: point
+  // lookups use it (by whole key, or by prefix if prefix_in_use).
+  bool prefix_loaded = false;
+  // Scans use the prefixes: loaded, and Options::prefix_extractor has the
+  // stored name.
+  bool prefix_in_use = false;
+  // If a prefix filter exists but is not (fully) used, why.
+  std::string prefix_unused_reason;
+
+  // "rangefilter.<name>", or empty if the table has none.
+  std::string range_metaindex_key;
+  // The range filter was read, verified and parsed, and the comparator is
+  // bytewise: bounded iterators and MayContainRange use it.
+  bool range_in_use = false;
+  std::string range_unused_reason;
+  uint64_t range_num_keys = 0;    // keys the range filter was built over
+  double range_bits_per_key = 0;  // its stored size per key
+  size_t range_filter_bytes = 0;  // its block size
 };
 
 class Table {
@@ -98,8 +138,16 @@ class Table {
   // counted by the cache (Cache::usage).
   size_t ApproximateMemoryUsage() const;
 
+  // False only if no key of the table (user key for kLevelDBInternal) lies
+  // in [lo, hi): asks the range filter, and the prefix filter when lo and hi
+  // lie within one prefix (see PrefixExtractor::SameResultWhenAppended).
+  // An empty range (lo >= hi) answers false at once. Reads nothing from the
+  // file. True when the table has no usable filter for the range.
+  bool MayContainRange(std::string_view lo, std::string_view hi) const;
+
   TableStats GetStats() const;
   const TableFilterInfo& filter_info() const;
+  const ScanFilterInfo& scan_filter_info() const;
 
  private:
   struct Rep;

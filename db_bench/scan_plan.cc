@@ -1,0 +1,144 @@
+// The parts of a db_bench plan that scans add: the key scheme (sparse keys
+// leave room for empty ranges), the scan lengths and the scan filters.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "bloomtable/prefix_extractor.h"
+#include "db_bench/bench_plan.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+// A range of a million numbers is no longer a short scan; and a prefix
+// longer than any key is a whole-key filter.
+constexpr int64_t kMaxScanLength = 1000000;
+constexpr int64_t kMaxSeekNexts = 1000000;
+constexpr int64_t kMaxPrefixLength = 1024;
+
+absl::Status Invalid(const std::string& message) {
+  return absl::InvalidArgumentError(message);
+}
+
+}  // namespace
+
+absl::Status ApplyKeyFlags(BenchPlan* plan) {
+  PlanFlags& flags = plan->flags;
+  absl::StatusOr<KeyScheme> scheme = ParseKeyScheme(flags.key_scheme);
+  if (!scheme.ok()) return scheme.status();
+  if (flags.key_stride < 2) return Invalid("--key_stride must be at least 2");
+  plan->key_scheme.scheme = *scheme;
+  plan->key_scheme.stride = static_cast<uint64_t>(flags.key_stride);
+  plan->key_scheme.seed = flags.seed;
+  if (*scheme == KeyScheme::kRandom64) flags.key_size = 8;
+  absl::Status status = KeyGenerator::Validate(
+      static_cast<size_t>(flags.key_size), plan->num, plan->key_scheme);
+  if (!status.ok()) return status;
+  if (flags.seek_nexts < 0 || flags.seek_nexts > kMaxSeekNexts) {
+    return Invalid(
+        absl::StrCat("--seek_nexts must be in [0, ", kMaxSeekNexts, "]"));
+  }
+  if (flags.scan_length < 1 || flags.scan_length > kMaxScanLength) {
+    return Invalid(
+        absl::StrCat("--scan_length must be in [1, ", kMaxScanLength, "]"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::string>> ParseScanFilters(
+    const PlanFlags& flags) {
+  std::vector<std::string> list;
+  for (absl::string_view name :
+       absl::StrSplit(flags.scan_filters, ',', absl::SkipWhitespace())) {
+    if (name != "none" && name != "prefix" && name != "range") {
+      return Invalid(absl::StrCat("--scan_filters: '", name,
+                                  "': expected none, prefix or range"));
+    }
+    if (std::find(list.begin(), list.end(), name) == list.end()) {
+      list.emplace_back(name);
+    }
+  }
+  if (list.empty()) return Invalid("--scan_filters is empty");
+  const bool prefix =
+      std::find(list.begin(), list.end(), "prefix") != list.end();
+  if (prefix &&
+      (flags.prefix_length < 1 || flags.prefix_length > kMaxPrefixLength)) {
+    return Invalid(
+        absl::StrCat("--scan_filters=prefix needs --prefix_length in [1, ",
+                     kMaxPrefixLength, "]"));
+  }
+  const bool range = std::find(list.begin(), list.end(), "range") != list.end();
+  if (range && !(flags.range_bits >= 4 && flags.range_bits <= 40)) {
+    return Invalid("--scan_filters=range needs --range_bits in [4, 40]");
+  }
+  return list;
+}
+
+void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config) {
+  EngineOptions& options = config->engine_options;
+  const bool bloomtable =
+      config->engine == "bloomtable" || config->engine == "bloomtable_single";
+  if (config->scan_filter == "prefix") {
+    const size_t length = static_cast<size_t>(flags.prefix_length);
+    if (bloomtable) {
+      options.bloomtable_prefix_extractor = NewFixedPrefixExtractor(length);
+      // A prefix filter is whole-table whatever the layout asked.
+      config->filter_layout = "whole_table";
+    } else {
+      options.rocksdb_prefix_length = length;
+    }
+  } else if (config->scan_filter == "range" && bloomtable) {
+    options.bloomtable_range_bits = flags.range_bits;
+  }
+}
+
+void AddScanNotes(BenchPlan* plan) {
+  const PlanFlags& flags = plan->flags;
+  bool scans = false;
+  for (BenchmarkKind kind : plan->benchmarks) scans = scans || IsScan(kind);
+  bool scan_filters = false;
+  for (const ConfigPlan& config : plan->configs) {
+    scan_filters = scan_filters || config.scan_filter != "none";
+  }
+  if (scans) {
+    plan->notes.push_back(absl::StrCat(
+        "scanmissing/scanshort: one bounded scan per op (Engine::NewScan: a "
+        "new iterator with the range as its bounds, positioned and walked "
+        "to the end), over --scan_length=",
+        flags.scan_length,
+        " key numbers; scanmissing's ranges hold no key (half start right "
+        "after a key), scanshort's start at a key. Keys: --key_scheme=",
+        flags.key_scheme,
+        flags.key_scheme == "decimal"
+            ? " (every other number is a key: empty ranges are one number "
+              "long)"
+            : "",
+        ". reads/op counts table-file reads per scan; FP % = scan-filter "
+        "'maybe' answers per scan asked."));
+    plan->notes.push_back(
+        "Scans without a scan filter (LevelDB has none) seek and read the "
+        "block where the range would be; bloomtable passes the bounds to its "
+        "table iterators, RocksDB to ReadOptions::iterate_lower_bound/"
+        "iterate_upper_bound.");
+  }
+  if (scan_filters) {
+    plan->notes.push_back(absl::StrCat(
+        "+prefix: bloomtable's prefix filter (its point filter also holds the "
+        "keys' first ",
+        flags.prefix_length,
+        " bytes), or RocksDB's prefix Bloom (NewFixedPrefixTransform(",
+        flags.prefix_length,
+        "), whole keys kept, scans with auto_prefix_mode); +range: "
+        "bloomtable's range filter bloomtable.Grafite at ",
+        flags.range_bits,
+        " bits per key (a store with filter none+range has no point filter). "
+        "Stored bits/key count every filter block of the table."));
+  }
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

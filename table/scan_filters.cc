@@ -1,0 +1,178 @@
+#include "table/scan_filters.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "table/table_filter.h"
+#include "util/string_util.h"
+
+namespace bloomtable {
+ScanFilters::ScanFilters(TableCounters* counters, bool bytewise)
+    : counters_(counters), bytewise_(bytewise) {}
+
+ScanFilters::~ScanFilters() = default;
+
+void ScanFilters::Load(const Options& options, const RandomAccessFile& file,
+                       const std::vector<MetaindexEntry>& metaindex,
+                       const ReadBlockOptions& read_options,
+                       TableCounters* counters,
+                       std::unique_ptr<ScanFilters>* filters,
+                       ScanFilterInfo* info) {
+  filters->reset();
+  *info = ScanFilterInfo();
+  auto loaded = std::unique_ptr<ScanFilters>(
+      new ScanFilters(counters, options.comparator == BytewiseComparator()));
+  for (const MetaindexEntry& entry : metaindex) {
+    const std::string_view key = entry.key;
+    if (StartsWith(key, kPrefixFilterMetaPrefix)) {
+      loaded->LoadPrefixFilter(options, file, key, entry.handle, read_options,
+                               info);
+    } else if (StartsWith(key, kRangeFilterMetaPrefix)) {
+      loaded->LoadRangeFilter(file, key, entry.handle, read_options, info);
+    }
+  }
+  if (loaded->prefix_ != nullptr || loaded->range_ != nullptr) {
+    *filters = std::move(loaded);
+  }
+}
+
+void ScanFilters::LoadPrefixFilter(const Options& options,
+                                   const RandomAccessFile& file,
+                                   std::string_view key,
+                                   const BlockHandle& handle,
+                                   const ReadBlockOptions& read_options,
+                                   ScanFilterInfo* info) {
+  if (prefix_ != nullptr) return;  // the first usable one serves
+  // Info names the first prefix filter, or the one with a known policy.
+  if (info->prefix_metaindex_key.empty()) {
+    info->prefix_metaindex_key = std::string(key);
+  }
+  const std::string_view policy_name =
+      key.substr(kPrefixFilterMetaPrefix.size());
+  std::shared_ptr<const FilterPolicy> policy =
+      FindFilterPolicy(options, policy_name);
+  if (policy == nullptr) {
+    if (info->prefix_unused_reason.empty()) {
+      info->prefix_unused_reason =
+          absl::StrCat("no filter policy named \"", ToAbsl(policy_name),
+                       "\" among the options");
+    }
+    return;
+  }
+  info->prefix_metaindex_key = std::string(key);
+  absl::StatusOr<BlockContents> contents =
+      ReadFilterBlock(file, handle, read_options, counters_);
+  absl::Status status = contents.status();
+  if (contents.ok()) {
+    prefix_contents_ = *std::move(contents);
+    absl::StatusOr<std::unique_ptr<PrefixFilterReader>> reader =
+        PrefixFilterReader::Parse(policy.get(), options.prefix_extractor.get(),
+                                  prefix_contents_.data);
+    status = reader.status();
+    if (reader.ok()) prefix_ = *std::move(reader);
+  }
+  if (!status.ok()) {
+    prefix_contents_ = BlockContents();
+    info->prefix_unused_reason = std::string(status.message());
+    return;
+  }
+  prefix_policy_ = std::move(policy);
+  prefix_extractor_ = options.prefix_extractor;
+  info->prefix_extractor = std::string(prefix_->extractor_name());
+  info->prefix_whole_keys = prefix_->whole_keys();
+  info->prefix_loaded = true;
+  info->prefix_in_use = prefix_->extractor() != nullptr;
+  info->prefix_unused_reason.clear();
+  if (!info->prefix_in_use) {
+    info->prefix_unused_reason = absl::StrCat(
+        "the table's prefix extractor is \"", ToAbsl(prefix_->extractor_name()),
+        "\", the options' ",
+        options.prefix_extractor == nullptr
+            ? std::string("none")
+            : absl::StrCat("\"", ToAbsl(options.prefix_extractor->Name()),
+                           "\""));
+  }
+}
+
+void ScanFilters::LoadRangeFilter(const RandomAccessFile& file,
+                                  std::string_view key,
+                                  const BlockHandle& handle,
+                                  const ReadBlockOptions& read_options,
+                                  ScanFilterInfo* info) {
+  if (range_ != nullptr) return;
+  info->range_metaindex_key = std::string(key);
+  if (key.substr(kRangeFilterMetaPrefix.size()) != RangeFilterBuilder::kName) {
+    info->range_unused_reason = "unknown range filter";
+    return;
+  }
+  if (!bytewise_) {
+    // Its ranges are bytewise ranges: under another order they would not
+    // be the ranges asked for.
+    info->range_unused_reason = "the comparator is not bytewise";
+    return;
+  }
+  absl::StatusOr<BlockContents> contents =
+      ReadFilterBlock(file, handle, read_options, counters_);
+  absl::Status status = contents.status();
+  if (contents.ok()) {
+    range_contents_ = *std::move(contents);
+    absl::StatusOr<std::unique_ptr<RangeFilterReader>> reader =
+        RangeFilterReader::Parse(range_contents_.data);
+    status = reader.status();
+    if (reader.ok()) range_ = *std::move(reader);
+  }
+  if (!status.ok()) {
+    range_contents_ = BlockContents();
+    info->range_unused_reason = std::string(status.message());
+    return;
+  }
+  info->range_in_use = true;
+  info->range_unused_reason.clear();
+  info->range_num_keys = range_->num_keys();
+  info->range_bits_per_key = range_->stored_bits_per_key();
+  info->range_filter_bytes = range_contents_.data.size();
+}
+
+bool ScanFilters::PrefixMayMatch(std::string_view prefix) const {
+  TableCounters::Add(counters_->prefix_filter_checks, 1);
+  if (prefix_->PrefixMayMatch(prefix)) return true;
+  TableCounters::Add(counters_->prefix_filter_negatives, 1);
+  return false;
+}
+
+bool ScanFilters::CanAnswerRanges() const {
+  return bytewise_ && (prefix_extractor() != nullptr || range_ != nullptr);
+}
+
+bool ScanFilters::RangeMayMatch(std::string_view lo, std::string_view hi,
+                                bool ask_prefix) const {
+  if (lo >= hi) return false;
+  // Every key of [lo, hi) has lo's prefix P when P is a prefix of lo that
+  // any appended bytes keep, and hi <= the first string after all those
+  // that start with P.
+  const PrefixExtractor* extractor = ask_prefix ? prefix_extractor() : nullptr;
+  if (extractor != nullptr && extractor->InDomain(lo)) {
+    const std::string_view prefix = extractor->Transform(lo);
+    if (StartsWith(lo, prefix) && extractor->SameResultWhenAppended(prefix)) {
+      const std::string successor = PrefixSuccessor(prefix);
+      if ((successor.empty() || hi <= successor) && !PrefixMayMatch(prefix)) {
+        return false;
+      }
+    }
+  }
+  if (range_ != nullptr) {
+    TableCounters::Add(counters_->range_filter_checks, 1);
+    if (!range_->MayContainRange(lo, hi)) {
+      TableCounters::Add(counters_->range_filter_negatives, 1);
+      return false;
+    }
+  }
+  return true;
+}
+
+size_t ScanFilters::size() const {
+  return prefix_contents_.data.size() + range_contents_.data.size();
+}
+
+}  // namespace bloomtable
