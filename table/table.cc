@@ -22,8 +22,8 @@
 #include "table/table_filter.h"
 #include "table/table_structure.h"
 #include "table/two_level_iterator.h"
-#include "util/zstd_codec.h"
 #include "util/string_util.h"
+#include "util/zstd_codec.h"
 
 namespace bloomtable {
 
@@ -292,8 +292,7 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
                     partitions, &rep->counters, &rep->filter,
                     &rep->filter_info);
   ScanFilters::Load(rep->options, f, *metaindex, rep->block_read_options,
-                    &rep->counters, &rep->scan_filters,
-                    &rep->scan_filter_info);
+                    &rep->counters, &rep->scan_filters, &rep->scan_filter_info);
 
   const BlockHandle& index_handle = rep->footer.index_handle();
   report = BlockReadReport();

@@ -2,7 +2,7 @@
 //     [--block_size N] [--block_restart_interval N]
 //     [--compression none|snappy|zstd] [--compression_level N]
 //     [--filter none|bloom|cache_local_bloom|ribbon] [--bits_per_key N]
-//     [--filter_layout per_block|whole_table]
+//     [--filter_layout per_block|whole_table|partitioned]
 //     [--prefix_extractor SPEC] [--[no]whole_key_filtering]
 //     [--range_filter_bits_per_key N] [--max_range_length N]
 
@@ -168,9 +168,12 @@ bool ReadBuildFlags(const CommandLine& command_line, Options* options,
     options->filter_layout = FilterLayout::kPerBlock;
   } else if (layout == "whole_table") {
     options->filter_layout = FilterLayout::kWholeTable;
+  } else if (layout == "partitioned") {
+    options->filter_layout = FilterLayout::kPartitioned;
   } else {
-    ReportUsageError("build", absl::StrCat("unknown --filter_layout '", layout,
-                                           "' (per_block or whole_table)"));
+    ReportUsageError("build",
+                     absl::StrCat("unknown --filter_layout '", layout,
+                                  "' (per_block, whole_table or partitioned)"));
     return false;
   }
   return ReadScanFilterFlags(command_line, options);

@@ -56,7 +56,8 @@ ABSL_FLAG(double, bits_per_key, 10,
 ABSL_FLAG(std::string, filter_layout, "per_block",
           "per_block: LevelDB's filter block, one filter per 2 KiB of data "
           "(what LevelDB reads); whole_table: one filter over every key, "
-          "asked before the index search");
+          "asked before the index search; partitioned: whole-table filters "
+          "of 4096 keys each behind a top-level index");
 ABSL_FLAG(std::string, prefix_extractor, "",
           "make the filter a prefix filter that also holds each key's prefix "
           "(whole-table, under prefixfilter.<policy>, which LevelDB ignores): "

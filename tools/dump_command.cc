@@ -169,8 +169,7 @@ void PrintText(const std::string& path, const TableWalker& walker,
   }
   for (const FilterAnalysis& filter : report.filters) {
     absl::PrintF("filter block: %s (%s), offset %d, size %d\n",
-                 filter.policy_name,
-                 filter.whole_table ? "whole table" : "per block",
+                 filter.policy_name, LayoutName(filter, /*spaced=*/true),
                  filter.handle.offset(), filter.handle.size());
     PrintField("filters", absl::StrCat(filter.num_filters));
     PrintField("filter bytes", absl::StrCat(filter.filter_bytes));
@@ -266,7 +265,7 @@ nlohmann::json ToJson(const std::string& path, const TableWalker& walker,
     nlohmann::json filter_json = {
         {"metaindex_key", filter.metaindex_key},
         {"policy", filter.policy_name},
-        {"layout", filter.whole_table ? "whole_table" : "per_block"},
+        {"layout", LayoutName(filter, /*spaced=*/false)},
         {"handle", HandleJson(filter.handle)},
         {"num_filters", filter.num_filters},
         {"filter_bytes", filter.filter_bytes},

@@ -190,6 +190,12 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
   return analysis;
 }
 
+std::string LayoutName(const FilterAnalysis& analysis, bool spaced) {
+  if (analysis.partitioned) return "partitioned";
+  if (analysis.whole_table) return spaced ? "whole table" : "whole_table";
+  return spaced ? "per block" : "per_block";
+}
+
 void AnalyzeFilterBlocks(const TableWalker& walker,
                          const std::vector<DataBlockKeys>& data_blocks,
                          std::vector<FilterAnalysis>* filters) {
@@ -199,8 +205,30 @@ void AnalyzeFilterBlocks(const TableWalker& walker,
     if (!ParseFilterMetaindexKey(meta.entry.key, &policy_name, &layout)) {
       continue;
     }
-    filters->push_back(AnalyzeFilter(meta.entry.key, meta.entry.handle,
-                                     meta.contents.data, data_blocks));
+    if (layout != FilterLayout::kPartitioned) {
+      filters->push_back(AnalyzeFilter(meta.entry.key, meta.entry.handle,
+                                       meta.contents.data, data_blocks));
+      continue;
+    }
+    // A partitioned filter: its partitions and the top-level index, sized
+    // as one filter over every key (which keys each partition holds is not
+    // recorded, so LevelDB Bloom's per-filter details are not given).
+    FilterAnalysis analysis = AnalyzeFilter(meta.entry.key, meta.entry.handle,
+                                            std::string_view(), data_blocks);
+    analysis.whole_table = false;
+    analysis.partitioned = true;
+    analysis.has_bloom_details = false;
+    analysis.num_filters = meta.partitions.size();
+    analysis.filter_bytes = meta.contents.data.size();
+    for (const FilterPartitionBlock& partition : meta.partitions) {
+      analysis.filter_bytes += partition.contents.data.size();
+    }
+    analysis.bits_per_key =
+        analysis.keys_covered == 0
+            ? 0
+            : 8.0 * static_cast<double>(analysis.filter_bytes) /
+                  static_cast<double>(analysis.keys_covered);
+    filters->push_back(std::move(analysis));
   }
 }
 

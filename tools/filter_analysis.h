@@ -34,9 +34,12 @@ struct FilterAnalysis {
   std::string metaindex_key;
   std::string policy_name;
   bool whole_table = false;  // fullfilter.<policy>
+  bool partitioned = false;  // partitionedfilter.<policy>
   BlockHandle handle;        // the filter block
   uint64_t num_filters = 0;
-  uint64_t filter_bytes = 0;  // the filters themselves, offset array excluded
+  // The filters themselves: the per-block offset array excluded, a
+  // partitioned filter's top-level index included.
+  uint64_t filter_bytes = 0;
   uint64_t keys_covered = 0;  // entries of the data blocks covered
   double bits_per_key = 0;    // filter_bytes * 8 / keys_covered
 
@@ -60,6 +63,16 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
                              const BlockHandle& handle,
                              std::string_view contents,
                              const std::vector<DataBlockKeys>& data_blocks);
+
+// Bytes the filter takes in the file, trailers excluded: its block, and for
+// a partitioned filter every partition too.
+inline uint64_t StoredBytes(const FilterAnalysis& analysis) {
+  return analysis.partitioned ? analysis.filter_bytes : analysis.handle.size();
+}
+
+// The layout's name in the tool's output: "per_block", "whole_table" or
+// "partitioned"; with `spaced`, words ("per block", ...).
+std::string LayoutName(const FilterAnalysis& analysis, bool spaced);
 
 // Appends the analysis of every filter block the walker read (the meta
 // blocks its metaindex names as filters) to `filters`, in metaindex order.

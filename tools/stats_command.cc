@@ -161,9 +161,9 @@ int RunStats(const CommandLine& command_line) {
     for (const FilterAnalysis& filter : stats.filters) {
       json["filters"].push_back(
           {{"policy", filter.policy_name},
-           {"layout", filter.whole_table ? "whole_table" : "per_block"},
-           {"bytes", filter.handle.size()},
-           {"bytes_per_key", PerKey(filter.handle.size(), stats.entries)},
+           {"layout", LayoutName(filter, /*spaced=*/false)},
+           {"bytes", StoredBytes(filter)},
+           {"bytes_per_key", PerKey(StoredBytes(filter), stats.entries)},
            {"bits_per_key", filter.bits_per_key}});
     }
     json["scan_filters"] = nlohmann::json::array();
@@ -190,8 +190,8 @@ int RunStats(const CommandLine& command_line) {
     absl::PrintF(
         "filter:             %s (%s), %d bytes, %.2f bytes per key, "
         "%.2f bits per key\n",
-        filter.policy_name, filter.whole_table ? "whole table" : "per block",
-        filter.handle.size(), PerKey(filter.handle.size(), stats.entries),
+        filter.policy_name, LayoutName(filter, /*spaced=*/true),
+        StoredBytes(filter), PerKey(StoredBytes(filter), stats.entries),
         filter.bits_per_key);
   }
   for (const ScanFilterAnalysis& filter : stats.scan_filters) {

@@ -36,7 +36,7 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"compression_level", "N"},
           {"filter", "none|bloom|cache_local_bloom|ribbon"},
           {"bits_per_key", "N"},
-          {"filter_layout", "per_block|whole_table"},
+          {"filter_layout", "per_block|whole_table|partitioned"},
           {"prefix_extractor", "fixed:N|capped:N|delimiter:N:C"},
           {"range_filter_bits_per_key", "N"},
           {"max_range_length", "N"},

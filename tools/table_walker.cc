@@ -1,6 +1,9 @@
 #include "tools/table_walker.h"
 
+#include <cstring>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "table/corruption.h"
 
@@ -39,9 +42,13 @@ absl::Status TableWalker::ReadAfterFooter() {
     const std::string_view kind =
         ParseFilterMetaindexKey(entry.key, &policy_name, &layout) ? "filter"
                                                                   : "meta";
-    MetaBlock meta{entry, {}, {}};
+    MetaBlock meta{entry, {}, {}, {}};
     status = ReadBlock(entry.handle, kind, &meta.summary, &meta.contents);
     if (!status.ok()) return status;
+    if (kind == "filter" && layout == FilterLayout::kPartitioned) {
+      status = ReadFilterPartitions(&meta);
+      if (!status.ok()) return status;
+    }
     meta_blocks_.push_back(std::move(meta));
   }
   stage_ = Stage::kMetaBlocks;
@@ -49,6 +56,35 @@ absl::Status TableWalker::ReadAfterFooter() {
       ReadHandleBlock(footer().index_handle(), "index", &index_block_, &index_);
   if (!status.ok()) return status;
   stage_ = Stage::kIndex;
+  return absl::OkStatus();
+}
+
+absl::Status TableWalker::ReadFilterPartitions(MetaBlock* meta) const {
+  // Block::Parse takes its bytes: parse a copy, the top-level index's own
+  // bytes stay in meta->contents.
+  const std::string_view bytes = meta->contents.data;
+  BlockContents copy;
+  copy.owned = std::make_unique<char[]>(bytes.size());
+  std::memcpy(copy.owned.get(), bytes.data(), bytes.size());
+  copy.data = std::string_view(copy.owned.get(), bytes.size());
+  absl::StatusOr<std::shared_ptr<const Block>> top_level =
+      ParseBlockAt(path(), "filter", meta->entry.handle, std::move(copy));
+  if (!top_level.ok()) return top_level.status();
+  std::vector<std::pair<std::string, BlockHandle>> entries;
+  absl::Status status = ForEachHandleEntry(
+      path(), "filter", meta->entry.handle, **top_level,
+      [&entries](std::string_view key, const BlockHandle& handle) {
+        entries.emplace_back(std::string(key), handle);
+      });
+  if (!status.ok()) return status;
+  for (auto& [separator, handle] : entries) {
+    FilterPartitionBlock partition;
+    partition.separator = std::move(separator);
+    status = ReadBlock(handle, "filter partition", &partition.summary,
+                       &partition.contents);
+    if (!status.ok()) return status;
+    meta->partitions.push_back(std::move(partition));
+  }
   return absl::OkStatus();
 }
 

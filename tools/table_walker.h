@@ -36,10 +36,21 @@ struct BlockSummary {
 };
 
 // A meta block that the metaindex names, read at Open.
+// One partition of a partitioned filter: its separator in the top-level
+// index, its block and the block's bytes.
+struct FilterPartitionBlock {
+  std::string separator;
+  BlockSummary summary;
+  BlockContents contents;
+};
+
 struct MetaBlock {
   MetaindexEntry entry;
   BlockSummary summary;
   BlockContents contents;
+  // For a partitioned filter ("partitionedfilter.<policy>", whose block is
+  // the top-level index): every partition, in order.
+  std::vector<FilterPartitionBlock> partitions;
 };
 
 class TableWalker {
@@ -96,6 +107,8 @@ class TableWalker {
       : file_(std::move(file)), file_size_(file_size) {}
 
   absl::Status ReadAfterFooter();
+  // Reads every partition that `meta`'s top-level index names.
+  absl::Status ReadFilterPartitions(MetaBlock* meta) const;
   // Reads, parses and decodes a block of key -> block handle entries.
   absl::Status ReadHandleBlock(const BlockHandle& handle, std::string_view kind,
                                BlockSummary* summary,

@@ -14,11 +14,12 @@
 // database's file: verify says so on standard error and suggests the flag.
 
 #include <algorithm>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -87,6 +88,10 @@ struct FilterCheck {
   std::unique_ptr<FilterBlockReader> per_block;
   std::unique_ptr<FilterReader> whole_table;
   std::unique_ptr<ScanFilterCheck> scan;  // a prefix or range filter
+  // A partitioned filter: each partition's separator and reader, in order
+  // (the readers point into the walker's blocks).
+  bool partitioned = false;
+  std::vector<std::pair<std::string, std::unique_ptr<FilterReader>>> partitions;
 
   std::string Name() const {
     return scan != nullptr ? std::string(scan->name())
@@ -94,6 +99,17 @@ struct FilterCheck {
   }
   bool KeyMayMatch(uint64_t block_offset, std::string_view key) const {
     if (scan != nullptr) return scan->KeyMayMatch(key);
+    if (partitioned) {
+      // The first partition whose separator is >= key; none: past every
+      // key of the table.
+      auto partition =
+          std::lower_bound(partitions.begin(), partitions.end(), key,
+                           [](const auto& entry, std::string_view k) {
+                             return entry.first < k;
+                           });
+      return partition != partitions.end() &&
+             partition->second->KeyMayMatch(key);
+    }
     return per_block != nullptr ? per_block->KeyMayMatch(block_offset, key)
                                 : whole_table->KeyMayMatch(key);
   }
@@ -165,9 +181,15 @@ class FileVerifier {
       blocks.push_back(
           {walker_.index()[i].handle, absl::StrCat("data block ", i)});
     }
-    for (const MetaindexEntry& meta : walker_.metaindex()) {
-      blocks.push_back({meta.handle, absl::StrCat("meta block '",
-                                                  EscapeBytes(meta.key), "'")});
+    for (const MetaBlock& meta : walker_.meta_blocks()) {
+      blocks.push_back(
+          {meta.entry.handle,
+           absl::StrCat("meta block '", EscapeBytes(meta.entry.key), "'")});
+      for (size_t p = 0; p < meta.partitions.size(); ++p) {
+        blocks.push_back({meta.partitions[p].summary.handle,
+                          absl::StrCat("partition ", p, " of '",
+                                       EscapeBytes(meta.entry.key), "'")});
+      }
     }
     blocks.push_back({walker_.metaindex_block().handle, "the metaindex block"});
     blocks.push_back({walker_.index_block().handle, "the index block"});
@@ -233,6 +255,18 @@ class FileVerifier {
       check->offset = meta.entry.handle.offset();
       if (layout == FilterLayout::kWholeTable) {
         check->whole_table = policy->NewReader(meta.contents.data);
+      } else if (layout == FilterLayout::kPartitioned) {
+        check->partitioned = true;
+        for (const FilterPartitionBlock& partition : meta.partitions) {
+          if (!check->partitions.empty() &&
+              check->partitions.back().first >= partition.separator) {
+            return BlockError(
+                walker_.path(), "filter", meta.entry.handle,
+                absl::DataLossError("partition separators out of order"));
+          }
+          check->partitions.emplace_back(
+              partition.separator, policy->NewReader(partition.contents.data));
+        }
       } else {
         check->per_block = std::make_unique<FilterBlockReader>(
             policy.get(), meta.contents.data);
