@@ -11,6 +11,7 @@ Reads, from DIR (default: bench/results beside this script):
   filter_bench.json  filter_bench: the filters alone
   scale_N.json       db_bench: bloomtable and RocksDB's table level at N keys
   compression.json   compression_bench: decompression speed of every codec
+  scan_SCHEME.json   db_bench: bounded scans over sparse keys, scan filters
 and fills the {{...}} sections of BENCHMARKS.template.md (beside this script)
 into FILE (default: BENCHMARKS.md at the repository root), drawing
 fp_vs_bits.svg and latency.svg into the plots directory (default: bench/) with
@@ -684,6 +685,76 @@ def scale_table(runs):
     return "\n".join(lines)
 
 
+SCANS = ["scanmissing", "scanshort", "seekrandom"]
+
+
+def scan_section(results):
+    names = sorted(n for n in (os.listdir(results) if os.path.isdir(results)
+                               else []) if n.startswith("scan_") and
+                   n.endswith(".json"))
+    if not names:
+        return "No committed run (bench/results/scan_*.json).", []
+    out, loaded = [], []
+    for name in names:
+        report = load(results, name)
+        loaded.append((name, report))
+        settings = report.get("settings", {})
+        out.append(f"#### `{name}`: {settings.get('num', 0):,} keys, "
+                   f"`--key_scheme={settings.get('key_scheme', '?')}`\n")
+        rows = []
+        for workload in SCANS:
+            for config in configs(report):
+                result = results_of(config, workload)
+                if result is None:
+                    continue
+                rows.append([workload, config["level"], config["engine"],
+                             config.get("filter_label", config["filter"]),
+                             config["io"], stored(config), with_range(result),
+                             f"{result.get('reads_per_op', 0):.4f}",
+                             pct(result.get("false_positive_rate"))])
+        out.append(table(["benchmark", "level", "engine", "filter", "io",
+                          "stored b/key", "micros/op (range)", "reads/op",
+                          "FP %"], rows))
+        out.append("")
+        out.append(scan_goals(report))
+        out.append("")
+    return "\n".join(out), loaded
+
+
+def scan_goals(report):
+    """The empty-range goals, from scanmissing at table level."""
+    def micros(engine, scan_filter):
+        best = None
+        for config in configs(report, level="table"):
+            if config["engine"] != engine or \
+                    config.get("scan_filter", "none") != scan_filter:
+                continue
+            result = results_of(config, "scanmissing")
+            if result and (best is None or
+                           result["micros_per_op"] < best["micros_per_op"]):
+                best = result
+        return best
+    lines = []
+    ours = micros("bloomtable", "range")
+    if ours is None:
+        return "No bloomtable range-filter row."
+    fp = ours.get("false_positive_rate")
+    lines.append(f"- range filter, empty ranges: FP {pct(fp)}% at "
+                 f"{ours.get('reads_per_op', 0):.4f} reads/op, the range filter "
+                 f"at 16 bits/key (goal ≤ 1% at ≤ 16 bits/key): "
+                 f"{verdict(fp is not None and fp <= 0.01)}")
+    for engine, scan_filter, limit in [("leveldb_table", "none", 0.2),
+                                       ("rocksdb_table", "prefix", 0.5)]:
+        theirs = micros(engine, scan_filter)
+        if theirs is None:
+            continue
+        ratio = ours["micros_per_op"] / theirs["micros_per_op"]
+        lines.append(f"- scanmissing, table level: bloomtable's range filter "
+                     f"{ratio:.2f}× {engine} ({scan_filter}) "
+                     f"(goal ≤ {limit}×): {verdict(ratio <= limit)}")
+    return "\n".join(lines)
+
+
 def compression_table(report):
     if report is None:
         return "No committed run (bench/results/compression.json)."
@@ -721,6 +792,8 @@ def main():
     compression = load(args.results, "compression.json")
     named += [(f"scale_{num}.json", report) for num, report in scale]
     named.append(("compression.json", compression))
+    scans, scan_reports = scan_section(args.results)
+    named += scan_reports
     try:
         require_shape(main_run, sweep)
     except ShapeError as error:
@@ -742,6 +815,7 @@ def main():
         "filter_bench": filter_bench_table(filter_bench),
         "scale": scale_table(scale),
         "compression": compression_table(compression),
+        "scans": scans,
         "provenance": provenance(named),
         "plots": plots_rel,
     }

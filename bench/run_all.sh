@@ -3,6 +3,7 @@
 #   scale_N.json       bloomtable's Ribbon against RocksDB's table-level
 #                      filters at 10^5, 10^6 and 10^7 keys
 #   compression.json   decompression MB/s of every block compression
+#   scan_SCHEME.json   bounded scans over sparse keys, with each scan filter
 #   main.json          like-for-like point lookups, table and db level, pread
 #                      and mmap, every filter at 10 stored bits/key, 1M keys
 #   build.json         bulk builds of one table, with and without a filter
@@ -70,12 +71,14 @@ if [[ $smoke -eq 0 ]]; then
   filter_bench_flags=(--keys=100000,1000000 --repeats=5)
   scale_nums="100000 1000000 10000000"
   compression_flags=(--runs=5)
+  scan_num=200000
 else
   num=20000 reads=5000 min_seconds=0 repeats=2 reject=-1
   sweep_num=20000 sweep_reads=5000 budgets=6,10,16
   filter_bench_flags=(--keys=20000 --bits_per_key=6,10 --repeats=1)
   scale_nums="2000 20000"
   compression_flags=(--blocks=64 --runs=1 --min_run_seconds=0)
+  scan_num=5000
 fi
 
 db_bench=$build_dir/db_bench/db_bench
@@ -145,6 +148,18 @@ for n in $scale_nums; do
     --benchmarks=fillseq,readrandom,readmissing
 done
 run compression "$compression_bench" "${compression_flags[@]}"
+# Scans over sparse keys: 16-digit decimal keys 128 apart (a 12-digit prefix
+# holds 78 keys) and random 64-bit big-endian keys (5-byte prefix); no scan
+# filter, a prefix filter, a range filter; 64-number ranges.
+for scheme in strided random64; do
+  if [[ $scheme == strided ]]; then prefix=12; else prefix=5; fi
+  run "scan_$scheme" "$db_bench" "${common[@]}" --num=$scan_num \
+    --reads=$reads --min_seconds=$min_seconds --key_scheme=$scheme \
+    --scan_filters=none,prefix,range --prefix_length=$prefix \
+    --scan_length=64 --range_bits=16 --compare_no_filter=false \
+    --engines=bloomtable,leveldb_table,rocksdb_table,leveldb,rocksdb \
+    --benchmarks=fillseq,scanmissing,scanshort,seekrandom
+done
 
 python3 bench/report.py --results "$results" --output "$report" \
   --plots "$plots"
