@@ -44,6 +44,24 @@ class BenchFilter {
   virtual size_t CountMayMatch(const std::vector<uint32_t>& filter_of_probe,
                                size_t begin, size_t end) = 0;
 
+  // Timed. Asks `count` probes in a chain: each probe's index depends on the
+  // previous answer (next = (index * 7919 + 1 + answer) mod probes), so the
+  // processor cannot start a probe's memory access before the previous one
+  // finished: the latency of one probe rather than the throughput of many.
+  // Returns the "may match" answers. REQUIRES: probes were set.
+  size_t CountMayMatchDependent(const std::vector<uint32_t>& filter_of_probe,
+                                size_t count) {
+    const size_t n = filter_of_probe.size();
+    size_t index = 0;
+    size_t matches = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const size_t answer = CountMayMatch(filter_of_probe, index, index + 1);
+      matches += answer;
+      index = (index * 7919 + 1 + answer) % n;
+    }
+    return matches;
+  }
+
   // The ideal false-positive rate for this filter's parameters at
   // `bits_per_key`, to print beside the measured one.
   virtual double ExpectedFalsePositiveRate(int bits_per_key) const = 0;

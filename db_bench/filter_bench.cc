@@ -4,7 +4,9 @@
 // For each key count, layout, bits_per_key and filter implementation
 // (db_bench/bench_filters.h) it measures, as medians of --repeats runs:
 //   - build ns/key: creating every filter of the layout, per key;
-//   - probe ns for present keys and for absent random keys, per probe;
+//   - probe ns for present keys and for absent random keys, per probe, and
+//     for absent keys in a dependent chain (each probe waits for the one
+//     before: the latency of one probe);
 // and once: the false-positive rate on absent random 16-byte keys and on
 // near-miss keys (docs/DESIGN.md: key i is i as 16 zero-padded decimal digits,
 // the filters hold the even i, the probes ask for the odd i), beside the ideal
@@ -313,7 +315,23 @@ std::vector<FilterBenchRow> MeasureCase(
                              probes.filter_of_probe, begin, end);
                        });
   };
+  // The dependent chain over the absent probes, as many as there are.
+  std::vector<std::vector<double>> absent_dependent_ns(num_entries);
+  auto time_dependent = [&](int round) {
+    for (size_t e = 0; e < num_entries; ++e) {
+      filters[e]->SetProbes(absent_probe_keys);
+    }
+    return TimeInTurns(num_entries, absent_probe_keys.size(), kKeysPerSlice,
+                       round, [&](size_t e, size_t begin, size_t end) {
+                         filters[e]->CountMayMatchDependent(
+                             absent_probes.filter_of_probe, end - begin);
+                       });
+  };
   for (int r = 0; r < repeats; ++r) {
+    const std::vector<double> dependent_totals = time_dependent(r);
+    for (size_t e = 0; e < num_entries; ++e) {
+      absent_dependent_ns[e].push_back(dependent_totals[e]);
+    }
     const std::vector<double> present_totals =
         time_probes(present_probes, present_probe_keys, r, &present_matches);
     const std::vector<double> absent_totals =
@@ -338,6 +356,8 @@ std::vector<FilterBenchRow> MeasureCase(
     row.build_ns_per_key = Median(build_ns[e]) / num_keys;
     row.present_ns_per_probe = Median(present_ns[e]) / num_keys;
     row.absent_ns_per_probe = Median(absent_ns[e]) / absent.size();
+    row.absent_dependent_ns_per_probe =
+        Median(absent_dependent_ns[e]) / absent.size();
     row.fp_random = static_cast<double>(absent_matches[e]) / absent.size();
     row.fp_expected = filters[e]->ExpectedFalsePositiveRate(bits_per_key);
     row.fp_floor = std::exp2(-bits_per_key);

@@ -26,6 +26,9 @@ struct FilterBenchRow {
   double build_ns_per_key = 0;
   double present_ns_per_probe = 0;
   double absent_ns_per_probe = 0;
+  // Absent probes in a dependent chain (BenchFilter::CountMayMatchDependent):
+  // one probe's latency.
+  double absent_dependent_ns_per_probe = 0;
   double fp_random = 0;     // absent random 16-byte keys
   double fp_near_miss = 0;  // odd decimal keys against even ones
   double fp_expected = 0;   // the ideal formula for the policy's parameters
