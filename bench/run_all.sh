@@ -61,7 +61,7 @@ idle_or_exit() {
 if [[ $smoke -eq 0 ]]; then
   idle_or_exit 0
   cmake --preset release >/dev/null
-  cmake --build --preset release --target db_bench filter_bench
+  cmake --build --preset release --target db_bench filter_bench compression_bench
   idle_or_exit 300
   # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
   # at least 1 s per engine and workload), 200k for the sweep (counts only).
