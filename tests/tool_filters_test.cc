@@ -63,6 +63,7 @@ TEST_P(ToolFilterTest, BuiltTableVerifiesAndItsFilterIsUsed) {
   ASSERT_EQ(json["filters"].size(), 1u);
   EXPECT_EQ(json["filters"][0]["metaindex_key"], c.stored_name);
   EXPECT_EQ(json["filters"][0]["layout"], c.layout);
+  EXPECT_FALSE(json["filters"][0].contains("problem")) << json["filters"][0];
 
   ToolResult stats = RunTool({"stats", table, "--json"});
   ASSERT_EQ(stats.exit_status, kSuccess) << stats;
@@ -115,6 +116,7 @@ TEST_F(ToolTest, PartitionedFilterIsVerifiedAndDescribed) {
   ASSERT_EQ(json["filters"].size(), 1u);
   EXPECT_EQ(json["filters"][0]["layout"], "partitioned");
   EXPECT_EQ(json["filters"][0]["num_filters"], 10);
+  EXPECT_FALSE(json["filters"][0].contains("problem")) << json["filters"][0];
   const double bits = json["filters"][0]["bits_per_key"].get<double>();
   EXPECT_GT(bits, 9.0);
   EXPECT_LT(bits, 14.0);

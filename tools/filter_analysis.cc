@@ -153,12 +153,14 @@ std::vector<Filter> SplitPerBlock(std::string_view contents,
 FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
                              const BlockHandle& handle,
                              std::string_view contents,
+                             const std::vector<std::string_view>& partitions,
                              const std::vector<DataBlockKeys>& data_blocks) {
   FilterAnalysis analysis;
   std::string_view policy_name;
   FilterLayout layout = FilterLayout::kPerBlock;
   ParseFilterMetaindexKey(metaindex_key, &policy_name, &layout);
   analysis.whole_table = layout == FilterLayout::kWholeTable;
+  analysis.partitioned = layout == FilterLayout::kPartitioned;
   // Names come from the file: escaped, they are safe to print and valid in
   // JSON whatever the bytes.
   analysis.metaindex_key = EscapeBytes(metaindex_key);
@@ -169,7 +171,16 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
   }
 
   std::vector<Filter> filters;
-  if (analysis.whole_table) {
+  if (analysis.partitioned) {
+    // The top-level index and every partition. Which keys each partition
+    // holds is not recorded, so no per-filter tally (LevelDB Bloom's
+    // details) is made.
+    analysis.num_filters = partitions.size();
+    analysis.filter_bytes = contents.size();
+    for (std::string_view partition : partitions) {
+      analysis.filter_bytes += partition.size();
+    }
+  } else if (analysis.whole_table) {
     filters.push_back(Filter{contents, analysis.keys_covered});
     analysis.num_filters = 1;
   } else {
@@ -182,7 +193,7 @@ FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
     analysis.bits_per_key = 8.0 * static_cast<double>(analysis.filter_bytes) /
                             static_cast<double>(analysis.keys_covered);
   }
-  if (policy_name == kLevelDBBloomName) {
+  if (policy_name == kLevelDBBloomName && !analysis.partitioned) {
     BloomTally tally;
     for (const Filter& filter : filters) tally.Add(filter);
     tally.Report(&analysis);
@@ -205,30 +216,13 @@ void AnalyzeFilterBlocks(const TableWalker& walker,
     if (!ParseFilterMetaindexKey(meta.entry.key, &policy_name, &layout)) {
       continue;
     }
-    if (layout != FilterLayout::kPartitioned) {
-      filters->push_back(AnalyzeFilter(meta.entry.key, meta.entry.handle,
-                                       meta.contents.data, data_blocks));
-      continue;
-    }
-    // A partitioned filter: its partitions and the top-level index, sized
-    // as one filter over every key (which keys each partition holds is not
-    // recorded, so LevelDB Bloom's per-filter details are not given).
-    FilterAnalysis analysis = AnalyzeFilter(meta.entry.key, meta.entry.handle,
-                                            std::string_view(), data_blocks);
-    analysis.whole_table = false;
-    analysis.partitioned = true;
-    analysis.has_bloom_details = false;
-    analysis.num_filters = meta.partitions.size();
-    analysis.filter_bytes = meta.contents.data.size();
+    std::vector<std::string_view> partitions;
     for (const FilterPartitionBlock& partition : meta.partitions) {
-      analysis.filter_bytes += partition.contents.data.size();
+      partitions.push_back(partition.contents.data);
     }
-    analysis.bits_per_key =
-        analysis.keys_covered == 0
-            ? 0
-            : 8.0 * static_cast<double>(analysis.filter_bytes) /
-                  static_cast<double>(analysis.keys_covered);
-    filters->push_back(std::move(analysis));
+    filters->push_back(AnalyzeFilter(meta.entry.key, meta.entry.handle,
+                                     meta.contents.data, partitions,
+                                     data_blocks));
   }
 }
 

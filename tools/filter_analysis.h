@@ -57,11 +57,13 @@ struct FilterAnalysis {
   std::string problem;
 };
 
-// Analyses filter block `contents` found under `metaindex_key` at `handle`,
-// given the data blocks of the table.
+// Analyses filter block `contents` found under `metaindex_key` at `handle`
+// (for a partitioned filter, its top-level index, and `partitions` the
+// partitions' bytes), given the data blocks of the table.
 FilterAnalysis AnalyzeFilter(std::string_view metaindex_key,
                              const BlockHandle& handle,
                              std::string_view contents,
+                             const std::vector<std::string_view>& partitions,
                              const std::vector<DataBlockKeys>& data_blocks);
 
 // Bytes the filter takes in the file, trailers excluded: its block, and for
