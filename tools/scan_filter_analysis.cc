@@ -80,10 +80,8 @@ void AnalyzeScanFilterBlocks(const TableWalker& walker, uint64_t entries,
 }
 
 absl::StatusOr<std::unique_ptr<ScanFilterCheck>> ScanFilterCheck::Make(
-    std::string_view metaindex_key, BlockContents contents) {
+    std::string_view metaindex_key, std::string_view block) {
   auto check = std::unique_ptr<ScanFilterCheck>(new ScanFilterCheck());
-  check->contents_ = std::move(contents);
-  const std::string_view block = check->contents_.data;
   if (StartsWith(metaindex_key, kPrefixFilterMetaPrefix)) {
     const std::string_view policy_name =
         metaindex_key.substr(kPrefixFilterMetaPrefix.size());

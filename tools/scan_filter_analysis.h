@@ -64,14 +64,14 @@ void AnalyzeScanFilterBlocks(const TableWalker& walker, uint64_t entries,
 // A scan filter that `verify` checks every key against: a prefix filter
 // (its whole keys, and the key's prefix when the extractor it names is a
 // built-in one) or a range filter (the key as a one-key range). Immutable;
-// owns the block it reads.
+// reads the block's bytes in place, which must outlive it.
 class ScanFilterCheck {
  public:
   // For the metaindex entry `metaindex_key` whose block is `contents`: null
   // if the key names no scan filter, or one the tool cannot read (a policy
   // or range filter it does not know); DataLoss if the block does not parse.
   static absl::StatusOr<std::unique_ptr<ScanFilterCheck>> Make(
-      std::string_view metaindex_key, BlockContents contents);
+      std::string_view metaindex_key, std::string_view block);
 
   ~ScanFilterCheck();
   std::string_view name() const { return name_; }
@@ -82,7 +82,6 @@ class ScanFilterCheck {
   ScanFilterCheck() = default;
 
   std::string name_;
-  BlockContents contents_;  // the readers point into it
   std::shared_ptr<const FilterPolicy> policy_;
   std::shared_ptr<const PrefixExtractor> extractor_;
   std::unique_ptr<PrefixFilterReader> prefix_;

@@ -1,6 +1,5 @@
 #include "tools/table_walker.h"
 
-#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,15 +59,12 @@ absl::Status TableWalker::ReadAfterFooter() {
 }
 
 absl::Status TableWalker::ReadFilterPartitions(MetaBlock* meta) const {
-  // Block::Parse takes its bytes: parse a copy, the top-level index's own
-  // bytes stay in meta->contents.
-  const std::string_view bytes = meta->contents.data;
-  BlockContents copy;
-  copy.owned = std::make_unique<char[]>(bytes.size());
-  std::memcpy(copy.owned.get(), bytes.data(), bytes.size());
-  copy.data = std::string_view(copy.owned.get(), bytes.size());
+  // A view of the top-level index's bytes, which meta->contents keeps: the
+  // parsed block lives only in this call.
+  BlockContents view;
+  view.data = meta->contents.data;
   absl::StatusOr<std::shared_ptr<const Block>> top_level =
-      ParseBlockAt(path(), "filter", meta->entry.handle, std::move(copy));
+      ParseBlockAt(path(), "filter", meta->entry.handle, std::move(view));
   if (!top_level.ok()) return top_level.status();
   std::vector<std::pair<std::string, BlockHandle>> entries;
   absl::Status status = ForEachHandleEntry(

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -226,15 +225,8 @@ class FileVerifier {
       std::string_view policy_name;
       FilterLayout layout;
       if (!ParseFilterMetaindexKey(meta.entry.key, &policy_name, &layout)) {
-        // The check keeps its own copy of the block's bytes.
-        BlockContents copy;
-        copy.owned = std::make_unique<char[]>(meta.contents.data.size());
-        std::memcpy(copy.owned.get(), meta.contents.data.data(),
-                    meta.contents.data.size());
-        copy.data =
-            std::string_view(copy.owned.get(), meta.contents.data.size());
         absl::StatusOr<std::unique_ptr<ScanFilterCheck>> scan =
-            ScanFilterCheck::Make(meta.entry.key, std::move(copy));
+            ScanFilterCheck::Make(meta.entry.key, meta.contents.data);
         if (!scan.ok()) {
           return Damage(
               meta.entry.handle.offset(),
