@@ -6,6 +6,7 @@
 
 #include "bloomtable/file.h"
 #include "table/format.h"
+#include "table/scan_filters.h"
 #include "table/table_structure.h"
 #include "util/string_util.h"
 
@@ -36,8 +37,8 @@ absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path) {
     FilterLayout layout = FilterLayout::kPerBlock;
     const bool point_filter =
         ParseFilterMetaindexKey(entry.key, &policy_name, &layout);
-    if (!point_filter && !StartsWith(entry.key, "prefixfilter.") &&
-        !StartsWith(entry.key, "rangefilter.")) {
+    if (!point_filter && !StartsWith(entry.key, kPrefixFilterMetaPrefix) &&
+        !StartsWith(entry.key, kRangeFilterMetaPrefix)) {
       continue;
     }
     if (info.filter_key.empty()) info.filter_key = entry.key;

@@ -29,8 +29,9 @@ struct DataBlockKeys {
 };
 
 struct FilterAnalysis {
-  // "filter.<policy>" or "fullfilter.<policy>", and the policy's name, both
-  // escaped as scan prints bytes (they come from the file).
+  // "filter.<policy>", "fullfilter.<policy>" or "partitionedfilter.<policy>",
+  // and the policy's name, both escaped as scan prints bytes (they come from
+  // the file).
   std::string metaindex_key;
   std::string policy_name;
   bool whole_table = false;  // fullfilter.<policy>

@@ -52,8 +52,8 @@ struct TableStats {
 
 // What Open learned about the table's filter.
 struct TableFilterInfo {
-  // The filter's metaindex key ("filter.<name>" or "fullfilter.<name>"), or
-  // empty if the table has none.
+  // The filter's metaindex key ("filter.<name>", "fullfilter.<name>" or
+  // "partitionedfilter.<name>"), or empty if the table has none.
   std::string metaindex_key;
   // True if a filter is in use for lookups: the table names a policy that the
   // options supply, and its block was read and verified.
