@@ -88,6 +88,7 @@ inline const char* DecodeEntry(const char* p, const char* limit,
 
 BlockIter::BlockIter(const Comparator* comparator, const Block* block)
     : comparator_(comparator),
+      bytewise_(comparator == BytewiseComparator()),
       data_(block->contents().data()),
       restarts_(block->restart_array_offset()),
       num_restarts_(block->num_restarts()),
@@ -210,8 +211,7 @@ void BlockIter::Seek(std::string_view target) {
       MarkCorrupted(absl::StrFormat("bad restart entry at offset %u", offset));
       return;
     }
-    if (comparator_->Compare(std::string_view(key_start, unshared), target) <
-        0) {
+    if (Compare(std::string_view(key_start, unshared), target) < 0) {
       left = mid;
     } else {
       right = mid - 1;
@@ -219,7 +219,7 @@ void BlockIter::Seek(std::string_view target) {
   }
   if (!SeekToRestartPoint(left)) return;
   while (ParseNextEntry()) {
-    if (comparator_->Compare(key_, target) >= 0) return;
+    if (Compare(key_, target) >= 0) return;
   }
 }
 

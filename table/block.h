@@ -26,6 +26,7 @@
 #include "bloomtable/comparator.h"
 #include "bloomtable/iterator.h"
 #include "table/format.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -116,8 +117,14 @@ class BlockIter final : public Iterator {
   bool ParseNextEntry();
   void MarkInvalid();
   void MarkCorrupted(std::string_view what);
+  // comparator_'s order; inline for the bytewise comparator, which orders
+  // nearly every block searched.
+  int Compare(std::string_view a, std::string_view b) const {
+    return bytewise_ ? BytewiseCompare(a, b) : comparator_->Compare(a, b);
+  }
 
   const Comparator* const comparator_;
+  const bool bytewise_;
   const char* const data_;
   const uint32_t restarts_;  // offset of the restart array
   const uint32_t num_restarts_;

@@ -135,10 +135,7 @@ void ScanFilters::LoadRangeFilter(const RandomAccessFile& file,
 }
 
 bool ScanFilters::PrefixMayMatch(std::string_view prefix) const {
-  TableCounters::Add(counters_->prefix_filter_checks, 1);
-  if (prefix_->PrefixMayMatch(prefix)) return true;
-  TableCounters::Add(counters_->prefix_filter_negatives, 1);
-  return false;
+  return counters_->prefix_filter.Record(prefix_->PrefixMayMatch(prefix));
 }
 
 bool ScanFilters::CanAnswerRanges() const {
@@ -162,9 +159,7 @@ bool ScanFilters::RangeMayMatch(std::string_view lo, std::string_view hi,
     }
   }
   if (range_ != nullptr) {
-    TableCounters::Add(counters_->range_filter_checks, 1);
-    if (!range_->MayContainRange(lo, hi)) {
-      TableCounters::Add(counters_->range_filter_negatives, 1);
+    if (!counters_->range_filter.Record(range_->MayContainRange(lo, hi))) {
       return false;
     }
   }

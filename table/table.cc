@@ -94,17 +94,13 @@ struct Table::Rep final : public DataBlockReader {
     const TableFilter* table_filter = filter.get();
     if (table_filter != nullptr &&
         table_filter->layout() != FilterLayout::kPerBlock) {
-      TableCounters::Add(counters.filter_checks, 1);
-      if (!table_filter->TableMayMatch(key)) {
-        TableCounters::Add(counters.filter_negatives, 1);
+      if (!counters.filter.Record(table_filter->TableMayMatch(key))) {
         return KeyNotFound();
       }
     } else if (table_filter == nullptr && scan_filters != nullptr &&
                scan_filters->CanAnswerKeys()) {
       // A table written with a prefix extractor has only its prefix filter.
-      TableCounters::Add(counters.filter_checks, 1);
-      if (!scan_filters->KeyMayMatch(key)) {
-        TableCounters::Add(counters.filter_negatives, 1);
+      if (!counters.filter.Record(scan_filters->KeyMayMatch(key))) {
         return KeyNotFound();
       }
     }
@@ -122,9 +118,8 @@ struct Table::Rep final : public DataBlockReader {
 
     if (table_filter != nullptr &&
         table_filter->layout() == FilterLayout::kPerBlock) {
-      TableCounters::Add(counters.filter_checks, 1);
-      if (!table_filter->BlockMayMatch(handle->offset(), key)) {
-        TableCounters::Add(counters.filter_negatives, 1);
+      if (!counters.filter.Record(
+              table_filter->BlockMayMatch(handle->offset(), key))) {
         return KeyNotFound();
       }
     }

@@ -2,15 +2,15 @@
 
 #include <algorithm>
 
+#include "util/string_util.h"
+
 namespace bloomtable {
 namespace {
 
 class BytewiseComparatorImpl final : public Comparator {
  public:
   int Compare(std::string_view a, std::string_view b) const override {
-    // std::string_view compares as unsigned bytes (char_traits<char>::compare
-    // is memcmp).
-    return a.compare(b);
+    return BytewiseCompare(a, b);
   }
 
   std::string_view Name() const override {

@@ -41,7 +41,8 @@ struct CacheKeyHash {
 // One shard. Each entry sits on two intrusive doubly-linked lists: the LRU
 // list (a circular list through `lru_head_`, most recent first) and its
 // table's chain (`chains_[id]`, in no particular order), so that dropping a
-// table walks only its own entries. The index owns the entries.
+// table walks only its own entries. The index owns the entries, in its nodes
+// (one allocation per entry).
 class LRUShard {
  public:
   explicit LRUShard(size_t capacity) : capacity_(capacity) {
@@ -55,7 +56,7 @@ class LRUShard {
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = index_.find(key);
     if (found == index_.end()) return nullptr;
-    Entry* entry = found->second.get();
+    Entry* entry = &found->second;
     UnlinkLRU(entry);
     LinkLRUFront(entry);
     return entry->value;
@@ -68,17 +69,16 @@ class LRUShard {
     std::lock_guard<std::mutex> lock(mutex_);
     const size_t capacity = reserved < capacity_ ? capacity_ - reserved : 0;
     auto found = index_.find(key);
-    if (found != index_.end()) Remove(found->second.get());
+    if (found != index_.end()) Remove(&found->second);
     *inserted = charge <= capacity;
     if (*inserted) {
-      auto entry = std::make_unique<Entry>();
+      Entry* entry = &index_.try_emplace(key).first->second;
       entry->key = key;
       entry->value = std::move(value);
       entry->charge = charge;
-      LinkLRUFront(entry.get());
-      LinkChain(entry.get());
+      LinkLRUFront(entry);
+      LinkChain(entry);
       usage_ += charge;
-      index_.emplace(key, std::move(entry));
     }
     uint64_t evicted = 0;
     while (usage_ > capacity && lru_head_.lru_prev != &lru_head_) {
@@ -165,7 +165,8 @@ class LRUShard {
   const size_t capacity_;
   size_t usage_ = 0;
   Entry lru_head_;
-  std::unordered_map<CacheKey, std::unique_ptr<Entry>, CacheKeyHash> index_;
+  // Entries live in the index's nodes, which never move.
+  std::unordered_map<CacheKey, Entry, CacheKeyHash> index_;
   std::unordered_map<uint64_t, Entry*> chains_;
 };
 

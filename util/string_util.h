@@ -8,6 +8,8 @@
 #ifndef BLOOMTABLE_UTIL_STRING_UTIL_H_
 #define BLOOMTABLE_UTIL_STRING_UTIL_H_
 
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "absl/strings/string_view.h"
@@ -27,6 +29,33 @@ inline std::string_view FromAbsl(absl::string_view view) {
 // Whether `text` begins with `prefix`.
 inline bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
+}
+
+// The bytewise (memcmp, then shorter first) order of `a` and `b`: negative,
+// zero or positive. Inline and 8 bytes at a time, for the hot searches of
+// index and data blocks, where keys are short and a call to memcmp costs
+// more than the comparison.
+inline int BytewiseCompare(std::string_view a, std::string_view b) {
+  const size_t common = a.size() < b.size() ? a.size() : b.size();
+  size_t i = 0;
+  for (; i + 8 <= common; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      x = __builtin_bswap64(x);
+      y = __builtin_bswap64(y);
+#endif
+      return x < y ? -1 : 1;
+    }
+  }
+  for (; i < common; ++i) {
+    const unsigned char x = static_cast<unsigned char>(a[i]);
+    const unsigned char y = static_cast<unsigned char>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
 }  // namespace bloomtable
