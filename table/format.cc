@@ -100,6 +100,9 @@ absl::Status BlockError(const BlockHandle& handle, std::string_view what,
                             handle.size(), ToAbsl(what)));
 }
 
+// Blocks up to this size (with their trailer) are read into a stack buffer.
+constexpr size_t kStackReadBytes = 16 * 1024;
+
 }  // namespace
 
 absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
@@ -116,10 +119,19 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
   // The check above bounds this by the file size.
   const size_t n = static_cast<size_t>(handle.size());
   const size_t read_size = n + kBlockTrailerSize;
-  std::unique_ptr<char[]> buffer(new char[read_size]);
+  // Small blocks are read onto the stack: a compressed block (the usual
+  // case) is then decompressed from there into its own buffer, with no
+  // allocation for the stored bytes. Larger blocks, and uncompressed ones
+  // (copied out below), get a heap buffer.
+  char stack_scratch[kStackReadBytes];
+  std::unique_ptr<char[]> buffer;
+  char* scratch = stack_scratch;
+  if (read_size > sizeof(stack_scratch)) {
+    buffer.reset(new char[read_size]);
+    scratch = buffer.get();
+  }
   std::string_view bytes;
-  absl::Status status =
-      file.Read(handle.offset(), read_size, &bytes, buffer.get());
+  absl::Status status = file.Read(handle.offset(), read_size, &bytes, scratch);
   report->bytes_read = bytes.size();
   if (!status.ok()) return status;
   if (bytes.size() != read_size) {
@@ -141,9 +153,11 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
   const std::string_view stored_bytes(data, n);
   report->codec = CodecOf(options.numbering, type, stored_bytes);
   if (type == kNoCompressionType) {
+    if (buffer == nullptr) buffer.reset(new char[n]);
     if (data != buffer.get()) {
-      // The file handed out its own memory: copy, so the block owns its
-      // bytes whoever holds it (a cache may keep it past the file).
+      // The bytes are on the stack, or the file handed out its own memory:
+      // copy, so the block owns its bytes whoever holds it (a cache may keep
+      // it past the file).
       std::memcpy(buffer.get(), data, n);
     }
     BlockContents contents;
