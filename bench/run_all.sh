@@ -9,6 +9,9 @@
 #   build.json         bulk builds of one table, with and without a filter
 #   sweep.json         false positives at 6, 8, 10, 12, 16 stored bits/key
 #   filter_bench.json  the filters alone
+#   filter_bench_cold.json  the filters alone over 10^7 keys (lines not in
+#                      L1 or L2)
+#   profile.json       perf profiles of table-level lookups (shares)
 # each stamped with the commit it was built from, then bench/report.py writes
 # BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
 #
@@ -69,6 +72,9 @@ if [[ $smoke -eq 0 ]]; then
   reject=${MAX_FOREIGN_CPU:-0.25}
   sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16
   filter_bench_flags=(--keys=100000,1000000 --repeats=5)
+  cold_flags=(--keys=10000000 --bits_per_key=10 --repeats=3
+    --filters=bloomtable/cache-local-bloom,bloomtable/ribbon,leveldb-1.23)
+  profile_flags=(--num=1000000 --seconds=5)
   scale_nums="100000 1000000 10000000"
   compression_flags=(--runs=5)
   scan_num=200000
@@ -76,6 +82,9 @@ else
   num=20000 reads=5000 min_seconds=0 repeats=2 reject=-1
   sweep_num=20000 sweep_reads=5000 budgets=6,10,16
   filter_bench_flags=(--keys=20000 --bits_per_key=6,10 --repeats=1)
+  cold_flags=(--keys=20000 --bits_per_key=10 --repeats=1
+    --filters=bloomtable/cache-local-bloom,bloomtable/ribbon)
+  profile_flags=(--num=20000 --seconds=0.2)
   scale_nums="2000 20000"
   compression_flags=(--blocks=64 --runs=1 --min_run_seconds=0)
   scan_num=5000
@@ -138,6 +147,21 @@ run sweep "$db_bench" "${common[@]}" "${filters[@]}" --num=$sweep_num \
   --engines=bloomtable,leveldb,rocksdb_table --compare_no_filter=false \
   --benchmarks=fillseq,readmissing,readnearmiss
 run filter_bench "$filter_bench" "${filter_bench_flags[@]}"
+# A probe whose line is not in L1 or L2: one filter over 10^7 keys (12 MB at
+# 10 bits/key, three times this machine's L2).
+run filter_bench_cold "$filter_bench" "${cold_flags[@]}"
+# Where a lookup's time goes: perf's shares of table-level lookups. A smoke
+# run goes on without it where perf cannot record (a container without
+# perf_event_open); the real run needs it.
+perf_probe=$(mktemp)
+if [[ $smoke -eq 0 ]] || perf record -q -e cpu-clock -o "$perf_probe" true \
+    >/dev/null 2>&1; then
+  run profile python3 bench/profile.py --db_bench="$db_bench" \
+    "${profile_flags[@]}"
+else
+  echo "run_all.sh: perf cannot record here; smoke run without profile.json"
+fi
+rm -f "$perf_probe"
 # Scale: bloomtable's whole-table Ribbon (and partitioned Ribbon) against
 # RocksDB's table-level filters at 7.2 stored bits/key (about 1% false
 # positives for a Ribbon filter), at each size.

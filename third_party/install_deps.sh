@@ -17,8 +17,9 @@ packages=(
   libgtest-dev libgmock-dev
   # sanitizer and libFuzzer runtimes for clang 14
   libclang-rt-14-dev
-  # BENCHMARKS.md and its plots from db_bench's JSON (bench/report.py)
-  gnuplot-nox python3
+  # BENCHMARKS.md and its plots from db_bench's JSON (bench/report.py), and
+  # the perf profiles of bench/profile.py
+  gnuplot-nox python3 linux-perf
 )
 if [[ -z "${BLOOMTABLE_NO_PEERS:-}" ]]; then
   # peer engines: tests and benchmarks only, never linked by the library
