@@ -1,4 +1,6 @@
 // The cache-local Bloom filter (see cache_local_bloom.h, docs/FILTERS.md).
+// Both forms, version 1 and the compact single line, share everything below
+// but the trailer.
 //
 // A key's 64-bit XXH3 hash h picks everything:
 //   - the line: the high 32 bits of h scaled to [0, L) by a multiply-shift
@@ -81,11 +83,11 @@ inline unsigned BitOf(const unsigned char* line, uint32_t bit) {
 }
 
 // The bytes of each line when `lines_bytes` hold `num_lines` lines, or 0 if
-// there are no lines or they do not divide into lines of 1..64 bytes (64 when there are more than
-// 8 lines). Per-block filters parse their trailer on every probe, so this
-// avoids a hardware division: large filters need only a multiplication, and
-// the divisors of small ones are constants the compiler turns into
-// multiplications. num_lines * 64 cannot overflow 64 bits.
+// there are no lines or they do not divide into lines of 1..64 bytes (64 when
+// there are more than 8 lines). Per-block filters parse their trailer on every
+// probe, so this avoids a hardware division: large filters need only a
+// multiplication, and the divisors of small ones are constants the compiler
+// turns into multiplications. num_lines * 64 cannot overflow 64 bits.
 inline size_t LineBytesOf(size_t lines_bytes, uint32_t num_lines) {
   if (num_lines > 8) {
     return uint64_t{num_lines} * kCacheLocalBloomMaxLineBytes == lines_bytes
@@ -215,9 +217,10 @@ double CacheLocalBloomExpectedFalsePositiveRate(double bits_per_key) {
 
 CacheLocalBloomShape CacheLocalBloomShapeFor(size_t num_keys,
                                              double bits_per_key) {
-  const double bits = static_cast<double>(num_keys) *
-                      ClampCacheLocalBloomBitsPerKey(bits_per_key);
+  bits_per_key = ClampCacheLocalBloomBitsPerKey(bits_per_key);
+  const double bits = static_cast<double>(num_keys) * bits_per_key;
   CacheLocalBloomShape shape;
+  shape.num_probes = CacheLocalBloomNumProbes(bits_per_key);
   if (num_keys == 0) return shape;
   // Doubles are exact enough here: the results are clamped before any
   // conversion, and IEEE arithmetic gives the same answer everywhere.
@@ -233,13 +236,23 @@ CacheLocalBloomShape CacheLocalBloomShapeFor(size_t num_keys,
     shape.line_bytes =
         static_cast<uint32_t>(std::ceil(bits / shape.num_lines / 8));
   }
+  if (shape.compact()) {
+    // The bytes the compact trailer does not take go to the line, and the
+    // probes follow the bits the line then holds per key.
+    constexpr uint32_t kSaved =
+        kCacheLocalBloomTrailerBytes - kCacheLocalBloomCompactTrailerBytes;
+    shape.line_bytes = std::min<uint32_t>(shape.line_bytes + kSaved,
+                                          kCacheLocalBloomMaxLineBytes);
+    shape.num_probes = CacheLocalBloomNumProbes(8.0 * shape.line_bytes /
+                                                static_cast<double>(num_keys));
+  }
   return shape;
 }
 
 void AppendCacheLocalBloomFilter(const std::string_view* keys, size_t n,
                                  double bits_per_key, std::string* dst) {
   const CacheLocalBloomShape shape = CacheLocalBloomShapeFor(n, bits_per_key);
-  const int num_probes = CacheLocalBloomNumProbes(bits_per_key);
+  const int num_probes = shape.num_probes;
   const uint32_t line_bits = 8 * shape.line_bytes;
 
   const size_t start = dst->size();
@@ -271,16 +284,37 @@ void AppendCacheLocalBloomFilter(const std::string_view* keys, size_t n,
       }
     }
   }
+  if (shape.compact()) {
+    dst->push_back(static_cast<char>(kCacheLocalBloomCompactBase + num_probes));
+    return;
+  }
   PutFixed32(dst, shape.num_lines);
   dst->push_back(static_cast<char>(num_probes));
   dst->push_back(static_cast<char>(kCacheLocalBloomFormatV1));
 }
 
 CacheLocalBloomView::CacheLocalBloomView(std::string_view filter) {
-  if (filter.size() < kCacheLocalBloomTrailerBytes ||
-      !HasCacheLocalBloomFormat(filter)) {
+  if (filter.empty()) return;
+  const uint8_t last = static_cast<uint8_t>(filter.back());
+  if (!IsCacheLocalBloomCompactByte(last)) {
+    if (last == kCacheLocalBloomFormatV1) ParseVersion1(filter);
     return;
   }
+  // The compact form: every byte but the last is the one line, of 1..64
+  // bytes. No division, no loop: per-block filters parse this on every probe.
+  const size_t line_bytes = filter.size() - kCacheLocalBloomCompactTrailerBytes;
+  if (line_bytes == 0 || line_bytes > kCacheLocalBloomMaxLineBytes) return;
+  lines_ = reinterpret_cast<const unsigned char*>(filter.data());
+  num_lines_ = 1;
+  line_bytes_ = static_cast<uint32_t>(line_bytes);
+  line_bits_ = static_cast<uint32_t>(8 * line_bytes);
+  num_probes_ = last - kCacheLocalBloomCompactBase;
+  compact_ = true;
+  well_formed_ = true;
+}
+
+void CacheLocalBloomView::ParseVersion1(std::string_view filter) {
+  if (filter.size() < kCacheLocalBloomTrailerBytes) return;
   const char* trailer =
       filter.data() + filter.size() - kCacheLocalBloomTrailerBytes;
   const uint32_t num_lines = DecodeFixed32(trailer);

@@ -86,8 +86,9 @@ void AppendRibbonFilter(const std::string_view* keys, size_t n,
                         RibbonBuildInfo* info = nullptr);
 
 // A filter's bytes parsed once: a Ribbon filter, a cache-local Bloom filter
-// (the fallback), or malformed bytes, which answer "maybe" to every key. It
-// refers to the bytes it was made from, which must outlive it.
+// (the fallback, in either of its forms), or malformed bytes, which answer
+// "maybe" to every key. It refers to the bytes it was made from, which must
+// outlive it.
 class RibbonView {
  public:
   explicit RibbonView(std::string_view filter);

@@ -31,8 +31,9 @@
 namespace bloomtable {
 
 // The last byte of every version-1 Ribbon filter. Above 30 so that LevelDB's
-// Bloom reader fails open on it; distinct from kCacheLocalBloomFormatV1 (0xB1)
-// which marks a Ribbon filter stored as a cache-local Bloom fallback.
+// Bloom reader fails open on it; distinct from the cache-local Bloom's last
+// bytes (kCacheLocalBloomFormatV1, 0xB1, and the compact form's 0xC1..0xE0),
+// which mark a Ribbon filter stored as a cache-local Bloom fallback.
 inline constexpr uint8_t kRibbonFormatV1 = 0xA1;
 
 // fixed32 num_blocks, fixed32 upper_start, uint8 lower, uint8 seed, format.

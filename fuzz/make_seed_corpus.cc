@@ -21,6 +21,7 @@
 #include "bloomtable/options.h"
 #include "bloomtable/prefix_extractor.h"
 #include "bloomtable/table_builder.h"
+#include "filter/cache_local_bloom.h"
 #include "filter/filter_block.h"
 #include "filter/range_filter.h"
 #include "fuzz/fuzz_options.h"
@@ -303,6 +304,40 @@ void WriteFilters(SeedWriter* seeds) {
       }
     }
   }
+  // The cache-local Bloom's filters of one line, in both forms: the key sets
+  // of 1 and 10 keys above are written compact (the line, then 0xC0 + k);
+  // these add one of 20 keys, and the same line as version 1 wrote it (the
+  // line, fixed32 1, k, 0xB1), which files written before the compact form
+  // hold and readers still take.
+  for (size_t p = 0; p < policies.size(); ++p) {
+    if (policies[p]->Name() != "bloomtable.CacheLocalBloom") continue;
+    std::vector<std::string> keys;
+    for (int i = 0; i < 20; ++i) keys.push_back(UserKey(i));
+    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::string compact;
+    policies[p]->CreateFilter(views.data(), views.size(), &compact);
+    if (!CacheLocalBloomView(compact).compact()) continue;
+    std::string version1 = compact.substr(0, compact.size() - 1);
+    PutFixed32(&version1, 1);
+    version1.push_back(static_cast<char>(static_cast<uint8_t>(compact.back()) -
+                                         kCacheLocalBloomCompactBase));
+    version1.push_back(static_cast<char>(kCacheLocalBloomFormatV1));
+    for (const auto& [form, filter] :
+         {std::pair<std::string, std::string>{"compact", compact},
+          std::pair<std::string, std::string>{"version1", version1}}) {
+      for (int probe : {0, 21}) {
+        std::string seed;
+        seed.push_back(static_cast<char>(p));
+        seed.push_back(8);
+        seed += UserKey(probe);
+        seed += filter;
+        seeds->Write("filter_policy_fuzzer",
+                     "read_" + std::string(policies[p]->Name()) + "_one_line_" +
+                         form + "_probe" + std::to_string(probe),
+                     seed);
+      }
+    }
+  }
   // Build mode: each of the four policy kinds, with a few keys repeated into
   // enough copies to make a real Ribbon filter.
   for (int kind = 0; kind < 4; ++kind) {
@@ -506,8 +541,7 @@ int Main(const std::string& out) {
   // 40 keys: a few blocks of each size. 300 keys: enough for a real Ribbon
   // filter (below 256 keys it stores a cache-local Bloom one).
   if (!WriteTables(&seeds, 40) || !WriteTables(&seeds, 300) ||
-      !WriteCompressedTables(&seeds) ||
-      !WriteScanFilterTables(&seeds)) {
+      !WriteCompressedTables(&seeds) || !WriteScanFilterTables(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: building a table failed\n");
     return 1;
   }

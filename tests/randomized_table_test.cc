@@ -848,8 +848,9 @@ void RewriteChecksum(std::string* contents, const BlockHandle& handle) {
 }
 
 // A format byte that no policy reads as its own: above LevelDB Bloom's 30
-// probes, and neither the cache-local Bloom's nor the Ribbon's marker.
-constexpr char kForeignFormatByte = '\xc7';
+// probes, and neither the cache-local Bloom's (0xB1, 0xC1..0xE0) nor the
+// Ribbon's (0xA1).
+constexpr char kForeignFormatByte = '\xf7';
 
 // Damage to a filter block's structure that its own checks catch, with the
 // checksum rewritten to match: the table must answer as if it had no

@@ -111,8 +111,11 @@ std::shared_ptr<const FilterPolicy> NewLegacyLevelDBBloomFilterPolicy(
 // bytes are no worse than random ones. bits_per_key may be fractional (9.5 is
 // valid); values outside [1, 64] are clamped to it. A filter over n keys
 // holds at least n * bits_per_key bits, in lines of 64 bytes (shorter ones
-// in filters of at most 8 lines), plus a 6-byte trailer; at 10 bits per key
-// about 0.96% of absent keys match. Works per block and whole-table.
+// in filters of at most 8 lines), plus a 6-byte trailer; a filter of one
+// line (at most 512 bits: most per-block filters) has a 1-byte trailer
+// instead and its line gets the 5 bytes saved (up to 64), so that it is
+// never larger. At 10 bits per key about 0.96% of absent keys match in a
+// large filter, fewer in one line. Works per block and whole-table.
 // See docs/FILTERS.md for the encoding.
 std::shared_ptr<const FilterPolicy> NewCacheLocalBloomFilterPolicy(
     double bits_per_key);
