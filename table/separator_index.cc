@@ -1,21 +1,38 @@
 #include "table/separator_index.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace bloomtable {
 namespace {
+
+// The 8 bytes at `p` as a big-endian integer.
+inline uint64_t LoadBigEndian64(const char* p) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t value;
+  std::memcpy(&value, p, sizeof(value));
+  return __builtin_bswap64(value);
+#else
+  uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) {
+    value = (value << 8) | static_cast<unsigned char>(p[i]);
+  }
+  return value;
+#endif
+}
 
 // The first 8 bytes of `s` as a big-endian integer, zero-padded: if
 // Prefix8(a) < Prefix8(b) then a < b bytewise (at the first differing byte
 // either both bytes are real, or a has ended and b's byte is not zero), so
 // bytewise order never decreases it.
 inline uint64_t Prefix8(std::string_view s) {
-  unsigned char bytes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  std::memcpy(bytes, s.data(), std::min<size_t>(s.size(), 8));
+  if (s.size() >= 8) return LoadBigEndian64(s.data());
+  if (s.empty()) return 0;
   uint64_t value = 0;
-  for (unsigned char byte : bytes) value = (value << 8) | byte;
-  return value;
+  for (unsigned char byte : s) value = (value << 8) | byte;
+  return value << (8 * (8 - s.size()));
 }
 
 }  // namespace
@@ -43,6 +60,10 @@ void SeparatorIndex::Finish() {
   size_t common = 0;
   while (common < limit && first[common] == last[common]) ++common;
   common_prefix_length_ = common;
+  if (common <= 8) {
+    common_head_ = Prefix8(first.substr(0, common));
+    common_mask_ = common == 0 ? 0 : ~uint64_t{0} << (64 - 8 * common);
+  }
   prefixes_.reserve(searched);
   for (size_t i = 0; i < searched; ++i) {
     prefixes_.push_back(Prefix8(separator(i).substr(common)));
@@ -65,12 +86,19 @@ size_t SeparatorIndex::SearchPrefixes(std::string_view key) const {
   // Against the common prefix: before it, the key is before every separator
   // searched; after it, after every one.
   const size_t common = common_prefix_length_;
-  const size_t compared = std::min(common, key.size());
-  const int order =
-      compared == 0 ? 0 : std::memcmp(key.data(), arena_.data(), compared);
-  if (order < 0) return 0;
-  if (order > 0) return n;
-  if (key.size() < common) return 0;  // a proper prefix of every separator
+  if (common <= 8 && key.size() >= 8) {
+    // The key's first `common` bytes, as an integer.
+    const uint64_t head = LoadBigEndian64(key.data()) & common_mask_;
+    if (head < common_head_) return 0;
+    if (head > common_head_) return n;
+  } else {
+    const size_t compared = std::min(common, key.size());
+    const int order =
+        compared == 0 ? 0 : std::memcmp(key.data(), arena_.data(), compared);
+    if (order < 0) return 0;
+    if (order > 0) return n;
+    if (key.size() < common) return 0;  // a proper prefix of every separator
+  }
 
   // The first separator whose integer is >= the key's (a branch-free binary
   // search): every one before it is < key.

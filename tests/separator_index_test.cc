@@ -169,6 +169,20 @@ TEST(SeparatorIndex, DecimalKeysCutAsTheWriterCutsThem) {
   ExpectFindsLikeTheComparator(bytewise, separators, keys);
 }
 
+// Sizes around powers of two, where a binary search's last step is most
+// easily off by one.
+TEST(SeparatorIndex, SizesAroundPowersOfTwo) {
+  for (size_t count : {2, 3, 16, 17, 18, 256, 257, 258, 4096, 4097, 5000}) {
+    SCOPED_TRACE(count);
+    std::vector<std::string> separators;
+    for (size_t i = 0; i < count; ++i) {
+      separators.push_back(absl::StrCat("key", 100000000 + 10 * i));
+    }
+    ExpectFindsLikeTheComparator(BytewiseComparator(), separators,
+                                 KeysAround(separators));
+  }
+}
+
 // Random sets over a small alphabet (zero bytes, 0xff, a letter) and random
 // lengths: many prefixes, ties and short separators.
 TEST(SeparatorIndex, RandomSeparatorsAgreeWithTheComparator) {
