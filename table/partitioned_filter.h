@@ -5,11 +5,15 @@
 // the keys up to that separator.
 //
 // Open checks the top-level index once (entries decode, separators strictly
-// increase, every handle lies before the metaindex) and keeps it. A lookup
-// searches it and asks the one partition that can hold the key. Partitions
-// are either all read at Open and held for the table's life, or read on
-// demand and kept in the block cache, where they may be evicted (the table
-// then holds only the top-level index).
+// increase, partition handles strictly increase in offset and lie before the
+// metaindex), decodes its separators into a SeparatorIndex and drops the
+// block. A lookup finds the partition's index with one search over the
+// decoded separators and asks the one partition that can hold the key; a
+// key past the last separator is after every key of the table: absent.
+// Partitions are either all read at Open and held for the table's life (a
+// lookup then takes no reference count), or read on demand and kept in the
+// block cache, where they may be evicted (the table then holds only the
+// separators and the handles).
 //
 // Never a false "absent" from a damaged partition: a partition that cannot
 // be read, fails its checksum or does not parse answers "maybe". The
@@ -32,8 +36,9 @@
 #include "bloomtable/comparator.h"
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
-#include "table/block.h"
+#include "table/block_contents.h"
 #include "table/format.h"
+#include "table/separator_index.h"
 #include "table/table_counters.h"
 
 namespace bloomtable {
@@ -66,34 +71,39 @@ class PartitionedFilter {
   // False only if `key` is certainly not in the table.
   bool KeyMayMatch(std::string_view key) const;
 
-  // Bytes held for the table's life: the top-level index, and the
-  // partitions when they are all held.
+  // Bytes held for the table's life: the decoded separators, the handles
+  // (on demand) or the partitions (held).
   size_t PinnedBytes() const { return pinned_bytes_; }
 
-  size_t num_partitions() const { return handles_.size(); }
+  size_t num_partitions() const { return separators_.size(); }
 
  private:
-  struct Partition;
+  // One partition: the policy's reader (null if the partition could not be
+  // read or parsed: it answers "maybe") and the buffer holding the bytes it
+  // reads (null if the file's own memory holds them).
+  struct Partition {
+    std::unique_ptr<char[]> owned;
+    std::unique_ptr<FilterReader> reader;
+  };
 
   PartitionedFilter(std::shared_ptr<const FilterPolicy> policy,
-                    const Comparator* comparator,
-                    std::shared_ptr<const Block> top_level,
-                    const Source& source);
+                    const Comparator* comparator, const Source& source);
 
-  // Reads and parses the partition at `handle`; null if it cannot be used.
-  std::shared_ptr<const Partition> LoadPartition(
-      const BlockHandle& handle) const;
-  // The partition at index `i` of the top-level index: held, cached or read.
-  std::shared_ptr<const Partition> GetPartition(size_t i) const;
+  // Reads and parses the partition at `handle` into *partition (its reader
+  // stays null if it cannot be used); returns the bytes it holds.
+  size_t LoadPartition(const BlockHandle& handle, Partition* partition) const;
+  // The cached partition `i`, read (and cached) if absent; its reader may be
+  // null.
+  std::shared_ptr<const Partition> GetCachedPartition(size_t i) const;
 
   const std::shared_ptr<const FilterPolicy> policy_;
-  const Comparator* const comparator_;
-  const std::shared_ptr<const Block> top_level_;
   const Source source_;
-  // The top-level entries, decoded at Open.
+  SeparatorIndex separators_;
+  // When read on demand (source_.cache != null): each partition's handle,
+  // whose offset is its cache key. Empty otherwise.
   std::vector<BlockHandle> handles_;
-  // Every partition, when they are held (source_.cache == null).
-  std::vector<std::shared_ptr<const Partition>> held_;
+  // When held (source_.cache == null): every partition. Empty otherwise.
+  std::vector<Partition> held_;
   size_t pinned_bytes_ = 0;
 };
 

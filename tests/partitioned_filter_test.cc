@@ -2,11 +2,15 @@
 // held or loaded on demand through the block cache, and damage that never
 // turns into a false "absent".
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "bloomtable/cache.h"
@@ -171,7 +175,16 @@ TEST(PartitionedFilter, OnDemandOpenReadsNoPartitionAndCachesThoseItNeeds) {
   auto on_demand = Open(options, contents);
   ASSERT_NE(on_demand, nullptr);
   EXPECT_EQ(on_demand->GetStats().filter_partition_reads, 0u);
-  EXPECT_LT(on_demand->ApproximateMemoryUsage() * 5,
+  // Both hold the decoded separators; only the held table holds the
+  // partitions' bytes (about 260 each here, against some 45 bytes of
+  // separator and handle per partition).
+  uint64_t partition_bytes = 0;
+  for (const auto& entry : TopLevelIndex(contents)) {
+    partition_bytes += entry.second.size();
+  }
+  EXPECT_GE(held->ApproximateMemoryUsage(),
+            on_demand->ApproximateMemoryUsage() + partition_bytes * 9 / 10);
+  EXPECT_LT(on_demand->ApproximateMemoryUsage() * 4,
             held->ApproximateMemoryUsage());
 
   // One lookup loads its partition once; the next in the same partition is
@@ -228,6 +241,207 @@ TEST(PartitionedFilter, InternalKeyTablesPartitionByUserKey) {
               absl::StrCat("v", i, "@30"));
   }
   EXPECT_EQ(table->GetStats().filter_negatives, 0u);
+}
+
+// Keys that a search comparing 8-byte integers could send to the wrong
+// partition: shorter than 8 bytes, prefixes of each other, sharing their
+// first 8 bytes (or all but their last) and differing after them, ending in
+// zero or 0xff bytes. Sorted bytewise, distinct.
+std::vector<std::string> TrickyKeys() {
+  std::set<std::string> keys;
+  const std::string stems[] = {"a",
+                               "abcdefg",
+                               "abcdefgh",
+                               "abcdefghijklmnop",
+                               std::string("\0\0\0\0\0\0\0\0", 8),
+                               std::string("\xff\xff\xff\xff\xff\xff\xff", 7)};
+  const std::string tails[] = {"",
+                               std::string(1, '\0'),
+                               std::string(2, '\0'),
+                               "\x01",
+                               "0",
+                               "1",
+                               "10",
+                               "2",
+                               "\xff",
+                               "\xff\xff"};
+  for (const std::string& stem : stems) {
+    for (size_t cut = 1; cut <= stem.size(); ++cut) {
+      for (const std::string& tail : tails) {
+        keys.insert(stem.substr(0, cut) + tail);
+        keys.insert(stem.substr(0, cut) + tail + "tail");
+      }
+    }
+  }
+  // Random keys over a small alphabet: many more prefixes and ties.
+  std::mt19937_64 random(7);
+  const char alphabet[] = {'\0', '\x01', 'a', 'b', '\xfe', '\xff'};
+  while (keys.size() < 3000) {
+    std::string key(1 + random() % 12, '\0');
+    for (char& c : key) c = alphabet[random() % sizeof(alphabet)];
+    keys.insert(key);
+  }
+  keys.erase("");
+  return std::vector<std::string>(keys.begin(), keys.end());
+}
+
+class ReverseComparator final : public Comparator {
+ public:
+  int Compare(std::string_view a, std::string_view b) const override {
+    return b.compare(a);
+  }
+  std::string_view Name() const override { return "test.Reverse"; }
+  void FindShortestSeparator(std::string*, std::string_view) const override {}
+  void FindShortSuccessor(std::string*) const override {}
+};
+
+// The key sets and orders the partitioned layout is checked with.
+enum class KeyKind {
+  kPlain,         // TrickyKeys(), bytewise
+  kCommonPrefix,  // the same after "common/": a common prefix to skip
+  kInternal,      // TrickyKeys() as user keys of an internal-key table
+  kReverse,       // TrickyKeys() under a comparator that is not bytewise
+};
+
+struct KindTable {
+  Options options;
+  std::vector<std::string> keys;  // the filter's keys, in the table's order
+  std::string contents;
+};
+
+KindTable BuildKindTable(KeyKind kind, size_t partition_keys) {
+  static const ReverseComparator reverse;
+  KindTable table;
+  table.options =
+      PartitionedOptions(NewCacheLocalBloomFilterPolicy(16), partition_keys);
+  table.keys = TrickyKeys();
+  switch (kind) {
+    case KeyKind::kPlain:
+      break;
+    case KeyKind::kCommonPrefix:
+      for (std::string& key : table.keys) key.insert(0, "common/");
+      break;
+    case KeyKind::kInternal:
+      table.options.key_format = KeyFormat::kLevelDBInternal;
+      break;
+    case KeyKind::kReverse:
+      table.options.comparator = &reverse;
+      std::reverse(table.keys.begin(), table.keys.end());
+      break;
+  }
+  StringWritableFile file;
+  TableBuilder builder(table.options, &file);
+  for (size_t i = 0; i < table.keys.size(); ++i) {
+    std::string key = table.keys[i];
+    if (kind == KeyKind::kInternal) PutFixed64(&key, (uint64_t{9} << 8) | 1);
+    EXPECT_TRUE(builder.Add(key, absl::StrCat("v", i)).ok());
+  }
+  EXPECT_TRUE(builder.Finish().ok());
+  table.contents = file.contents();
+  return table;
+}
+
+constexpr KeyKind kKeyKinds[] = {KeyKind::kPlain, KeyKind::kCommonPrefix,
+                                 KeyKind::kInternal, KeyKind::kReverse};
+
+// Every key of the table is found through its partition, whatever the key
+// format and comparator, with partitions of one to a few keys: a key sent
+// to another partition would be refused by that partition's filter.
+TEST(PartitionedFilter, EveryKeyFindsItsPartition) {
+  for (KeyKind kind : kKeyKinds) {
+    for (size_t partition_keys : {1, 2, 5}) {
+      for (bool on_demand : {false, true}) {
+        SCOPED_TRACE(absl::StrCat("kind=", static_cast<int>(kind),
+                                  " partition_keys=", partition_keys,
+                                  " on_demand=", on_demand));
+        KindTable built = BuildKindTable(kind, partition_keys);
+        ASSERT_EQ(TopLevelIndex(built.contents).size(),
+                  (built.keys.size() + partition_keys - 1) / partition_keys);
+        Options options = built.options;
+        if (on_demand) {
+          options.block_cache = NewLRUCache(1 << 20);
+          options.cache_index_and_filter_blocks = true;
+        }
+        auto table = Open(options, built.contents);
+        ASSERT_NE(table, nullptr);
+        ASSERT_TRUE(table->filter_info().in_use);
+        for (size_t i = 0; i < built.keys.size(); ++i) {
+          absl::StatusOr<std::string> value =
+              table->Get(ReadOptions(), built.keys[i]);
+          ASSERT_TRUE(value.ok()) << absl::CHexEscape(built.keys[i]);
+          ASSERT_EQ(*value, absl::StrCat("v", i));
+        }
+        EXPECT_EQ(table->GetStats().filter_negatives, 0u);
+      }
+    }
+  }
+}
+
+// Which partition a lookup consults, for keys equal to the separators,
+// between them, sharing their first 8 bytes, shorter than them, before the
+// first and after the last. Seen on a table that reads partitions on
+// demand, opened afresh for each key: the lookup loads one partition (none
+// past the last separator), and a key of the expected partition then finds
+// it in the cache (else it loads another).
+TEST(PartitionedFilter, LookupsConsultTheRightPartition) {
+  for (KeyKind kind : kKeyKinds) {
+    for (size_t partition_keys : {1, 3}) {
+      SCOPED_TRACE(absl::StrCat("kind=", static_cast<int>(kind),
+                                " partition_keys=", partition_keys));
+      KindTable built = BuildKindTable(kind, partition_keys);
+      const auto top_level = TopLevelIndex(built.contents);
+      const Comparator* comparator = built.options.comparator;
+      std::vector<std::string> probes = {
+          "",       std::string(1, '\0'),   "c", "common", "common/", "commoo",
+          "commom", std::string(12, '\xff')};
+      // The last separator, and past it bytewise (the reverse order's past
+      // is "").
+      probes.push_back(top_level.back().first);
+      probes.push_back(top_level.back().first + '\0');
+      for (size_t p = 0; p < top_level.size(); p += 17) {
+        const std::string& separator = top_level[p].first;
+        probes.push_back(separator);
+        probes.push_back(separator + '\0');
+        probes.push_back(separator + "\xff\xff");
+        probes.push_back(separator.substr(0, separator.size() - 1));
+        probes.push_back(separator.substr(0, 8));
+        probes.push_back(separator.substr(0, 8) + "~~~~~~~~~");
+        const std::string& key = built.keys[p * partition_keys];
+        probes.push_back(key + '\0');
+        probes.push_back(key.substr(0, key.size() - 1) + '\x80');
+      }
+      for (const std::string& probe : probes) {
+        // The first separator >= probe.
+        size_t expected = 0;
+        while (expected < top_level.size() &&
+               comparator->Compare(top_level[expected].first, probe) < 0) {
+          ++expected;
+        }
+        SCOPED_TRACE(absl::StrCat("probe \"", absl::CHexEscape(probe),
+                                  "\" expected partition ", expected));
+        Options options = built.options;
+        options.block_cache = NewLRUCache(1 << 20);
+        options.cache_index_and_filter_blocks = true;
+        auto table = Open(options, built.contents);
+        ASSERT_NE(table, nullptr);
+        const absl::Status status = table->Get(ReadOptions(), probe).status();
+        ASSERT_TRUE(status.ok() || absl::IsNotFound(status)) << status;
+        if (expected == top_level.size()) {
+          // Past the last separator: the top-level index alone says absent.
+          ASSERT_TRUE(absl::IsNotFound(status));
+          ASSERT_EQ(table->GetStats().filter_partition_reads, 0u);
+          ASSERT_EQ(table->GetStats().filter_negatives, 1u);
+          ASSERT_EQ(table->GetStats().data_block_reads, 0u);
+          continue;
+        }
+        ASSERT_EQ(table->GetStats().filter_partition_reads, 1u);
+        ASSERT_TRUE(
+            table->Get(ReadOptions(), built.keys[expected * partition_keys])
+                .ok());
+        ASSERT_EQ(table->GetStats().filter_partition_reads, 1u);
+      }
+    }
+  }
 }
 
 // Recomputes a block's checksum after its bytes were changed on purpose.
@@ -292,7 +506,20 @@ TEST(PartitionedFilter,
   ASSERT_EQ(moved.size(), encoded.size());
   past.replace(handle_at, encoded.size(), moved);
   FixChecksum(&past, top);
-  for (const std::string& contents : {unordered, past}) {
+  // The first two partitions' handles swapped: separators in order, every
+  // handle inside the region, but each key would be sent to the other
+  // partition's filter. Partitions are written in key order, so handles
+  // whose offsets do not increase are refused.
+  std::string swapped = intact;
+  std::string second;
+  top_level[1].second.EncodeTo(&second);
+  ASSERT_EQ(second.size(), encoded.size());
+  const size_t second_at = swapped.find(second, handle_at + encoded.size());
+  ASSERT_NE(second_at, std::string::npos);
+  swapped.replace(handle_at, encoded.size(), second);
+  swapped.replace(second_at, second.size(), encoded);
+  FixChecksum(&swapped, top);
+  for (const std::string& contents : {unordered, past, swapped}) {
     auto table = Open(options, contents);
     ASSERT_NE(table, nullptr);
     EXPECT_FALSE(table->filter_info().in_use);
