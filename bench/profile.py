@@ -36,6 +36,8 @@ PROFILES = [
      "per_block", "readrandom"),
     ("absent keys, ribbon whole_table", "ribbon", "whole_table",
      "readmissing"),
+    ("absent keys, cache_local_bloom per_block", "cache_local_bloom",
+     "per_block", "readmissing"),
     ("absent keys, cache_local_bloom whole_table", "cache_local_bloom",
      "whole_table", "readmissing"),
     ("absent keys, ribbon partitioned", "ribbon", "partitioned",
