@@ -380,7 +380,9 @@ def cold_probe_goals(cold):
         rows.append([f"a filter probe on a cold cache line ≤ 50 ns: "
                      f"{r['filter']}, one filter over {r['num_keys']:,} keys "
                      f"({r['filter_bits_per_key']:.1f} bits/key), each probe "
-                     "depending on the last", f"{ns:.1f} ns", verdict(ns <= 50)])
+                     "depending on the last",
+                     f"{ns_with_range(r, 'absent_dependent_probe_ns')} ns",
+                     verdict(ns <= 50)])
     return rows
 
 
@@ -519,7 +521,7 @@ def scale_goals(scale):
             result = results_of(config, "readmissing")
             if result:
                 series_points.setdefault(series(config), []).append(
-                    (num, result["micros_per_op"]))
+                    (num, result["micros_per_op"], with_range(result)))
     rows = []
     # Memory at about 1% false positives: the largest scale run's rows.
     if scale:
@@ -549,7 +551,7 @@ def scale_goals(scale):
         growth = points[-1][1] / points[0][1]
         rows.append([f"scale: `readmissing`, {name}, grows ≤ 2× from "
                      f"{points[0][0]:,} to {points[-1][0]:,} keys",
-                     f"{points[0][1]:.3f} → {points[-1][1]:.3f} µs: "
+                     f"{points[0][2]} → {points[-1][2]} µs: "
                      f"{growth:.2f}×", verdict(growth <= 2)])
     if not rows:
         rows.append(["scale: 10^5 to 10^7 keys", "no committed run",
@@ -723,6 +725,15 @@ def equal_memory(sweep):
     return "\n".join(out)
 
 
+def ns_with_range(row, field):
+    """'12.3 (11.9–12.8)', or the median alone where the JSON has no
+    range (filter_bench before it recorded them)."""
+    low_high = row.get(field + "_range")
+    if not low_high:
+        return f"{row[field]:.1f}"
+    return f"{row[field]:.1f} ({low_high[0]:.1f}–{low_high[1]:.1f})"
+
+
 def filter_bench_table(filter_bench):
     if filter_bench is None:
         return "No committed run (bench/results/filter_bench.json)."
@@ -737,9 +748,9 @@ def filter_bench_table(filter_bench):
                      f"{r['filter_bits_per_key']:.2f}",
                      f"{r['build_ns_per_key']:.1f}",
                      f"{r['present_probe_ns']:.1f}",
-                     f"{r['absent_probe_ns']:.1f}",
+                     ns_with_range(r, "absent_probe_ns"),
                      "-" if r.get("absent_dependent_probe_ns") is None
-                     else f"{r['absent_dependent_probe_ns']:.1f}",
+                     else ns_with_range(r, "absent_dependent_probe_ns"),
                      pct(r["fp_rate_random"]), pct(r["fp_rate_near_miss"]),
                      ratio("absent_ratio_to_baseline")])
     return table(["filter", "layout", "bits_per_key", "stored b/key",

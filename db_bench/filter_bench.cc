@@ -358,6 +358,14 @@ std::vector<FilterBenchRow> MeasureCase(
     row.absent_ns_per_probe = Median(absent_ns[e]) / absent.size();
     row.absent_dependent_ns_per_probe =
         Median(absent_dependent_ns[e]) / absent.size();
+    const auto [absent_min, absent_max] =
+        std::minmax_element(absent_ns[e].begin(), absent_ns[e].end());
+    row.absent_ns_min = *absent_min / absent.size();
+    row.absent_ns_max = *absent_max / absent.size();
+    const auto [dependent_min, dependent_max] = std::minmax_element(
+        absent_dependent_ns[e].begin(), absent_dependent_ns[e].end());
+    row.absent_dependent_ns_min = *dependent_min / absent.size();
+    row.absent_dependent_ns_max = *dependent_max / absent.size();
     row.fp_random = static_cast<double>(absent_matches[e]) / absent.size();
     row.fp_expected = filters[e]->ExpectedFalsePositiveRate(bits_per_key);
     row.fp_floor = std::exp2(-bits_per_key);

@@ -29,6 +29,9 @@ struct FilterBenchRow {
   // Absent probes in a dependent chain (BenchFilter::CountMayMatchDependent):
   // one probe's latency.
   double absent_dependent_ns_per_probe = 0;
+  // The fastest and slowest of the timed runs behind the two absent medians.
+  double absent_ns_min = 0, absent_ns_max = 0;
+  double absent_dependent_ns_min = 0, absent_dependent_ns_max = 0;
   double fp_random = 0;     // absent random 16-byte keys
   double fp_near_miss = 0;  // odd decimal keys against even ones
   double fp_expected = 0;   // the ideal formula for the policy's parameters
