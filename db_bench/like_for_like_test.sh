@@ -46,7 +46,7 @@ expect "| leveldb_table | none | - | - |"
 expect "| filter | 6 b/key | 8 b/key | 10 b/key | 12 b/key | 16 b/key | b/key for 1% |"
 grep -E '^\| rocksdb_table rocksdb_bloom whole_table \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' "$md" >/dev/null ||
   { echo "FAIL: no interpolated FP for rocksdb_bloom" >&2; exit 1; }
-expect "| goal | measured (medians) | status |"
+expect "| goal | measured (medians, range) | status | what is left (profiles below) |"
 expect "Smoke run, not a measurement."
 grep -q '<svg' "$work/fp_vs_bits.svg"
 grep -q '<svg' "$work/latency.svg"

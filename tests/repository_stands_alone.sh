@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$1"
 # Issue numbers (#12, "issue 9"), numbered decisions of an outside design
 # page, and paths outside the repository. Colours such as #1f77b4 do not
-# match: a citation's digits end the word.
-pattern='(^|[^[:alnum:]&/])#[0-9]{1,3}\b|[Ii]ssue #?[0-9]|[Dd]ecisions? [0-9]|\.\./shared|/work/shared'
+# match: a citation's digits end the word; nor do C++ symbols in profiles
+# such as "{lambda()#1}", where the number follows a parenthesis.
+pattern='(^|[^[:alnum:]&/)])#[0-9]{1,3}\b|[Ii]ssue #?[0-9]|[Dd]ecisions? [0-9]|\.\./shared|/work/shared'
 if grep -rnE "$pattern" \
     --include='*.cc' --include='*.h' --include='*.md' --include='*.txt' \
     --include='*.cmake' --include='*.sh' --include='*.json' --include='*.in' \
