@@ -284,6 +284,19 @@ void WriteBlocks(SeedWriter* seeds) {
 void WriteFilters(SeedWriter* seeds) {
   const std::vector<std::shared_ptr<const FilterPolicy>> policies =
       AllFilterPolicies();
+  // A read-mode seed: policy p asked about key `probe` against `filter`.
+  auto write_read_seed = [&](size_t p, int probe, const std::string& filter,
+                             const std::string& what) {
+    std::string seed;
+    seed.push_back(static_cast<char>(p));
+    seed.push_back(8);
+    seed += UserKey(probe);
+    seed += filter;
+    seeds->Write("filter_policy_fuzzer",
+                 "read_" + std::string(policies[p]->Name()) + "_" + what +
+                     "_probe" + std::to_string(probe),
+                 seed);
+  };
   for (size_t p = 0; p < policies.size(); ++p) {
     for (int n : {0, 1, 10, 100, 300, 1000}) {
       std::vector<std::string> keys;
@@ -292,15 +305,7 @@ void WriteFilters(SeedWriter* seeds) {
       std::string filter;
       policies[p]->CreateFilter(views.data(), views.size(), &filter);
       for (int probe : {0, n + 1}) {
-        std::string seed;
-        seed.push_back(static_cast<char>(p));
-        seed.push_back(8);
-        seed += UserKey(probe);
-        seed += filter;
-        seeds->Write("filter_policy_fuzzer",
-                     "read_" + std::string(policies[p]->Name()) + "_" +
-                         std::to_string(n) + "_probe" + std::to_string(probe),
-                     seed);
+        write_read_seed(p, probe, filter, std::to_string(n));
       }
     }
   }
@@ -326,15 +331,7 @@ void WriteFilters(SeedWriter* seeds) {
          {std::pair<std::string, std::string>{"compact", compact},
           std::pair<std::string, std::string>{"version1", version1}}) {
       for (int probe : {0, 21}) {
-        std::string seed;
-        seed.push_back(static_cast<char>(p));
-        seed.push_back(8);
-        seed += UserKey(probe);
-        seed += filter;
-        seeds->Write("filter_policy_fuzzer",
-                     "read_" + std::string(policies[p]->Name()) + "_one_line_" +
-                         form + "_probe" + std::to_string(probe),
-                     seed);
+        write_read_seed(p, probe, filter, "one_line_" + form);
       }
     }
   }

@@ -20,6 +20,7 @@
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
 #include "table/format.h"
+#include "tests/reverse_comparator.h"
 #include "tests/table_layout.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -284,16 +285,6 @@ std::vector<std::string> TrickyKeys() {
   keys.erase("");
   return std::vector<std::string>(keys.begin(), keys.end());
 }
-
-class ReverseComparator final : public Comparator {
- public:
-  int Compare(std::string_view a, std::string_view b) const override {
-    return b.compare(a);
-  }
-  std::string_view Name() const override { return "test.Reverse"; }
-  void FindShortestSeparator(std::string*, std::string_view) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
 
 // The key sets and orders the partitioned layout is checked with.
 enum class KeyKind {

@@ -25,6 +25,7 @@
 #include "filter/range_filter.h"
 #include "fuzz/fix_checksums.h"
 #include "gtest/gtest.h"
+#include "tests/reverse_comparator.h"
 #include "tests/table_in_memory.h"
 #include "tests/table_layout.h"
 #include "util/coding.h"
@@ -263,16 +264,6 @@ TEST(RangeFilterTable, DamagedBlockMeansNoFilterNeverEmpty) {
     EXPECT_EQ(table->GetStats().range_filter_checks, 0u);
   }
 }
-
-class ReverseComparator final : public Comparator {
- public:
-  int Compare(std::string_view a, std::string_view b) const override {
-    return b.compare(a);
-  }
-  std::string_view Name() const override { return "test.Reverse"; }
-  void FindShortestSeparator(std::string*, std::string_view) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
 
 TEST(RangeFilterTable, BuilderRefusesAnotherComparator) {
   const ReverseComparator reverse;

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "table/internal_key.h"
+#include "tests/reverse_comparator.h"
 
 namespace bloomtable {
 namespace {
@@ -206,16 +207,6 @@ TEST(SeparatorIndex, RandomSeparatorsAgreeWithTheComparator) {
     ExpectFindsLikeTheComparator(BytewiseComparator(), separators, keys);
   }
 }
-
-class ReverseComparator final : public Comparator {
- public:
-  int Compare(std::string_view a, std::string_view b) const override {
-    return b.compare(a);
-  }
-  std::string_view Name() const override { return "test.Reverse"; }
-  void FindShortestSeparator(std::string*, std::string_view) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
 
 TEST(SeparatorIndex, AnotherComparatorIsCalled) {
   const ReverseComparator reverse;
