@@ -551,6 +551,33 @@ def scale_goals(scale):
                          verdict(per_key <= 1.5 and known and
                                  max(fps) <= 0.01) if known else
                          verdict(None)])
+    # Table::Open's time and the memory held, per key, at each N.
+    flat = {}
+    for num, report in scale:
+        for config in configs(report):
+            if config["engine"] != "bloomtable":
+                continue
+            memory = config.get("memory") or {}
+            flat.setdefault(series(config), []).append(
+                (num, open_per_key(config, num),
+                 memory.get("engine_bytes_per_key")))
+    for name, points in sorted(flat.items()):
+        opens = [(n, o) for n, o, _ in points if o is not None]
+        if len(opens) >= 2:
+            growth = opens[-1][1][0] / opens[0][1][0]
+            rows.append([f"scale: `Table::Open` time per key, {name}, stays "
+                         f"flat (≤ 2×) from {opens[0][0]:,} to "
+                         f"{opens[-1][0]:,} keys",
+                         " → ".join(f"{o[0]:.1f} ({o[1]:.1f}–{o[2]:.1f})"
+                                    for _, o in opens) +
+                         f" ns/key: {growth:.2f}×", verdict(growth <= 2)])
+        held = [(n, b) for n, _, b in points if b]
+        if len(held) >= 2:
+            growth = held[-1][1] / held[0][1]
+            rows.append([f"scale: memory held per key, {name}, stays flat "
+                         f"(≤ 2×) from {held[0][0]:,} to {held[-1][0]:,} "
+                         "keys", " → ".join(f"{b:.3f}" for _, b in held) +
+                         f" B/key: {growth:.2f}×", verdict(growth <= 2)])
     for name, points in sorted(series_points.items()):
         if len(points) < 2:
             continue
@@ -945,12 +972,28 @@ def load_scale(results):
     return sorted(runs, key=lambda run: run[0])
 
 
+def open_per_key(config, num):
+    """Table::Open's nanoseconds per key: (median, fastest, slowest), or
+    None where the engine does not report it."""
+    memory = config.get("memory") or {}
+    micros = memory.get("open_micros")
+    if micros is None or num <= 0:
+        return None
+    low, high = memory.get("open_micros_range") or (micros, micros)
+    return tuple(1000 * v / num for v in (micros, low, high))
+
+
+def open_per_key_text(config, num):
+    ns = open_per_key(config, num)
+    return "-" if ns is None else f"{ns[0]:.1f} ({ns[1]:.1f}–{ns[2]:.1f})"
+
+
 def scale_table(runs):
     if not runs:
         return "No committed run (bench/results/scale_N.json)."
     header = ["keys", "engine and filter", "stored b/key", "readmissing µs",
               "readrandom µs", "filter B/key", "index B/key",
-              "engine's own B/key"]
+              "engine's own B/key", "Table::Open ns/key"]
     rows = []
     growth = {}
     for num, report in runs:
@@ -967,7 +1010,8 @@ def scale_table(runs):
                          with_range(present) if present else "-",
                          cell("filter_bytes_per_key"),
                          cell("index_bytes_per_key"),
-                         cell("engine_bytes_per_key")])
+                         cell("engine_bytes_per_key"),
+                         open_per_key_text(config, num)])
             if missing:
                 growth.setdefault(series(config), []).append(
                     (num, missing["micros_per_op"]))

@@ -598,6 +598,8 @@ TEST(BloomtableEngine, MemoryCountsTheFilterAndTheIndex) {
     const MemorySummary memory = engine->Memory();
     ASSERT_TRUE(memory.filter_bytes && memory.index_bytes &&
                 memory.engine_bytes && memory.block_cache_usage);
+    ASSERT_TRUE(memory.open_micros.has_value());
+    EXPECT_GT(*memory.open_micros, 0);
     if (with_filter) {
       // 10 bits per key: about 1.25 bytes per key.
       EXPECT_GT(*memory.filter_bytes, 5000u);
@@ -854,6 +856,35 @@ TEST(Repeats, MergedFiguresAreMediansAndCountsComeFromTheMedianRun) {
   EXPECT_DOUBLE_EQ(range["micros_per_op"][0].get<double>(), 1);
   EXPECT_DOUBLE_EQ(range["micros_per_op"][1].get<double>(), 3);
   EXPECT_NE(ComparisonTable(merged).find("1.000-3.000"), std::string::npos);
+}
+
+// Table::Open's time is merged like a timing: the median of the runs that
+// measured it, with the fastest and slowest, whichever run stands for the
+// counts.
+TEST(Repeats, OpenTimeIsTheMedianOfTheRunsWithItsRange) {
+  std::vector<std::vector<ConfigReport>> runs;
+  for (const auto& [micros, open] :
+       {std::pair{3.0, 40.0}, std::pair{1.0, 10.0}, std::pair{2.0, 90.0}}) {
+    ConfigReport config;
+    config.engine = "bloomtable";
+    BenchmarkResult result;
+    result.kind = BenchmarkKind::kReadMissing;
+    result.micros_per_op = micros;
+    result.memory = MemorySummary();
+    result.memory->open_micros = open;
+    config.results.push_back(result);
+    runs.push_back({config});
+  }
+  const std::vector<ConfigReport> merged = MergeRuns(runs);
+  const MemorySummary& memory = *merged[0].results[0].memory;
+  ASSERT_TRUE(memory.open_micros && memory.open_micros_range);
+  EXPECT_DOUBLE_EQ(*memory.open_micros, 40);
+  EXPECT_DOUBLE_EQ(memory.open_micros_range->first, 10);
+  EXPECT_DOUBLE_EQ(memory.open_micros_range->second, 90);
+  const nlohmann::json json = ReportJson({}, {}, merged);
+  const nlohmann::json& out = json["configs"][0]["results"][0]["memory"];
+  EXPECT_DOUBLE_EQ(out["open_micros"].get<double>(), 40);
+  EXPECT_DOUBLE_EQ(out["open_micros_range"][1].get<double>(), 90);
 }
 
 TEST(Machine, ForeignLoadIsOtherBusyTimePlusStealPerWallSecond) {

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -142,6 +143,11 @@ struct MemorySummary {
   uint64_t block_cache_capacity = 0;
   // How the figures were obtained, and what is not known; for the notes.
   std::string sources;
+  // Microseconds that Table::Open took for every table at the engine's last
+  // open (bloomtable only). After --repeats: the median of the runs, and
+  // the fastest and slowest run in open_micros_range.
+  std::optional<double> open_micros;
+  std::optional<std::pair<double, double>> open_micros_range;
 };
 
 // A forward iterator over the engine's entries in key order.

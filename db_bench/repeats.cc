@@ -58,6 +58,19 @@ BenchmarkResult MergeResult(const std::vector<const BenchmarkResult*>& runs) {
     }
   }
   BenchmarkResult merged = *representative;
+  // Table::Open's time: the median of the runs that measured it, with its
+  // range.
+  std::vector<double> opens;
+  for (const BenchmarkResult* run : runs) {
+    if (run->memory && run->memory->open_micros) {
+      opens.push_back(*run->memory->open_micros);
+    }
+  }
+  if (merged.memory && !opens.empty()) {
+    merged.memory->open_micros = Median(opens);
+    const auto [low, high] = std::minmax_element(opens.begin(), opens.end());
+    merged.memory->open_micros_range = std::make_pair(*low, *high);
+  }
   merged.micros_per_op = median.micros_per_op;
   merged.p50_micros = median.p50_micros;
   merged.p99_micros = median.p99_micros;

@@ -459,6 +459,12 @@ nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
       {"block_cache_usage_bytes", OptionalBytesJson(memory.block_cache_usage)},
       {"block_cache_capacity_bytes", memory.block_cache_capacity},
       {"sources", memory.sources},
+      {"open_micros", OptionalJson(memory.open_micros)},
+      {"open_micros_range",
+       memory.open_micros_range
+           ? nlohmann::json({memory.open_micros_range->first,
+                             memory.open_micros_range->second})
+           : nlohmann::json(nullptr)},
   };
 }
 
