@@ -4,31 +4,17 @@
 #include <cstdint>
 #include <cstring>
 
+#include "util/coding.h"
+
 namespace bloomtable {
 namespace {
-
-// The 8 bytes at `p` as a big-endian integer.
-inline uint64_t LoadBigEndian64(const char* p) {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint64_t value;
-  std::memcpy(&value, p, sizeof(value));
-  return __builtin_bswap64(value);
-#else
-  uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) {
-    value = (value << 8) | static_cast<unsigned char>(p[i]);
-  }
-  return value;
-#endif
-}
 
 // The first 8 bytes of `s` as a big-endian integer, zero-padded: if
 // Prefix8(a) < Prefix8(b) then a < b bytewise (at the first differing byte
 // either both bytes are real, or a has ended and b's byte is not zero), so
 // bytewise order never decreases it.
 inline uint64_t Prefix8(std::string_view s) {
-  if (s.size() >= 8) return LoadBigEndian64(s.data());
+  if (s.size() >= 8) return DecodeBigEndian64(s.data());
   if (s.empty()) return 0;
   uint64_t value = 0;
   for (unsigned char byte : s) value = (value << 8) | byte;
@@ -88,7 +74,7 @@ size_t SeparatorIndex::SearchPrefixes(std::string_view key) const {
   const size_t common = common_prefix_length_;
   if (common <= 8 && key.size() >= 8) {
     // The key's first `common` bytes, as an integer.
-    const uint64_t head = LoadBigEndian64(key.data()) & common_mask_;
+    const uint64_t head = DecodeBigEndian64(key.data()) & common_mask_;
     if (head < common_head_) return 0;
     if (head > common_head_) return n;
   } else {

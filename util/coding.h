@@ -56,6 +56,23 @@ inline uint64_t DecodeFixed64(const char* p) {
          (static_cast<uint64_t>(DecodeFixed32(p + 4)) << 32);
 }
 
+// The 8 bytes at `p` as a big-endian integer, so that integers compare as
+// the bytes do under memcmp. REQUIRES: 8 readable bytes at `p`.
+inline uint64_t DecodeBigEndian64(const char* p) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t value;
+  std::memcpy(&value, p, sizeof(value));
+  return __builtin_bswap64(value);
+#else
+  uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) {
+    value = (value << 8) | static_cast<unsigned char>(p[i]);
+  }
+  return value;
+#endif
+}
+
 bool GetFixed32(std::string_view* input, uint32_t* value);
 bool GetFixed64(std::string_view* input, uint64_t* value);
 bool GetVarint32(std::string_view* input, uint32_t* value);

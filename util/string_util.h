@@ -9,10 +9,10 @@
 #define BLOOMTABLE_UTIL_STRING_UTIL_H_
 
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "absl/strings/string_view.h"
+#include "util/coding.h"
 
 namespace bloomtable {
 
@@ -39,16 +39,9 @@ inline int BytewiseCompare(std::string_view a, std::string_view b) {
   const size_t common = a.size() < b.size() ? a.size() : b.size();
   size_t i = 0;
   for (; i + 8 <= common; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-      x = __builtin_bswap64(x);
-      y = __builtin_bswap64(y);
-#endif
-      return x < y ? -1 : 1;
-    }
+    const uint64_t x = DecodeBigEndian64(a.data() + i);
+    const uint64_t y = DecodeBigEndian64(b.data() + i);
+    if (x != y) return x < y ? -1 : 1;
   }
   for (; i < common; ++i) {
     const unsigned char x = static_cast<unsigned char>(a[i]);
