@@ -315,6 +315,13 @@ def profile_summary(profile, name, top=4):
     return f"no profile *{name}*"
 
 
+def present_profile(goal):
+    """The present-key profile nearest a goal's configuration (profile.py
+    profiles the per-block and the whole-table layouts)."""
+    return ("present keys, cache_local_bloom per_block" if "per_block" in goal
+            else "present keys, ribbon whole_table")
+
+
 def what_is_left(row, main, profile):
     """A missed goal's explanation, from the profiles and the runs."""
     goal = row[0]
@@ -324,9 +331,8 @@ def what_is_left(row, main, profile):
                 "first): " + profile_summary(
                     profile, "absent keys, cache_local_bloom per_block"))
     if goal.startswith("`readrandom`"):
-        name = ("present keys, cache_local_bloom per_block"
-                if "per_block" in goal else "present keys, ribbon whole_table")
-        return ("reading the block: " + profile_summary(profile, name, 5))
+        return ("reading the block: " +
+                profile_summary(profile, present_profile(goal), 5))
     if goal.startswith("`readmissing`, db level") and main is not None:
         rows = {c["engine"]: results_of(c, "readmissing")
                 for c in configs(main, level="db", io="pread")
@@ -365,9 +371,7 @@ def what_is_left(row, main, profile):
         return ("the probe waits for one line from L3 (this machine's L2 is "
                 "4 MiB); no smaller layout of the same bits fits in L2")
     if goal.startswith("the filter ≤ 3%"):
-        name = ("present keys, cache_local_bloom per_block"
-                if "per_block" in goal else "present keys, ribbon whole_table")
-        return profile_summary(profile, name, 5)
+        return profile_summary(profile, present_profile(goal), 5)
     return ""
 
 
