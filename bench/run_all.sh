@@ -15,8 +15,19 @@
 # each stamped with the commit it was built from, then bench/report.py writes
 # BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
 #
-#   bench/run_all.sh            # about 15 minutes on an idle 2-core machine
-#                               # (up to 30 if runs must be retaken)
+# The peers are release builds: bench/build_peers.sh builds LevelDB and
+# RocksDB once from Debian's source packages (Release, NDEBUG on; cached in
+# .cache/peers), and db_bench, filter_bench and compression_bench are built
+# against them in build/release-peers (-DBLOOMTABLE_RELEASE_PEERS), so that
+# the table-level rows call each peer's own lookup (leveldb_table:
+# TableCache::Get; rocksdb_table: TableReader::Get) beside the public
+# iterators (leveldb_table_iterator, rocksdb_sst_iterator).
+#
+#   bench/run_all.sh            # the first time 20-40 minutes more on an
+#                               # idle 2-core machine to build the release
+#                               # peers (RocksDB is most of it); then about
+#                               # 15 minutes (up to 30 if runs must be
+#                               # retaken)
 #   bench/run_all.sh --smoke --build-dir build/release --results DIR \
 #       --report FILE --plots DIR   # the same at toy sizes, in seconds (CI)
 #
@@ -30,7 +41,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 smoke=0
-build_dir=build/release
+build_dir=build/release-peers
 results=bench/results
 report=BENCHMARKS.md
 plots=bench
@@ -63,12 +74,18 @@ idle_or_exit() {
 
 if [[ $smoke -eq 0 ]]; then
   idle_or_exit 0
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target db_bench filter_bench compression_bench
+  peers=$(bench/build_peers.sh)
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DBLOOMTABLE_RELEASE_PEERS="$peers" >/dev/null
+  cmake --build "$build_dir" --target db_bench filter_bench compression_bench
   idle_or_exit 300
   # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
   # at least 1 s per engine and workload), 200k for the sweep (counts only).
-  num=1000000 reads=200000 min_seconds=1 repeats=3
+  # Each lookup benchmark draws 1M keys before the clock starts and cycles
+  # them: with a pool that large, the data blocks of the absent keys' false
+  # positives are mostly not in the 8 MiB block cache when asked again (a
+  # 200k pool served them from the cache 99% of the time).
+  num=1000000 reads=1000000 min_seconds=1 repeats=3
   reject=${MAX_FOREIGN_CPU:-0.25}
   sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16
   filter_bench_flags=(--keys=100000,1000000 --repeats=5)
@@ -93,6 +110,33 @@ fi
 db_bench=$build_dir/db_bench/db_bench
 filter_bench=$build_dir/db_bench/filter_bench
 compression_bench=$build_dir/db_bench/compression_bench
+
+# The peers' table-level rows: each peer's own lookup and its public
+# iterator. The real run needs all four (release peers); a smoke run takes
+# those its build has (Debian's packaged peers leave rocksdb_table out, and
+# leveldb_table without LevelDB's source package).
+built=$("$db_bench" --list_engines 2>/dev/null)
+peer_tables=
+for engine in leveldb_table leveldb_table_iterator rocksdb_table \
+    rocksdb_sst_iterator; do
+  if grep -qx "$engine" <<<"$built"; then
+    peer_tables+=",$engine"
+  elif [[ $smoke -eq 0 ]]; then
+    echo "run_all.sh: $db_bench was built without $engine" >&2
+    exit 1
+  fi
+done
+# The peers' own table lookups where built, else their iterators.
+own_tables=
+for pair in leveldb_table:leveldb_table_iterator \
+    rocksdb_table:rocksdb_sst_iterator; do
+  if grep -qx "${pair%%:*}" <<<"$built"; then
+    own_tables+=",${pair%%:*}"
+  else
+    own_tables+=",${pair##*:}"
+  fi
+done
+rocksdb_own=${own_tables##*,}
 mkdir -p "$results" "$plots"
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 dirty=false
@@ -136,15 +180,15 @@ filters=(--filter=cache_local_bloom,ribbon --filter_layout=per_block,whole_table
 run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --reads=$reads --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
   --index_block_restart_interval=16 \
-  --engines=bloomtable,leveldb_table,rocksdb_table,leveldb,leveldb+bloomtable,rocksdb \
+  --engines=bloomtable$peer_tables,leveldb,leveldb+bloomtable,rocksdb \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
-  --stored_bits=10 --engines=bloomtable,leveldb_table,rocksdb_table \
+  --stored_bits=10 --engines=bloomtable$own_tables \
   --compare_no_filter=true --benchmarks=fillseq
 run sweep "$db_bench" "${common[@]}" "${filters[@]}" --num=$sweep_num \
   --reads=$sweep_reads --stored_bits=$budgets \
-  --engines=bloomtable,leveldb,rocksdb_table --compare_no_filter=false \
+  --engines=bloomtable,leveldb,$rocksdb_own --compare_no_filter=false \
   --benchmarks=fillseq,readmissing,readnearmiss
 run filter_bench "$filter_bench" "${filter_bench_flags[@]}"
 # A probe whose line is not in L1 or L2: one filter over 10^7 keys (12 MB at
@@ -169,7 +213,7 @@ for n in $scale_nums; do
   run "scale_$n" "$db_bench" "${common[@]}" --filter=ribbon \
     --filter_layout=whole_table,partitioned --index_block_restart_interval=16 \
     --num=$n --reads=$reads --min_seconds=$min_seconds --stored_bits=7.2 \
-    --engines=bloomtable,rocksdb_table --compare_no_filter=false \
+    --engines=bloomtable,$rocksdb_own --compare_no_filter=false \
     --benchmarks=fillseq,readrandom,readmissing,readnearmiss
 done
 run compression "$compression_bench" "${compression_flags[@]}"
@@ -182,7 +226,7 @@ for scheme in strided random64; do
     --reads=$reads --min_seconds=$min_seconds --key_scheme=$scheme \
     --scan_filters=none,prefix,range --prefix_length=$prefix \
     --scan_length=64 --range_bits=16 --compare_no_filter=false \
-    --engines=bloomtable,leveldb_table,rocksdb_table,leveldb,rocksdb \
+    --engines=bloomtable$own_tables,leveldb,rocksdb \
     --benchmarks=fillseq,scanmissing,scanshort,seekrandom
 done
 

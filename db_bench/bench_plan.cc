@@ -131,9 +131,14 @@ bool IsLevelDBEngine(const std::string& engine) {
 }
 
 std::string EngineLevel(const std::string& engine) {
-  return engine == "leveldb" || engine == kLevelDBAdapted || engine == "rocksdb"
-             ? "db"
-             : "table";
+  const EngineEntry* entry = FindEngine(engine);
+  return entry != nullptr ? entry->level : "table";
+}
+
+// The peer whose code `engine` runs ("bloomtable", "leveldb", "rocksdb").
+std::string EngineFamily(const std::string& engine) {
+  const EngineEntry* entry = FindEngine(engine);
+  return entry != nullptr ? entry->family : "bloomtable";
 }
 
 int TablesFor(const std::string& engine, int tables) {
@@ -141,20 +146,10 @@ int TablesFor(const std::string& engine, int tables) {
 }
 
 std::vector<std::string> BuiltEngines() {
-  std::vector<std::string> engines = {"bloomtable", "bloomtable_single"};
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  engines.push_back("leveldb_table");
-#endif
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  engines.push_back("rocksdb_table");
-#endif
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  engines.push_back("leveldb");
-  engines.push_back(kLevelDBAdapted);
-#endif
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  engines.push_back("rocksdb");
-#endif
+  std::vector<std::string> engines;
+  for (const EngineEntry& entry : EngineRegistry()) {
+    if (entry.make != nullptr) engines.push_back(entry.name);
+  }
   return engines;
 }
 
@@ -284,13 +279,11 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
   } else {
     for (const std::string& engine : SplitList(flags.engines)) {
       if (!Contains(built, engine)) {
-        const bool known = engine == "leveldb" || engine == kLevelDBAdapted ||
-                           engine == "rocksdb" || engine == "leveldb_table" ||
-                           engine == "rocksdb_table";
+        const EngineEntry* entry = FindEngine(engine);
         return Invalid(absl::StrCat(
             "--engines: '", engine, "' ",
-            known ? "was not built (BLOOMTABLE_WITH_LEVELDB / _ROCKSDB off)"
-                  : "is unknown",
+            entry != nullptr ? absl::StrCat("was not built: ", entry->left_out)
+                             : "is unknown",
             "; this db_bench has: ", absl::StrJoin(built, ", ")));
       }
       if (!Contains(plan.engines, engine)) plan.engines.push_back(engine);
@@ -318,13 +311,16 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     filters.push_back(*entry);
   }
   if (filters.empty()) return Invalid("--filter is empty");
-  if (Contains(plan.engines, "leveldb") ||
-      Contains(plan.engines, "leveldb_table")) {
+  if (std::any_of(plan.engines.begin(), plan.engines.end(),
+                  [](const std::string& engine) {
+                    return EngineFamily(engine) == "leveldb" &&
+                           engine != kLevelDBAdapted;
+                  })) {
     for (double bits : filtered_bits) {
       if (!IsWholeNumber(bits)) {
         return Invalid(absl::StrFormat(
             "--bloom_bits=%g: LevelDB's Bloom filter takes whole bits per key; "
-            "use whole numbers, leave leveldb and leveldb_table out of "
+            "use whole numbers, leave LevelDB's engines out of "
             "--engines, or give --stored_bits",
             bits));
       }
@@ -436,7 +432,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
             }
           }
         }
-      } else if (engine == "leveldb" || engine == "leveldb_table") {
+      } else if (engine != kLevelDBAdapted &&
+                 EngineFamily(engine) == "leveldb") {
         status = add_store(engine, "leveldb_bloom", value, "per_block");
       } else if (engine == kLevelDBAdapted) {
         for (const FilterEntry* entry : filters) {
@@ -449,7 +446,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
           status.Update(
               add_store(engine, std::string(entry->name), value, "per_block"));
         }
-      } else if (engine == "rocksdb" || engine == "rocksdb_table") {
+      } else if (EngineFamily(engine) == "rocksdb") {
         status = add_store(engine, "rocksdb_bloom", value, "whole_table");
         status.Update(
             add_store(engine, "rocksdb_ribbon", value, "whole_table"));

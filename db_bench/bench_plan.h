@@ -125,6 +125,9 @@ bool IsLevelDBEngine(const std::string& engine);
 // "table" or "db" (engine.h says what each means).
 std::string EngineLevel(const std::string& engine);
 
+// The peer whose code `engine` runs: "bloomtable", "leveldb" or "rocksdb".
+std::string EngineFamily(const std::string& engine);
+
 // The overlapping tables a lookup meets with --tables=`tables`: that many for
 // bloomtable and rocksdb, one for the other engines.
 int TablesFor(const std::string& engine, int tables);

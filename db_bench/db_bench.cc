@@ -35,8 +35,10 @@
 #include "db_bench/bench_plan.h"
 #include "db_bench/benchmark_runner.h"
 #include "db_bench/directory.h"
+#include "db_bench/engine.h"
 #include "db_bench/filter_registry.h"
 #include "db_bench/machine.h"
+#include "db_bench/peers.h"
 #include "db_bench/report.h"
 
 ABSL_FLAG(std::string, benchmarks,
@@ -90,6 +92,9 @@ ABSL_FLAG(uint64_t, seed, 301,
 ABSL_FLAG(std::string, db, "",
           "Directory for the engines' files (one subdirectory each), kept "
           "after the run. Default: a temporary directory, removed at the end.");
+ABSL_FLAG(bool, list_engines, false,
+          "Print the engines this binary was built with, one per line (and "
+          "to stderr, each engine left out and why), then exit.");
 ABSL_FLAG(bool, use_existing_db, false,
           "Skip fills and read what an earlier run with the same --db and "
           "data flags left.");
@@ -105,8 +110,11 @@ ABSL_FLAG(int64_t, io_latency_us, 0,
 ABSL_FLAG(std::string, engines, "",
           "Comma-separated engines. Table level: bloomtable (Table::Get), "
           "bloomtable_single (one table through Table::Get), leveldb_table "
-          "(leveldb::Table, iterator Seek), rocksdb_table (SstFileReader, "
-          "iterator Seek with a whole-key prefix filter). DB level: leveldb, "
+          "(LevelDB's filter-aware TableCache::Get; needs LevelDB's source "
+          "package), leveldb_table_iterator (leveldb::Table, iterator Seek), "
+          "rocksdb_table (TableReader::Get; needs release peers), "
+          "rocksdb_sst_iterator (SstFileReader, iterator Seek with a "
+          "whole-key prefix filter). DB level: leveldb, "
           "leveldb+bloomtable (LevelDB with bloomtable's --filter through the "
           "adapter), rocksdb. Default: every engine built (bloomtable_single "
           "only with --tables > 1).");
@@ -231,6 +239,17 @@ int Main(int argc, char** argv) {
     return UsageError(absl::InvalidArgumentError(
         absl::StrCat("unexpected argument '", positional[1], "'")));
   }
+  if (absl::GetFlag(FLAGS_list_engines)) {
+    for (const EngineEntry& entry : EngineRegistry()) {
+      if (entry.make != nullptr) {
+        std::printf("%s\n", entry.name.c_str());
+      } else {
+        std::fprintf(stderr, "%s left out: %s\n", entry.name.c_str(),
+                     entry.left_out.c_str());
+      }
+    }
+    return 0;
+  }
 
   absl::StatusOr<PlanFlags> flags = ReadFlags();
   if (!flags.ok()) return UsageError(flags.status());
@@ -260,6 +279,7 @@ int Main(int argc, char** argv) {
         memory_table.c_str());
   }
   for (const std::string& note : notes) std::printf("Note: %s\n", note.c_str());
+  std::printf("%s\n", PeersSummary().c_str());
   const std::vector<std::string> problems = CorrectnessProblems(configs);
   for (const std::string& problem : problems) {
     std::printf("PROBLEM: %s\n", problem.c_str());
@@ -270,6 +290,7 @@ int Main(int argc, char** argv) {
   settings["command_line"] = command_line;
   nlohmann::json report = ReportJson(settings, notes, configs);
   report["machine"] = MachineJson();
+  report["peers"] = PeersJson();
   report["load"] = {{"start", SnapshotJson(start)},
                     {"end", SnapshotJson(TakeCpuSnapshot())}};
   report["runs"] = runs;

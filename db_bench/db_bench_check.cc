@@ -19,17 +19,19 @@
 //   - every configuration says its level (table or db), its I/O path
 //     (pread or mmap) and, with a filter, its stored filter bits per key;
 //   - a configuration with a filter reports filter queries and a
-//     false-positive rate in [0, 1] for absent keys, except leveldb_table,
-//     whose lookups never ask the filter (zero queries); rocksdb_table asks
-//     it once per lookup;
+//     false-positive rate in [0, 1] for absent keys, except
+//     leveldb_table_iterator, whose lookups never ask the filter (zero
+//     queries); rocksdb_table and rocksdb_sst_iterator ask it once per
+//     lookup, leveldb_table at most once;
 //   - per engine, cache size, thread count and absent-key benchmark,
 //     table-file reads without a filter are at least those with one
 //     (leveldb+bloomtable against plain LevelDB's). (Not for present keys: they
 //     read the same data blocks either way, and a filter adds its own block
 //     read when a table is opened, so with a filter they may read slightly
-//     more. Nor for leveldb_table, which never asks its filter.)
+//     more. Nor for leveldb_table_iterator, which never asks its filter.)
 //   - bloomtable without a block cache: for absent keys, file reads equal the
 //     filter's "maybe" answers (no other reads);
+//   - the report records each peer's version, origin, NDEBUG and CRC32C;
 //   - the report names the machine and records the load average and CPU
 //     time at the start and end of the invocation and of each run, with
 //     --repeats accepted runs; with several, every timed result lists each
@@ -116,6 +118,21 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
                     report["load"]["start"]["load_average"].is_array() &&
                     report["load"]["end"]["load_average"].is_array(),
                 "records the load average at start and end");
+  // Every peer linked: its version, origin, NDEBUG and CRC32C.
+  check->Expect(report.contains("peers") && report["peers"].is_object(),
+                "records the peers it was linked with");
+  const nlohmann::json peers = report.value("peers", nlohmann::json::object());
+  for (const auto& [name, peer] : peers.items()) {
+    check->Expect(
+        peer.is_object() && peer.value("version", "") != "" &&
+            (peer.value("origin", "") == "Debian package" ||
+             peer.value("origin", "") == "release build from source") &&
+            peer.contains("ndebug") &&
+            (peer["ndebug"].is_boolean() || peer["ndebug"].is_null()) &&
+            peer.value("ndebug_evidence", "") != "" &&
+            peer.value("crc32c", "") != "",
+        "peer " + name + ": version, origin, NDEBUG and CRC32C recorded");
+  }
   uint64_t accepted = 0;
   for (const nlohmann::json& run :
        report.value("runs", nlohmann::json::array())) {
@@ -224,7 +241,7 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
       if (IsAbsentKeyBenchmark(benchmark)) {
         check->Expect(U64(result["found"]) == 0,
                       what + ": no absent key found");
-        if (filter != "none" && engine == "leveldb_table") {
+        if (filter != "none" && engine == "leveldb_table_iterator") {
           check->Expect(result["filter_checks"].is_number() &&
                             U64(result["filter_checks"]) == 0,
                         what + ": the filter was never asked");
@@ -232,9 +249,15 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
           check->Expect(result["filter_checks"].is_number() &&
                             U64(result["filter_checks"]) > 0,
                         what + ": the filter was asked");
-          if (engine == "rocksdb_table") {
+          if (engine == "rocksdb_table" || engine == "rocksdb_sst_iterator") {
             check->Expect(U64(result["filter_checks"]) == ops,
-                          what + ": the filter was asked once per Seek");
+                          what + ": the filter was asked once per lookup");
+          }
+          if (engine == "leveldb_table") {
+            check->Expect(U64(result["filter_checks"]) <= ops,
+                          what +
+                              ": the filter was asked at most once per "
+                              "lookup");
           }
           const nlohmann::json& fp = result["false_positive_rate"];
           check->Expect(
@@ -256,9 +279,10 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
           }
         }
       }
-      // (Not leveldb_table: it never asks its filter, and its reads differ
-      // with and without one only by what the cache holds.)
-      if (IsAbsentKeyBenchmark(benchmark) && engine != "leveldb_table" &&
+      // (Not leveldb_table_iterator: it never asks its filter, and its reads
+      // differ with and without one only by what the cache holds.)
+      if (IsAbsentKeyBenchmark(benchmark) &&
+          engine != "leveldb_table_iterator" &&
           result["reads_per_op"].is_number()) {
         const double reads = result["reads_per_op"].get<double>();
         const std::string key = BaseEngine(engine) + " " + benchmark +

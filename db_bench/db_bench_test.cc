@@ -160,14 +160,25 @@ TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
   std::vector<std::string> expected = {
       "table bloomtable cache_local_bloom pread",
       "table bloomtable none pread"};
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
   expected.insert(expected.end(), {"table leveldb_table leveldb_bloom pread",
                                    "table leveldb_table none pread"});
 #endif
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  expected.insert(expected.end(),
+                  {"table leveldb_table_iterator leveldb_bloom pread",
+                   "table leveldb_table_iterator none pread"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
   expected.insert(expected.end(), {"table rocksdb_table rocksdb_bloom pread",
                                    "table rocksdb_table rocksdb_ribbon pread",
                                    "table rocksdb_table none pread"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  expected.insert(expected.end(),
+                  {"table rocksdb_sst_iterator rocksdb_bloom pread",
+                   "table rocksdb_sst_iterator rocksdb_ribbon pread",
+                   "table rocksdb_sst_iterator none pread"});
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
   expected.insert(expected.end(),
@@ -733,11 +744,31 @@ std::unique_ptr<SmallStore> FillSmallStore(const std::string& name, bool mmap) {
   return store;
 }
 
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+TEST(RocksDBTableEngine, TableReaderGetAsksTheFilterBeforeAnyDataBlock) {
+  for (bool mmap : {false, true}) {
+    const std::unique_ptr<SmallStore> store =
+        FillSmallStore("rocksdb_table", mmap);
+    const Engine* engine = store->engine.get();
+    const KeyGenerator& keys = store->keys;
+    ExpectReaderFindsEveryKey(*engine, keys, store->values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    ASSERT_TRUE(delta.has_filter_counters);
+    // The filter is asked first, for every lookup, and says "absent" for
+    // ~99% of them; only a "maybe" reads blocks (no cache).
+    EXPECT_EQ(delta.filter_checks, 2 * keys.num()) << "mmap " << mmap;
+    const uint64_t maybes = delta.filter_checks - delta.filter_negatives;
+    EXPECT_LT(maybes, 2 * keys.num() / 20) << "mmap " << mmap;
+    EXPECT_LE(delta.file_reads, 2 * maybes) << "mmap " << mmap;
+  }
+}
+#endif
+
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 TEST(RocksDBTableEngine, SeekAsksTheWholeKeyFilterOnEitherIoPath) {
   for (bool mmap : {false, true}) {
     const std::unique_ptr<SmallStore> store =
-        FillSmallStore("rocksdb_table", mmap);
+        FillSmallStore("rocksdb_sst_iterator", mmap);
     const Engine* engine = store->engine.get();
     const KeyGenerator& keys = store->keys;
     ExpectReaderFindsEveryKey(*engine, keys, store->values);
@@ -758,11 +789,35 @@ TEST(RocksDBTableEngine, SeekAsksTheWholeKeyFilterOnEitherIoPath) {
 }
 #endif
 
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+TEST(LevelDBTableEngine, TableCacheGetAsksTheFilterBeforeTheDataBlock) {
+  for (bool mmap : {false, true}) {
+    const std::unique_ptr<SmallStore> store =
+        FillSmallStore("leveldb_table", mmap);
+    const Engine* engine = store->engine.get();
+    const KeyGenerator& keys = store->keys;
+    ExpectReaderFindsEveryKey(*engine, keys, store->values);
+    const EngineCounters delta = LookUpAbsentKeys(*engine, keys, keys.num());
+    ASSERT_TRUE(delta.has_filter_counters);
+    // The filter is asked once per lookup whose key the index places in a
+    // block (all but keys past the last one: at most the two lookups of
+    // the largest j), and says "absent" for ~99% of them.
+    EXPECT_LE(delta.filter_checks, 2 * keys.num()) << "mmap " << mmap;
+    EXPECT_GE(delta.filter_checks, 2 * keys.num() - 2) << "mmap " << mmap;
+    const uint64_t maybes = delta.filter_checks - delta.filter_negatives;
+    EXPECT_LT(maybes, 2 * keys.num() / 20) << "mmap " << mmap;
+    // Exactly one data-block read per "maybe" (no cache; the table, its
+    // index and filter were read when it was first opened).
+    EXPECT_EQ(delta.file_reads, maybes) << "mmap " << mmap;
+  }
+}
+#endif
+
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
 TEST(LevelDBTableEngine, SeekNeverAsksTheFilterAndReadsABlockPerLookup) {
   for (bool mmap : {false, true}) {
     const std::unique_ptr<SmallStore> store =
-        FillSmallStore("leveldb_table", mmap);
+        FillSmallStore("leveldb_table_iterator", mmap);
     const Engine* engine = store->engine.get();
     const KeyGenerator& keys = store->keys;
     ExpectReaderFindsEveryKey(*engine, keys, store->values);

@@ -59,22 +59,119 @@ void Engine::MultiGet(const std::vector<std::string_view>& keys,
   }
 }
 
-std::unique_ptr<Engine> NewEngine(const std::string& name,
-                                  const EngineOptions& options) {
-  if (name == "bloomtable" || name == "bloomtable_single") {
-    return NewBloomtableEngine(options);
-  }
+namespace {
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+std::unique_ptr<Engine> NewLevelDBTableLookupEngine(
+    const EngineOptions& options) {
+  return NewLevelDBTableEngine(options, /*filter_aware=*/true);
+}
+#endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  if (name == "leveldb" || name == "leveldb+bloomtable") {
-    return NewLevelDBEngine(options);
-  }
-  if (name == "leveldb_table") return NewLevelDBTableEngine(options);
+std::unique_ptr<Engine> NewLevelDBTableIteratorEngine(
+    const EngineOptions& options) {
+  return NewLevelDBTableEngine(options, /*filter_aware=*/false);
+}
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+std::unique_ptr<Engine> NewRocksDBTableReaderEngine(
+    const EngineOptions& options) {
+  return NewRocksDBTableEngine(options, /*table_reader=*/true);
+}
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  if (name == "rocksdb") return NewRocksDBEngine(options);
-  if (name == "rocksdb_table") return NewRocksDBTableEngine(options);
+std::unique_ptr<Engine> NewRocksDBSstIteratorEngine(
+    const EngineOptions& options) {
+  return NewRocksDBTableEngine(options, /*table_reader=*/false);
+}
 #endif
+
+// Why a peer's engines are missing: the build option that leaves them out.
+constexpr char kNoLevelDB[] = "built with BLOOMTABLE_WITH_LEVELDB=OFF";
+constexpr char kNoRocksDB[] = "built with BLOOMTABLE_WITH_ROCKSDB=OFF";
+
+std::vector<EngineEntry> MakeRegistry() {
+  using Make = std::unique_ptr<Engine> (*)(const EngineOptions&);
+  constexpr Make kNotBuilt = nullptr;
+  Make leveldb_table = kNotBuilt, leveldb_table_iterator = kNotBuilt,
+       leveldb_db = kNotBuilt, rocksdb_table = kNotBuilt,
+       rocksdb_sst_iterator = kNotBuilt, rocksdb_db = kNotBuilt;
+  std::string leveldb_table_left_out = kNoLevelDB;
+  std::string leveldb_left_out = kNoLevelDB;
+  std::string rocksdb_table_left_out = kNoRocksDB;
+  std::string rocksdb_left_out = kNoRocksDB;
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  leveldb_table_iterator = &NewLevelDBTableIteratorEngine;
+  leveldb_db = &NewLevelDBEngine;
+  leveldb_left_out.clear();
+  leveldb_table_left_out =
+      "LevelDB's source package is not unpacked (bench/build_peers.sh "
+      "--fetch, then configure again)";
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  leveldb_table = &NewLevelDBTableLookupEngine;
+  leveldb_table_left_out.clear();
+#endif
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  rocksdb_sst_iterator = &NewRocksDBSstIteratorEngine;
+  rocksdb_db = &NewRocksDBEngine;
+  rocksdb_left_out.clear();
+  rocksdb_table_left_out =
+      "TableReader::Get is built only against a release build of RocksDB "
+      "from source, whose compile definitions it needs "
+      "(-DBLOOMTABLE_RELEASE_PEERS=$(bench/build_peers.sh --print))";
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+  rocksdb_table = &NewRocksDBTableReaderEngine;
+  rocksdb_table_left_out.clear();
+#endif
+#endif
+  return {
+      {"bloomtable", "table", "bloomtable", "bloomtable::Table::Get",
+       &NewBloomtableEngine, ""},
+      {"bloomtable_single", "table", "bloomtable",
+       "bloomtable::Table::Get (one table)", &NewBloomtableEngine, ""},
+      {"leveldb_table", "table", "leveldb",
+       "leveldb::TableCache::Get -> Table::InternalGet (filter-aware)",
+       leveldb_table, leveldb_table_left_out},
+      {"leveldb_table_iterator", "table", "leveldb",
+       "leveldb::Table::NewIterator()->Seek (never asks the filter)",
+       leveldb_table_iterator, leveldb_left_out},
+      {"rocksdb_table", "table", "rocksdb",
+       "rocksdb::TableReader::Get (BlockBasedTable, whole-key filter)",
+       rocksdb_table, rocksdb_table_left_out},
+      {"rocksdb_sst_iterator", "table", "rocksdb",
+       "rocksdb::SstFileReader::NewIterator()->Seek (prefix filter check)",
+       rocksdb_sst_iterator, rocksdb_left_out},
+      {"leveldb", "db", "leveldb", "leveldb::DB::Get", leveldb_db,
+       leveldb_left_out},
+      {"leveldb+bloomtable", "db", "leveldb",
+       "leveldb::DB::Get with bloomtable's filter through the adapter",
+       leveldb_db, leveldb_left_out},
+      {"rocksdb", "db", "rocksdb", "rocksdb::DB::Get", rocksdb_db,
+       rocksdb_left_out},
+  };
+}
+
+}  // namespace
+
+const std::vector<EngineEntry>& EngineRegistry() {
+  static const std::vector<EngineEntry>* const registry =
+      new std::vector<EngineEntry>(MakeRegistry());
+  return *registry;
+}
+
+const EngineEntry* FindEngine(const std::string& name) {
+  for (const EngineEntry& entry : EngineRegistry()) {
+    if (entry.name == name) return &entry;
+  }
   return nullptr;
+}
+
+std::unique_ptr<Engine> NewEngine(const std::string& name,
+                                  const EngineOptions& options) {
+  const EngineEntry* entry = FindEngine(name);
+  if (entry == nullptr || entry->make == nullptr) return nullptr;
+  return entry->make(options);
 }
 
 }  // namespace db_bench

@@ -2,9 +2,11 @@
 // filled once and then read. Each implementation wraps one real engine and
 // counts the table-file reads it makes, so that every row of the report means
 // the same thing. Engines come at two levels:
-//   - table: table files read through a public table API (bloomtable's
-//     Table::Get; leveldb::Table and RocksDB's SstFileReader through an
-//     iterator's Seek), filled by a bulk build of one sorted table;
+//   - table: table files read through each engine's own table lookup
+//     (bloomtable's Table::Get; LevelDB's TableCache::Get; RocksDB's
+//     TableReader::Get) or a peer's public iterator (leveldb::Table's and
+//     RocksDB's SstFileReader's Seek), filled by a bulk build of one sorted
+//     table;
 //   - db: a database's Get (leveldb::DB, rocksdb::DB), which adds a memtable
 //     probe, version and table-cache lookups and internal keys, filled by
 //     Puts, a flush and a full compaction.
@@ -241,9 +243,33 @@ class Engine {
   virtual void SetReadLatency(bool enabled) = 0;
 };
 
-// The engine named `name` (bloomtable, bloomtable_single, leveldb_table,
-// rocksdb_table, leveldb, leveldb+bloomtable, rocksdb); null if this binary
-// was built without it.
+// One engine db_bench knows: its name, level, the call a point lookup makes
+// (for the report), and how to make it. To add an engine, add an entry to
+// EngineRegistry() in engine.cc.
+struct EngineEntry {
+  std::string name;
+  // "table" or "db".
+  std::string level;
+  // The peer whose code it runs: "bloomtable", "leveldb" or "rocksdb".
+  std::string family;
+  // What a point lookup calls, e.g. "rocksdb::TableReader::Get".
+  std::string call;
+  // Null where this binary was built without the engine; `left_out` then
+  // says why.
+  std::unique_ptr<Engine> (*make)(const EngineOptions& options);
+  std::string left_out;
+};
+
+// Every engine, built or not, in the order db_bench runs them by default:
+// bloomtable, bloomtable_single, leveldb_table, leveldb_table_iterator,
+// rocksdb_table, rocksdb_sst_iterator, leveldb, leveldb+bloomtable, rocksdb.
+const std::vector<EngineEntry>& EngineRegistry();
+
+// The registry's entry named `name`, or null.
+const EngineEntry* FindEngine(const std::string& name);
+
+// The engine named `name`; null if unknown or this binary was built without
+// it.
 std::unique_ptr<Engine> NewEngine(const std::string& name,
                                   const EngineOptions& options);
 
@@ -251,14 +277,19 @@ std::unique_ptr<Engine> NewBloomtableEngine(const EngineOptions& options);
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
 // "leveldb", or "leveldb+bloomtable" with options.leveldb_adapted_policy.
 std::unique_ptr<Engine> NewLevelDBEngine(const EngineOptions& options);
-// "leveldb_table": one leveldb::Table, built by leveldb::TableBuilder.
-std::unique_ptr<Engine> NewLevelDBTableEngine(const EngineOptions& options);
+// One leveldb::Table, built by leveldb::TableBuilder: "leveldb_table" (its
+// filter-aware TableCache::Get; null where not built) if `filter_aware`,
+// else "leveldb_table_iterator" (the public iterator's Seek).
+std::unique_ptr<Engine> NewLevelDBTableEngine(const EngineOptions& options,
+                                              bool filter_aware);
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 std::unique_ptr<Engine> NewRocksDBEngine(const EngineOptions& options);
-// "rocksdb_table": one table built by rocksdb::SstFileWriter, read by
-// rocksdb::SstFileReader.
-std::unique_ptr<Engine> NewRocksDBTableEngine(const EngineOptions& options);
+// One table built by rocksdb::SstFileWriter: "rocksdb_table" (TableReader::
+// Get; null where not built) if `table_reader`, else "rocksdb_sst_iterator"
+// (SstFileReader's iterator Seek).
+std::unique_ptr<Engine> NewRocksDBTableEngine(const EngineOptions& options,
+                                              bool table_reader);
 #endif
 
 }  // namespace db_bench

@@ -43,6 +43,7 @@
 #include "db_bench/bench_filters.h"
 #include "db_bench/filter_bench_report.h"
 #include "db_bench/machine.h"
+#include "db_bench/peers.h"
 #include "nlohmann/json.hpp"
 
 ABSL_FLAG(std::vector<std::string>, bits_per_key,
@@ -493,6 +494,7 @@ int Run(const std::string& command_line) {
     nlohmann::json report = RowsToJson(rows, repeats);
     report["command_line"] = command_line;
     report["machine"] = db_bench::MachineJson();
+    report["peers"] = db_bench::PeersJson();
     std::ofstream out(json_path);
     out << report.dump(2) << "\n";
     if (!out) {

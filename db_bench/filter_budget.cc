@@ -24,9 +24,16 @@ constexpr double kMinBits = 0.5;
 constexpr double kMaxBits = 100;
 
 // The table-level engine whose builder writes `engine`'s filter.
+// (The iterator engines: always built, and their builders are the ones the
+// peer's other engines use.)
 std::string BuilderEngine(const std::string& engine) {
-  if (engine == "leveldb" || engine == "leveldb_table") return "leveldb_table";
-  if (engine == "rocksdb" || engine == "rocksdb_table") return "rocksdb_table";
+  const EngineEntry* entry = FindEngine(engine);
+  if (entry != nullptr && entry->family == "leveldb") {
+    return "leveldb_table_iterator";
+  }
+  if (entry != nullptr && entry->family == "rocksdb") {
+    return "rocksdb_sst_iterator";
+  }
   return "bloomtable";
 }
 

@@ -1,16 +1,19 @@
-// The LevelDB table-level engine ("leveldb_table"): one table file written by
+// The LevelDB table-level engines: one table file written by
 // leveldb::TableBuilder from the sorted entries (user keys, as bloomtable's
 // tables hold them; synced when finished, the rule of every table-level bulk
-// build) and read through LevelDB's public leveldb::Table::Open and its
-// iterator.
-//
-// LevelDB has no public filter-aware table lookup: the filter is asked only
-// by Table::InternalGet, which is private to its DB. A point lookup here is
-// therefore an iterator Seek and a key compare, one iterator per reader
-// thread, and the filter block, although built and held by the open table,
-// is never asked (its counting policy reports zero queries). Table files are
-// mapped or read with pread, block cache and filter counted as in the
-// leveldb::DB engine (leveldb_env.h).
+// build), read two ways:
+//   - "leveldb_table": LevelDB's own filter-aware lookup, TableCache::Get and
+//     Table::InternalGet (leveldb_table_lookup.h), which asks the filter
+//     block before reading a data block. Built where LevelDB's source tree
+//     of the linked version is at hand (BLOOMTABLE_DB_BENCH_WITH_LEVELDB_
+//     TABLE_LOOKUP).
+//   - "leveldb_table_iterator": LevelDB's public leveldb::Table::Open and its
+//     iterator: a point lookup is an iterator Seek and a key compare, one
+//     iterator per reader thread. The public iterator never asks the filter
+//     block (its counting policy reports zero queries), so every lookup
+//     reads a data block.
+// Table files are mapped or read with pread, block cache and filter counted
+// as in the leveldb::DB engine (leveldb_env.h).
 
 #include <memory>
 #include <string>
@@ -21,6 +24,9 @@
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/leveldb_env.h"
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+#include "db_bench/leveldb_table_lookup.h"
+#endif
 #include "db_bench/peer_iterator.h"
 #include "db_bench/table_file_info.h"
 #include "leveldb/iterator.h"
@@ -34,9 +40,11 @@ namespace {
 
 class LevelDBTableEngine final : public Engine {
  public:
-  explicit LevelDBTableEngine(const EngineOptions& options)
+  LevelDBTableEngine(const EngineOptions& options, bool filter_aware)
       : options_(options),
+        filter_aware_(filter_aware),
         io_(options.io_latency_us),
+        env_(&io_, options.mmap_reads),
         filter_policy_(NewCountingFilterPolicy(options, &setup_status_)),
         block_cache_(std::make_unique<CountingCache>(options.cache_size)),
         path_(options.dir + "/000001.ldb") {
@@ -46,9 +54,12 @@ class LevelDBTableEngine final : public Engine {
         options.snappy ? leveldb::kSnappyCompression : leveldb::kNoCompression;
     table_options_.filter_policy = filter_policy_.get();
     table_options_.block_cache = block_cache_.get();
+    table_options_.env = &env_;
   }
 
-  std::string name() const override { return "leveldb_table"; }
+  std::string name() const override {
+    return filter_aware_ ? "leveldb_table" : "leveldb_table_iterator";
+  }
 
   absl::Status Fill(const FillInput& input, Progress* progress) override;
 
@@ -62,6 +73,11 @@ class LevelDBTableEngine final : public Engine {
   }
 
   std::unique_ptr<EngineReader> NewReader() const override {
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+    if (filter_aware_) {
+      return std::make_unique<LookupReader>(lookup_.get(), read_options_);
+    }
+#endif
     return std::make_unique<PeerSeekReader<leveldb::Iterator>>(
         std::unique_ptr<leveldb::Iterator>(table_->NewIterator(read_options_)));
   }
@@ -115,8 +131,27 @@ class LevelDBTableEngine final : public Engine {
  private:
   absl::Status OpenTable();
 
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  class LookupReader final : public EngineReader {
+   public:
+    LookupReader(const LevelDBTableLookup* lookup,
+                 const leveldb::ReadOptions& read_options)
+        : lookup_(lookup), read_options_(read_options) {}
+    absl::Status Get(std::string_view key, std::string* value) override {
+      return lookup_->Get(read_options_, key, value);
+    }
+
+   private:
+    const LevelDBTableLookup* const lookup_;
+    const leveldb::ReadOptions read_options_;
+  };
+#endif
+
   const EngineOptions options_;
+  const bool filter_aware_;
   IoModel io_;
+  // Opens the table file for TableCache (mapped or pread, counted).
+  CountingEnv env_;
   absl::Status setup_status_;
   const std::unique_ptr<CountingFilterPolicy> filter_policy_;
   const std::unique_ptr<CountingCache> block_cache_;
@@ -126,10 +161,17 @@ class LevelDBTableEngine final : public Engine {
   // The table reads `file_`: declared after it, destroyed before it.
   std::unique_ptr<leveldb::RandomAccessFile> file_;
   std::unique_ptr<leveldb::Table> table_;
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  // leveldb_table's lookup: its own open of the same file.
+  std::unique_ptr<LevelDBTableLookup> lookup_;
+#endif
 };
 
 absl::Status LevelDBTableEngine::Fill(const FillInput& input,
                                       Progress* progress) {
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  lookup_.reset();
+#endif
   table_.reset();
   file_.reset();
   if (!setup_status_.ok()) return setup_status_;
@@ -161,6 +203,9 @@ absl::Status LevelDBTableEngine::Fill(const FillInput& input,
 }
 
 absl::Status LevelDBTableEngine::OpenTable() {
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  lookup_.reset();
+#endif
   table_.reset();
   file_.reset();
   uint64_t size = 0;
@@ -175,13 +220,22 @@ absl::Status LevelDBTableEngine::OpenTable() {
   status = leveldb::Table::Open(table_options_, file_.get(), size, &table);
   if (!status.ok()) return FromPeerStatus(status);
   table_.reset(table);
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  if (filter_aware_) {
+    lookup_ = NewLevelDBTableLookup(options_.dir, table_options_, size);
+  }
+#endif
   return absl::OkStatus();
 }
 
 }  // namespace
 
-std::unique_ptr<Engine> NewLevelDBTableEngine(const EngineOptions& options) {
-  return std::make_unique<LevelDBTableEngine>(options);
+std::unique_ptr<Engine> NewLevelDBTableEngine(const EngineOptions& options,
+                                              bool filter_aware) {
+#ifndef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  if (filter_aware) return nullptr;
+#endif
+  return std::make_unique<LevelDBTableEngine>(options, filter_aware);
 }
 
 }  // namespace db_bench

@@ -24,9 +24,11 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
                   BenchPlan* plan) {
   const PlanFlags& flags = plan->flags;
   plan->notes.push_back(
-      "level table: one engine's table files read through its public table "
-      "API (bloomtable Table::Get; leveldb_table and rocksdb_table: an "
-      "iterator's Seek and a key compare, one iterator per thread). level "
+      "level table: one engine's table files read through its own table "
+      "lookup (bloomtable Table::Get; leveldb_table: LevelDB's "
+      "TableCache::Get; rocksdb_table: RocksDB's TableReader::Get) or a "
+      "peer's public iterator (leveldb_table_iterator, rocksdb_sst_iterator: "
+      "an iterator's Seek and a key compare, one iterator per thread). level "
       "db: a database's Get, which adds a memtable probe, version and "
       "table-cache lookups and internal keys (LevelDB also takes its DB "
       "mutex). A table-level figure is not comparable with a db-level one.");
@@ -38,13 +40,31 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
       "1000 table files on 64-bit; RocksDB allow_mmap_reads).");
   if (Contains(plan->engines, "leveldb_table")) {
     plan->notes.push_back(
-        "leveldb_table: LevelDB has no public filter-aware table lookup "
-        "(Table::InternalGet is private to its DB), so its filter is built "
-        "and held but never asked: every lookup reads a data block.");
+        "leveldb_table: LevelDB's filter-aware table lookup, "
+        "TableCache::Get and Table::InternalGet as leveldb::DB::Get calls "
+        "them for one table (compiled from LevelDB's source of the linked "
+        "version): index block, then the filter block, then the data block; "
+        "the entry its callback receives is compared with the key. The "
+        "table holds user keys, bytewise.");
+  }
+  if (Contains(plan->engines, "leveldb_table_iterator")) {
+    plan->notes.push_back(
+        "leveldb_table_iterator: LevelDB's public leveldb::Table iterator, "
+        "which never asks the filter (only Table::InternalGet does): every "
+        "lookup reads a data block.");
   }
   if (Contains(plan->engines, "rocksdb_table")) {
     plan->notes.push_back(
         "rocksdb_table: written by SstFileWriter (invalidate_page_cache "
+        "off), read by TableReader::Get on a BlockBasedTable opened through "
+        "the table factory as RocksDB's table_reader_bench does, with a "
+        "LookupKey and a GetContext as DB::Get makes them (its counters "
+        "reported after each lookup); the whole-key filter is asked before "
+        "the index. Linked statically to a release build of RocksDB.");
+  }
+  if (Contains(plan->engines, "rocksdb_sst_iterator")) {
+    plan->notes.push_back(
+        "rocksdb_sst_iterator: written by SstFileWriter (invalidate_page_cache "
         "off), read by SstFileReader with a capped prefix extractor whose "
         "cap is the longest key asked, so that every key is its own prefix "
         "and Seek asks the whole-key filter (counted by "
@@ -139,11 +159,22 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
         "in vain, so it is always read fully compacted.",
         flags.tables));
   }
-  if (flags.tables > 1 && (Contains(plan->engines, "leveldb_table") ||
-                           Contains(plan->engines, "rocksdb_table"))) {
+  if (flags.tables > 1 &&
+      std::any_of(plan->engines.begin(), plan->engines.end(),
+                  [](const std::string& engine) {
+                    return EngineLevel(engine) == "table" &&
+                           EngineFamily(engine) != "bloomtable";
+                  })) {
     plan->notes.push_back(
-        "--tables does not apply to leveldb_table and rocksdb_table: each "
+        "--tables does not apply to the peers' table-level engines: each "
         "reads one table.");
+  }
+  // The peers' engines this binary was built without, and why.
+  for (const EngineEntry& entry : EngineRegistry()) {
+    if (entry.make == nullptr && entry.family != "bloomtable") {
+      plan->notes.push_back(
+          absl::StrCat(entry.name, " left out: ", entry.left_out, "."));
+    }
   }
   if (flags.io_latency_us > 0) {
     plan->notes.push_back(absl::StrFormat(

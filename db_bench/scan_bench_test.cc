@@ -267,7 +267,7 @@ TEST(Scans, BloomtableScanFiltersSkipEmptyRangesOnly) {
 TEST(Scans, LevelDBEnginesScanTheSameRanges) {
   TempDir dir;
   const KeyGenerator keys = Strided(2000);
-  for (const std::string engine_name : {"leveldb_table", "leveldb"}) {
+  for (const std::string engine_name : {"leveldb_table_iterator", "leveldb"}) {
     EngineOptions options = ScanEngineOptions(dir.File(engine_name));
     options.bloom_bits = 10;
     std::unique_ptr<Engine> engine = NewEngine(engine_name, options);
@@ -281,7 +281,7 @@ TEST(Scans, LevelDBEnginesScanTheSameRanges) {
 TEST(Scans, RocksDBPrefixBloomAnswersScansThroughItsBounds) {
   TempDir dir;
   const KeyGenerator keys = Strided(2000);
-  for (const std::string engine_name : {"rocksdb_table", "rocksdb"}) {
+  for (const std::string engine_name : {"rocksdb_sst_iterator", "rocksdb"}) {
     for (size_t prefix_length : {size_t{0}, size_t{14}}) {
       SCOPED_TRACE(engine_name + " prefix " + std::to_string(prefix_length));
       EngineOptions options = ScanEngineOptions(

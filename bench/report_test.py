@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Tests of bench/report.py's verdicts on small fixture JSON, including
+missing and degenerate data, and (RegenerationTest) that BENCHMARKS.md is
+exactly what report.py writes from the committed JSON.
+
+    bench/report_test.py                   # every test
+    bench/report_test.py VerdictTest       # the verdicts only
+    bench/report_test.py RegenerationTest  # BENCHMARKS.md only (gnuplot)
+    bench/report_test.py ReadmeFiguresTest # README's figures only
+"""
+
+import copy
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import report  # noqa: E402
+
+RELEASE_PEERS = {
+    "leveldb": {"version": "1.23-4", "origin": "release build from source",
+                "ndebug": True, "ndebug_evidence": "recipe",
+                "crc32c": "software"},
+    "rocksdb": {"version": "7.8.3-2", "origin": "release build from source",
+                "ndebug": True, "ndebug_evidence": "recipe",
+                "crc32c": "software"},
+}
+PACKAGED_PEERS = {
+    "leveldb": {"version": "1.23-4", "origin": "Debian package",
+                "ndebug": False, "ndebug_evidence": "251 sites",
+                "crc32c": "software"},
+    "rocksdb": {"version": "7.8.3-2", "origin": "Debian package",
+                "ndebug": False, "ndebug_evidence": "6390 sites",
+                "crc32c": "software"},
+}
+
+
+def result(benchmark, micros, fp=None, **extra):
+    r = {"benchmark": benchmark, "micros_per_op": micros, "found": 0,
+         "p50_micros": micros, "p99_micros": 2 * micros}
+    if fp is not None:
+        r["false_positive_rate"] = fp
+    r.update(extra)
+    return r
+
+
+def config(engine, level="table", io="pread", filter_name="f", layout=None,
+           bits=10.0, micros=(0.05, 0.05, 2.0), fp=0.01, memory=None):
+    c = {"engine": engine, "level": level, "io": io, "filter": filter_name,
+         "stored_bits_per_key": bits, "bloom_bits": bits,
+         "results": [result("readmissing", micros[0], fp),
+                     result("readnearmiss", micros[1], fp),
+                     result("readrandom", micros[2])]}
+    if layout:
+        c["filter_layout"] = layout
+    if memory is not None:
+        c["memory"] = memory
+    return c
+
+
+def main_report(peers, rocksdb_engine="rocksdb_table", ours=0.05,
+                theirs=0.2):
+    """A main.json: bloomtable whole-table and per-block, both peers' table
+    rows, and the three db rows, each at pread and mmap."""
+    configs = []
+    for io in ("pread", "mmap"):
+        configs += [
+            config("bloomtable", io=io, filter_name="ribbon",
+                   layout="whole_table", micros=(ours, ours, 2.0)),
+            config("bloomtable", io=io, filter_name="cache_local_bloom",
+                   layout="per_block", micros=(0.3, 0.3, 2.0)),
+            config("leveldb_table", io=io, filter_name="leveldb_bloom",
+                   layout="per_block", micros=(0.4, 0.4, 4.0)),
+            config(rocksdb_engine, io=io, filter_name="rocksdb_ribbon",
+                   layout="whole_table", micros=(theirs, theirs, 4.0)),
+            config("leveldb", level="db", io=io, micros=(0.8, 0.8, 5.0)),
+            config("leveldb+bloomtable", level="db", io=io,
+                   micros=(0.7, 0.7, 5.0)),
+            config("rocksdb", level="db", io=io, micros=(0.5, 0.5, 5.0)),
+        ]
+    r = {"settings": {"num": 1000, "key_size": 16, "value_size": 100,
+                      "compression_type": "snappy", "block_size": 4096,
+                      "cache_size": 8 << 20, "stored_bits": [10]},
+         "configs": configs}
+    if peers is not None:
+        r["peers"] = copy.deepcopy(peers)
+    return r
+
+
+def goal_rows(markdown):
+    """{goal: status} from goals()' table."""
+    rows = {}
+    for line in markdown.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[0]] = cells[2]
+    return rows
+
+
+class VerdictTest(unittest.TestCase):
+    def test_provenance_needs_every_field_and_ndebug(self):
+        self.assertEqual(report.peer_provenance(None)[0], None)
+        self.assertFalse(report.peer_provenance({"configs": []})[0])
+        self.assertFalse(report.peer_provenance({"peers": {}})[0])
+        self.assertTrue(report.peer_provenance({"peers": RELEASE_PEERS})[0])
+        ok, text = report.peer_provenance({"peers": PACKAGED_PEERS})
+        self.assertFalse(ok)
+        self.assertIn("assert-enabled", text)
+        for field in report.PEER_FIELDS:
+            peers = copy.deepcopy(RELEASE_PEERS)
+            del peers["rocksdb"][field]
+            ok, text = report.peer_provenance({"peers": peers})
+            self.assertFalse(ok, field)
+            self.assertIn(field, text)
+        unknown = copy.deepcopy(RELEASE_PEERS)
+        unknown["leveldb"]["ndebug"] = None
+        self.assertFalse(report.peer_provenance({"peers": unknown})[0])
+
+    def test_old_json_rows_are_named_for_what_they_called(self):
+        old = report.relabel_old(main_report(None))
+        engines = {c["engine"] for c in old["configs"]}
+        self.assertIn("leveldb_table_iterator", engines)
+        self.assertIn("rocksdb_sst_iterator", engines)
+        self.assertNotIn("rocksdb_table", engines)
+        new = report.relabel_old(main_report(RELEASE_PEERS))
+        self.assertIn("rocksdb_table", {c["engine"] for c in new["configs"]})
+
+    def test_cross_engine_goals_decide_only_against_release_peers(self):
+        release = goal_rows(report.goals(main_report(RELEASE_PEERS), None,
+                                         None))
+        packaged = goal_rows(report.goals(main_report(PACKAGED_PEERS), None,
+                                          None))
+        unrecorded = goal_rows(report.goals(
+            report.relabel_old(main_report(None)), None, None))
+        absent = [g for g in release if g.startswith("`readmissing`, table")
+                  and "rocksdb_table" in g and "ribbon whole_table ≤" in g]
+        self.assertEqual(len(absent), 1)
+        self.assertEqual(release[absent[0]], "met")  # 0.05 / 0.2 = 0.25×
+        self.assertEqual(packaged[absent[0]], report.NOT_A_RESULT)
+        for goal, status in unrecorded.items():
+            if "table level" in goal or "db level" in goal:
+                self.assertIn(status, (report.NOT_A_RESULT, "not measured"),
+                              goal)
+        # Per-block against LevelDB's filter-aware lookup: 0.3 / 0.4.
+        per_block = [g for g in release if "≤ 1.0× leveldb_table " in g]
+        self.assertEqual(len(per_block), 2)
+        for goal in per_block:
+            self.assertEqual(release[goal], "met", goal)
+
+    def test_a_missed_ratio_reads_not_met(self):
+        rows = goal_rows(report.goals(
+            main_report(RELEASE_PEERS, ours=0.15, theirs=0.2), None, None))
+        goal = [g for g in rows if g.startswith("`readmissing`, table") and
+                "ribbon whole_table ≤ 0.5×" in g][0]
+        self.assertEqual(rows[goal], "**not met**")
+
+    def test_no_fixed_string_goal(self):
+        text = report.goals(main_report(RELEASE_PEERS), None, None)
+        self.assertNotIn("met (tested)", text)
+        self.assertNotIn("many tables", text)
+
+    def test_missing_peer_row_reads_not_measured(self):
+        main = main_report(RELEASE_PEERS)
+        main["configs"] = [c for c in main["configs"]
+                           if c["engine"] != "leveldb_table"]
+        rows = goal_rows(report.goals(main, None, None))
+        goal = [g for g in rows if "LevelDB's filter-aware" in g]
+        self.assertEqual(len(goal), 2)
+        for g in goal:
+            self.assertEqual(rows[g], "not measured")
+
+    def test_missing_workload_reads_not_measured(self):
+        main = main_report(RELEASE_PEERS)
+        for c in main["configs"]:
+            if c["engine"] == "leveldb_table":
+                c["results"] = [r for r in c["results"]
+                                if r["benchmark"] != "readrandom"]
+        rows = goal_rows(report.goals(main, None, None))
+        goals = [g for g in rows if g.startswith("`readrandom`") and
+                 "leveldb_table" in g]
+        self.assertTrue(goals)
+        for g in goals:
+            self.assertEqual(rows[g], "not measured", g)
+
+    def test_scale_memory_without_figures_is_not_measured(self):
+        c = config("bloomtable", filter_name="ribbon", layout="whole_table",
+                   fp=0.005)
+        self.assertEqual(report.scale_memory_goal(1000, c)[2],
+                         "not measured")
+        c["memory"] = {"filter_bytes_per_key": 0.9}  # index missing
+        self.assertEqual(report.scale_memory_goal(1000, c)[2],
+                         "not measured")
+        c["memory"] = {"engine_bytes_per_key": 1.2}
+        self.assertEqual(report.scale_memory_goal(1000, c)[2], "met")
+        c["memory"] = {"engine_bytes_per_key": 1.6}
+        self.assertEqual(report.scale_memory_goal(1000, c)[2], "**not met**")
+        c["memory"] = {"engine_bytes_per_key": 1.2}
+        del c["results"][0]["false_positive_rate"]
+        self.assertEqual(report.scale_memory_goal(1000, c)[2],
+                         "not measured")
+
+    def test_profile_without_filter_samples_is_not_measured(self):
+        def profile(symbols):
+            return {"profiles": [{"name": "p", "filter": "ribbon",
+                                  "filter_layout": "whole_table",
+                                  "workload": "readrandom",
+                                  "symbols": symbols}]}
+        other = {"percent": 50.0, "dso": "libc.so.6", "kernel": False,
+                 "symbol": "memcmp"}
+        probe = {"percent": 2.0, "dso": "db_bench", "kernel": False,
+                 "symbol": "bloomtable::RibbonQuery"}
+        self.assertEqual(report.profile_goals(profile([other]))[0][2],
+                         "not measured")
+        self.assertEqual(report.profile_goals(profile([other, probe]))[0][2],
+                         "met")
+        probe["percent"] = 5.0
+        self.assertEqual(report.profile_goals(profile([other, probe]))[0][2],
+                         "**not met**")
+        self.assertEqual(report.profile_goals(None)[0][2], "not measured")
+        self.assertEqual(report.profile_goals({"profiles": []}), [])
+
+    def filter_bench(self, points):
+        return {"results": [
+            {"filter": f, "num_filters": 100, "num_keys": 1000,
+             "bits_per_key": nominal, "filter_bits_per_key": bits,
+             "absent_probe_ns": ns}
+            for f, nominal, bits, ns in points]}
+
+    def test_per_block_probe_uses_every_point(self):
+        ours, theirs = "bloomtable/cache-local-bloom", "leveldb-1.23"
+        # Ahead at 10 bits/key, behind at 20: a window that dropped the
+        # 20-bit point would read "met".
+        fb = self.filter_bench([(theirs, 10, 10.0, 10.0),
+                                (theirs, 20, 20.0, 8.0),
+                                (ours, 10, 9.9, 6.0),
+                                (ours, 20, 19.8, 9.0)])
+        ok, text = report.per_block_probe_ratio(fb)
+        self.assertFalse(ok)
+        self.assertIn("LevelDB ahead", text)
+        fb = self.filter_bench([(theirs, 10, 10.0, 10.0),
+                                (theirs, 20, 20.0, 12.0),
+                                (ours, 10, 9.9, 6.0),
+                                (ours, 20, 19.8, 9.0)])
+        self.assertTrue(report.per_block_probe_ratio(fb)[0])
+        # Ours stores more at the same nominal budget and is faster: undecided.
+        fb = self.filter_bench([(theirs, 10, 10.0, 10.0),
+                                (ours, 10, 10.5, 6.0)])
+        self.assertIsNone(report.per_block_probe_ratio(fb)[0])
+        # ... and slower even with more memory: a miss.
+        fb = self.filter_bench([(theirs, 10, 10.0, 10.0),
+                                (ours, 10, 10.5, 12.0)])
+        self.assertFalse(report.per_block_probe_ratio(fb)[0])
+        self.assertIsNone(report.per_block_probe_ratio(None)[0])
+        self.assertIsNone(report.per_block_probe_ratio({"results": []})[0])
+
+    def test_floor_compares_throughput_with_throughput(self):
+        main = {"settings": {"num": 1000}, "configs": [
+            config("bloomtable", filter_name="ribbon", layout="whole_table",
+                   micros=(0.030, 0.030, 2.0))]}
+        fb = {"results": [{"filter": "bloomtable/ribbon", "num_filters": 1,
+                           "num_keys": 1000, "bits_per_key": 10,
+                           "absent_probe_ns": 20.0,
+                           "absent_dependent_probe_ns": 60.0}]}
+        rows = report.floor_goals(main, fb)
+        self.assertEqual(len(rows), 1)
+        self.assertIn("0.020 µs: 1.5×", rows[0][1])
+        self.assertEqual(rows[0][2], "met")
+        fb["results"][0]["absent_probe_ns"] = 10.0  # 3× the floor
+        self.assertEqual(report.floor_goals(main, fb)[0][2], "**not met**")
+        del fb["results"][0]["absent_probe_ns"]
+        self.assertEqual(report.floor_goals(main, fb)[0][2], "not measured")
+        self.assertEqual(report.floor_goals(None, fb)[0][2], "not measured")
+
+    def test_shape_accepts_either_table_row_of_a_peer(self):
+        report.require_shape(report.relabel_old(main_report(None)), None)
+        report.require_shape(main_report(RELEASE_PEERS), None)
+        main = main_report(RELEASE_PEERS)
+        main["configs"] = [c for c in main["configs"]
+                           if not c["engine"].startswith("rocksdb_")]
+        with self.assertRaises(report.ShapeError):
+            report.require_shape(main, None)
+
+    def test_report_of_a_fixture_directory(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            results = os.path.join(tmp, "results")
+            os.mkdir(results)
+            with open(os.path.join(results, "main.json"), "w") as f:
+                json.dump(main_report(PACKAGED_PEERS), f)
+            out = os.path.join(tmp, "B.md")
+            subprocess.run([sys.executable, os.path.join(HERE, "report.py"),
+                            "--results", results, "--output", out,
+                            "--plots", tmp], check=True,
+                           stdout=subprocess.DEVNULL)
+            with open(out) as f:
+                text = f.read()
+        self.assertIn("assert-enabled", text)
+        self.assertIn(report.NOT_A_RESULT, text)
+        self.assertIn("not measured", text)
+        self.assertNotIn("met (tested)", text)
+
+
+class RegenerationTest(unittest.TestCase):
+    def test_benchmarks_md_is_what_report_py_writes(self):
+        root = os.path.dirname(HERE)
+        with tempfile.TemporaryDirectory() as tmp:
+            # Plots in tmp/bench: the page links them as bench/..., as the
+            # committed page beside bench/ does.
+            out = os.path.join(tmp, "BENCHMARKS.md")
+            os.mkdir(os.path.join(tmp, "bench"))
+            subprocess.run(
+                [sys.executable, os.path.join(HERE, "report.py"),
+                 "--results", os.path.join(HERE, "results"), "--output", out,
+                 "--plots", os.path.join(tmp, "bench")], check=True,
+                stdout=subprocess.DEVNULL)
+            with open(out, "rb") as f:
+                written = f.read()
+        with open(os.path.join(root, "BENCHMARKS.md"), "rb") as f:
+            committed = f.read()
+        self.assertEqual(written, committed,
+                         "BENCHMARKS.md differs from what bench/report.py "
+                         "writes from bench/results: regenerate it")
+
+
+def committed_figures(results):
+    """Every figure the committed db_bench JSON holds, as the README prints
+    them: µs per lookup to 3 decimals, stored bits and bytes per key to 2."""
+    figures = set()
+    for path in glob.glob(os.path.join(results, "*.json")):
+        with open(path) as f:
+            data = json.load(f)
+        for config in data.get("configs", []):
+            if config.get("stored_bits_per_key") is not None:
+                figures.add(f"{config['stored_bits_per_key']:.2f}")
+            memories = [config.get("memory") or {}]
+            for r in config.get("results", []):
+                if r.get("micros_per_op") is not None:
+                    figures.add(f"{r['micros_per_op']:.3f}")
+                memories.append(r.get("memory") or {})
+            for memory in memories:
+                for field in ("engine_bytes_per_key", "filter_bytes_per_key",
+                              "index_bytes_per_key"):
+                    if memory.get(field) is not None:
+                        figures.add(f"{memory[field]:.2f}")
+    return figures
+
+
+def readme_figures(text):
+    """The decimal figures between the README's figure markers."""
+    regions = re.findall(r"<!-- figures:.*?-->(.*?)<!-- end figures -->",
+                         text, re.S)
+    return regions, [n for region in regions
+                     for n in re.findall(r"(?<![\w.])\d+\.\d+(?![\w.])",
+                                         region)]
+
+
+class ReadmeFiguresTest(unittest.TestCase):
+    def test_every_figure_the_readme_states_is_in_the_committed_json(self):
+        root = os.path.dirname(HERE)
+        with open(os.path.join(root, "README.md")) as f:
+            regions, numbers = readme_figures(f.read())
+        self.assertTrue(regions, "README.md has no figure markers")
+        figures = committed_figures(os.path.join(HERE, "results"))
+        self.assertTrue(numbers)
+        for number in numbers:
+            self.assertIn(number, figures,
+                          f"README.md states {number}, which no committed "
+                          "JSON in bench/results holds")
+
+    def test_a_typed_in_figure_is_caught(self):
+        regions, numbers = readme_figures(
+            "<!-- figures: x -->costs 0.050 µs and 9.99 bits<!-- end "
+            "figures -->")
+        self.assertEqual(numbers, ["0.050", "9.99"])
+        figures = committed_figures(os.path.join(HERE, "results"))
+        self.assertNotIn("9.99", figures)
+
+
+if __name__ == "__main__":
+    unittest.main()
