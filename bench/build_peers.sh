@@ -177,7 +177,7 @@ describe() {
     on && /^build / { exit }
     on && /^ *(DEFINES|FLAGS) = / { print }' \
     "$cache/$key/build-rocksdb/build.ninja" |
-    tr ' ' '\n' | grep '^-D' | sort -u | tr '\n' ';')
+    tr ' ' '\n' | grep '^-D' | sort -u | tr '\n' ' ')
   local leveldb_crc32c=0
   if grep -q '^#define HAVE_CRC32C 1' "$prefix/src/leveldb/port/port_config.h"
   then
@@ -187,7 +187,7 @@ describe() {
 LEVELDB_VERSION=$leveldb_version
 ROCKSDB_VERSION=$rocksdb_version
 LEVELDB_HAVE_CRC32C=$leveldb_crc32c
-ROCKSDB_DEFINITIONS=${defines%;}
+ROCKSDB_DEFINITIONS=${defines% }
 COMPILER=$compiler
 KEY=$key
 EOF
