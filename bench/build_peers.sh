@@ -31,7 +31,8 @@
 # apt-get source needs deb-src entries: where the machine has none, this adds
 # /etc/apt/sources.list.d/bloomtable-deb-src.sources, the machine's own Debian
 # entries with their type changed to deb-src (it names no host of its own),
-# and runs apt-get update. It installs dpkg-dev (dpkg-source) if missing.
+# and runs apt-get update. dpkg-source (dpkg-dev) comes from
+# third_party/install_deps.sh, which it runs if dpkg-source is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -124,8 +125,7 @@ fetch() {
     return
   fi
   if ! command -v dpkg-source >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-      --no-install-recommends dpkg-dev >&2
+    third_party/install_deps.sh
   fi
   ensure_deb_src
   local work

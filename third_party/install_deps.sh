@@ -24,6 +24,8 @@ packages=(
 if [[ -z "${BLOOMTABLE_NO_PEERS:-}" ]]; then
   # peer engines: tests and benchmarks only, never linked by the library
   packages+=(libleveldb-dev librocksdb-dev rocksdb-tools)
+  # dpkg-source, for bench/build_peers.sh's apt-get source of the peers
+  packages+=(dpkg-dev)
 fi
 
 missing=()
