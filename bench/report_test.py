@@ -159,6 +159,20 @@ class VerdictTest(unittest.TestCase):
                 "ribbon whole_table ≤ 0.5×" in g][0]
         self.assertEqual(rows[goal], "**not met**")
 
+    def test_db_level_goal_allows_the_run_to_run_range(self):
+        def db(ours, theirs, high):
+            return ({"results": [result("readmissing", ours)]},
+                    {"results": [dict(result("readmissing", theirs),
+                                      range={"micros_per_op":
+                                             [theirs, high]})]})
+        self.assertTrue(report.no_slower_goal(*db(0.82, 0.80, 0.83),
+                                              "readmissing")[0])
+        self.assertFalse(report.no_slower_goal(*db(0.85, 0.80, 0.83),
+                                               "readmissing")[0])
+        self.assertIsNone(report.no_slower_goal({"results": []},
+                                                db(1, 1, 1)[1],
+                                                "readmissing")[0])
+
     def test_no_fixed_string_goal(self):
         text = report.goals(main_report(RELEASE_PEERS), None, None)
         self.assertNotIn("met (tested)", text)
