@@ -198,7 +198,8 @@ if [[ -e $cache/$key/done ]]; then
   echo "$prefix"
   exit 0
 fi
-rm -rf "$cache/$key"
+# An unfinished build (stopped, or the machine busy) resumes where it stopped:
+# the same key means the same flags, and ninja rebuilds only what is missing.
 mkdir -p "$cache/$key"
 start=$(date +%s)
 # build NAME FLAGS...: configures, builds and installs one peer into prefix.
