@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "util/coding.h"
 #include "util/deflate.h"
@@ -38,13 +39,37 @@ std::string SampleContents() {
   return contents;
 }
 
-// zlib's deflate at its best level: window_bits 15 gives a zlib stream (as
-// Mojang's type 2), -15 raw deflate (Mojang's type 4), -14 raw deflate with a
-// smaller window (RocksDB's default).
+// Compressed by zlib itself (not bloomtable's Deflate, so that the reader is
+// checked against an independent writer), the way the writers call it:
+// deflateInit2 with memLevel 8, output taken in 128 KiB pieces and the input
+// given whole, then Z_FINISH. window_bits 15 gives a zlib stream (Mojang's
+// type 2), -15 raw deflate (Mojang's type 4), -14 raw deflate with a smaller
+// window (RocksDB's default). Mojang's fork takes any level from -1 to 9
+// (its default -1) with the default strategy.
+std::string ZlibDeflate(std::string_view input, int window_bits,
+                        int level = Z_BEST_COMPRESSION,
+                        int strategy = Z_DEFAULT_STRATEGY) {
+  z_stream stream{};
+  EXPECT_EQ(deflateInit2(&stream, level, Z_DEFLATED, window_bits, 8, strategy),
+            Z_OK);
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
+  stream.avail_in = static_cast<uInt>(input.size());
+  std::string output;
+  std::string piece(128 * 1024, '\0');
+  int result = Z_OK;
+  while (result == Z_OK) {
+    stream.next_out = reinterpret_cast<Bytef*>(piece.data());
+    stream.avail_out = static_cast<uInt>(piece.size());
+    result = deflate(&stream, Z_FINISH);
+    output.append(piece.data(), piece.size() - stream.avail_out);
+  }
+  EXPECT_EQ(result, Z_STREAM_END);
+  deflateEnd(&stream);
+  return output;
+}
+
 std::string Deflate(std::string_view input, int window_bits) {
-  return bloomtable::Deflate(
-      input, window_bits > 0 ? DeflateWrapper::kZlib : DeflateWrapper::kRaw,
-      Z_BEST_COMPRESSION, window_bits > 0 ? 15 : -window_bits);
+  return ZlibDeflate(input, window_bits);
 }
 
 // One zstd frame; `with_size` writes the content size in its header.
@@ -122,6 +147,22 @@ void ExpectStatus(CompressionNumbering numbering, unsigned char type,
 TEST(LevelDBNumbering, Type2IsAZlibStreamAsMojangWritesIt) {
   const std::string raw = SampleContents();
   ExpectReadsBack(kLevelDB, 2, Deflate(raw, 15), raw, BlockCodec::kZlib);
+}
+
+// Every level Mojang's fork accepts, and zlib's other strategies (which a
+// writer may pick; the stream format is the same), in both of its types.
+TEST(LevelDBNumbering, MojangTypesReadEveryZlibLevelAndStrategy) {
+  const std::string raw = SampleContents();
+  for (int level = -1; level <= 9; ++level) {
+    for (int strategy :
+         {Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE, Z_FIXED}) {
+      SCOPED_TRACE(absl::StrCat("level ", level, ", strategy ", strategy));
+      ExpectReadsBack(kLevelDB, 2, ZlibDeflate(raw, 15, level, strategy), raw,
+                      BlockCodec::kZlib);
+      ExpectReadsBack(kLevelDB, 4, ZlibDeflate(raw, -15, level, strategy), raw,
+                      BlockCodec::kRawDeflate);
+    }
+  }
 }
 
 TEST(LevelDBNumbering, Type2IsAZstdFrameAsUpstreamLevelDBWritesIt) {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "bloomtable/file.h"
 #include "bloomtable/options.h"
 #include "bloomtable/table.h"
@@ -142,16 +143,38 @@ void ExpectCompleteTable(const std::string& path) {
   EXPECT_EQ(count, kEntries);
 }
 
+// Where a trial kills the writing process.
+enum class KillPoint {
+  kMidWrite,         // halfway through the table: nothing may be at the path
+  kAfterCompletion,  // once WriteFileDurably returned: the whole table is
+  kRandomTime,       // up to 0.4 s after the start: either of the two
+};
+
+// The child tells the parent over a pipe that it reached its kill point,
+// then waits to be killed.
+[[noreturn]] void SignalAndWait(int fd) {
+  const char byte = 'k';
+  if (::write(fd, &byte, 1) != 1) _exit(2);
+  for (;;) ::pause();
+}
+
 TEST_F(DurableFileTest, KilledWriterLeavesNothingOrACompleteTable) {
   const std::string path = dir_ + "/table";
   std::mt19937 rng(42);
   int complete = 0, absent = 0;
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < 14; ++trial) {
+    const KillPoint point = trial == 0   ? KillPoint::kMidWrite
+                            : trial == 1 ? KillPoint::kAfterCompletion
+                                         : KillPoint::kRandomTime;
+    SCOPED_TRACE(absl::StrCat("trial ", trial));
     ::unlink(path.c_str());
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
     const pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-      absl::Status status = WriteFileDurably(path, [](WritableFile* file) {
+      ::close(ready[0]);
+      absl::Status status = WriteFileDurably(path, [&](WritableFile* file) {
         TableBuilder builder(Options(), file);
         for (int i = 0; i < kEntries; ++i) {
           absl::Status s = builder.Add(KeyOf(i), "value-" + KeyOf(i));
@@ -159,21 +182,42 @@ TEST_F(DurableFileTest, KilledWriterLeavesNothingOrACompleteTable) {
             builder.Abandon();
             return s;
           }
+          if (point == KillPoint::kMidWrite && i == kEntries / 2) {
+            SignalAndWait(ready[1]);
+          }
         }
         return builder.Finish();
       });
+      if (status.ok() && point == KillPoint::kAfterCompletion) {
+        SignalAndWait(ready[1]);
+      }
       _exit(status.ok() ? 0 : 1);
     }
-    // Kill it at a random point: early, midway, or after it has finished.
-    std::this_thread::sleep_for(std::chrono::microseconds(rng() % 400000));
+    ::close(ready[1]);
+    if (point == KillPoint::kRandomTime) {
+      // Early, midway, or after it has finished.
+      std::this_thread::sleep_for(std::chrono::microseconds(rng() % 400000));
+    } else {
+      char byte = 0;
+      EXPECT_EQ(::read(ready[0], &byte, 1), 1)
+          << "the writer ended before its kill point";
+    }
+    ::close(ready[0]);
     kill(child, SIGKILL);
     int wait_status = 0;
     ASSERT_EQ(waitpid(child, &wait_status, 0), child);
-    if (access(path.c_str(), F_OK) == 0) {
+    const bool present = access(path.c_str(), F_OK) == 0;
+    if (present) {
       ExpectCompleteTable(path);
       ++complete;
     } else {
       ++absent;
+    }
+    if (point == KillPoint::kMidWrite) {
+      EXPECT_FALSE(present) << "killed mid-write, yet a file is at the path";
+    }
+    if (point == KillPoint::kAfterCompletion) {
+      EXPECT_TRUE(present) << "the write completed, yet the path is empty";
     }
     // Whatever else is there is the temporary file.
     for (const std::string& name : DirectoryEntries()) {
@@ -182,6 +226,9 @@ TEST_F(DurableFileTest, KilledWriterLeavesNothingOrACompleteTable) {
       ::unlink((dir_ + "/" + name).c_str());
     }
   }
+  // Both outcomes occurred (the first two trials make sure of it).
+  EXPECT_GE(complete, 1);
+  EXPECT_GE(absent, 1);
   std::printf("killed writers: %d complete tables, %d absent\n", complete,
               absent);
 }

@@ -21,7 +21,8 @@
 // The codecs, as their writers produce them:
 // - Mojang's Bedrock fork (leveldb-mcpe): type 2 "ZlibCompressor", a zlib
 //   stream (deflateInit2 with window bits 15, level -1), and type 4
-//   "ZlibCompressorRaw", the same with window bits -15 (raw deflate);
+//   "ZlibCompressorRaw", the same with window bits -15 (raw deflate); both
+//   compressed by zlib itself;
 // - upstream LevelDB after 1.23: type 2 kZstdCompression, one zstd frame
 //   from ZSTD_compress2 at level 1, content size in the frame header;
 // - copies of Mojang's fork that add a "ZstdCompressor": type 3, one frame
@@ -30,6 +31,7 @@
 #ifndef BLOOMTABLE_TESTS_FOREIGN_TABLE_WRITER_H_
 #define BLOOMTABLE_TESTS_FOREIGN_TABLE_WRITER_H_
 
+#include <zlib.h>
 #include <zstd.h>
 
 #include <cstdint>
@@ -45,7 +47,6 @@
 #include "table/format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
-#include "util/deflate.h"
 
 namespace bloomtable {
 namespace foreign_tables {
@@ -78,12 +79,36 @@ inline std::string ZstdFrame(std::string_view raw) {
   return out;
 }
 
+// Mojang's ZlibCompressor: zlib itself (not bloomtable's Deflate), with
+// deflateInit2 at level -1, memLevel 8, the default strategy, window bits
+// 15 (zlib stream) or -15 (raw), output taken in 128 KiB pieces.
+inline std::string MojangDeflate(std::string_view raw, int window_bits) {
+  z_stream stream{};
+  if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    return std::string();
+  }
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
+  stream.avail_in = static_cast<uInt>(raw.size());
+  std::string out;
+  std::string piece(128 * 1024, '\0');
+  int result = Z_OK;
+  while (result == Z_OK) {
+    stream.next_out = reinterpret_cast<Bytef*>(piece.data());
+    stream.avail_out = static_cast<uInt>(piece.size());
+    result = deflate(&stream, Z_FINISH);
+    out.append(piece.data(), piece.size() - stream.avail_out);
+  }
+  deflateEnd(&stream);
+  return result == Z_STREAM_END ? out : std::string();
+}
+
 inline std::string Compress(ForeignCodec codec, std::string_view raw) {
   switch (codec) {
     case ForeignCodec::kBedrockZlib:
-      return Deflate(raw, DeflateWrapper::kZlib);
+      return MojangDeflate(raw, 15);
     case ForeignCodec::kBedrockRawDeflate:
-      return Deflate(raw, DeflateWrapper::kRaw);
+      return MojangDeflate(raw, -15);
     case ForeignCodec::kUpstreamZstd:
     case ForeignCodec::kMojangForkZstd:
       return ZstdFrame(raw);

@@ -4,6 +4,8 @@
 
 #include "filter/ribbon.h"
 
+#include <xxhash.h>
+
 #include <cmath>
 #include <memory>
 #include <random>
@@ -335,6 +337,49 @@ TEST(Ribbon, UnsolvableKeySetsFallBackToACacheLocalBloomFilter) {
             BuildFilter(*NewCacheLocalBloomFilterPolicy(8), keys));
 }
 
+// The high 64 bits of the 128-bit product a * b, from 32-bit halves (the
+// library uses a 128-bit multiplication).
+uint64_t ModelHighProduct(uint64_t a, uint64_t b) {
+  const uint64_t a_lo = a & 0xffffffff, a_hi = a >> 32;
+  const uint64_t b_lo = b & 0xffffffff, b_hi = b >> 32;
+  const uint64_t lo_lo = a_lo * b_lo;
+  const uint64_t hi_lo = a_hi * b_lo;
+  const uint64_t lo_hi = a_lo * b_hi;
+  const uint64_t carry =
+      ((lo_lo >> 32) + (hi_lo & 0xffffffff) + (lo_hi & 0xffffffff)) >> 32;
+  return a_hi * b_hi + (hi_lo >> 32) + (lo_hi >> 32) + carry;
+}
+
+// A key's equation as docs/FILTERS.md states it ("A key's equation"),
+// derived here on its own rather than with the library's RibbonRowOf: the
+// hash straight from libxxhash, the start from ModelHighProduct, and the 128
+// coefficients as separate bits for the slots start .. start + 127.
+struct ModelRow {
+  uint64_t start = 0;
+  std::vector<int> coefficients;
+  uint32_t fingerprint = 0;
+};
+
+ModelRow ModelRowOf(std::string_view key, int seed, uint64_t num_starts) {
+  const uint64_t h = XXH3_64bits_withSeed(key.data(), key.size(),
+                                          0x526962626f6e3100ULL + seed);
+  ModelRow row;
+  row.start = ModelHighProduct(h, num_starts);
+  uint64_t x = h;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  const uint64_t low = x | 1;
+  const uint64_t y = x * 0x9e3779b97f4a7c15ULL;
+  const uint64_t high = y ^ (y >> 32);
+  for (int t = 0; t < 64; ++t) row.coefficients.push_back((low >> t) & 1);
+  for (int t = 0; t < 64; ++t) row.coefficients.push_back((high >> t) & 1);
+  row.fingerprint = static_cast<uint32_t>(h & 0xffffffff);
+  return row;
+}
+
 // docs/FILTERS.md's query written as plainly as possible, bit by bit, with
 // the word positions found by walking the blocks.
 bool ModelMayMatch(std::string_view key, std::string_view filter) {
@@ -361,14 +406,11 @@ bool ModelMayMatch(std::string_view key, std::string_view filter) {
         DecodeFixed64(filter.data() + 8 * word_of[slot / 64][column]);
     return (word >> (slot % 64)) & 1;
   };
-  const uint64_t hash = XXH3Hash64(key, 0x526962626f6e3100 + seed);
-  const RibbonRow row = RibbonRowOf(hash, 64 * num_blocks - 127);
+  const ModelRow row = ModelRowOf(key, seed, 64 * num_blocks - 127);
   for (int j = 0; j < columns_of(row.start / 64); ++j) {
     uint64_t parity = 0;
     for (int t = 0; t < 128; ++t) {
-      const uint64_t coefficient =
-          t < 64 ? (row.coeff_lo >> t) & 1 : (row.coeff_hi >> (t - 64)) & 1;
-      parity ^= coefficient & bit(row.start + t, j);
+      parity ^= row.coefficients[t] & bit(row.start + t, j);
     }
     if (parity != ((row.fingerprint >> j) & 1)) return false;
   }

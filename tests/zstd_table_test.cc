@@ -1,21 +1,27 @@
 // Tables written with CompressionType::kZstd: blocks are zstd frames of type
-// 2 (upstream LevelDB's kZstdCompression), kept only when they save an
-// eighth, and read back exactly; the level option changes the bytes.
+// 2 (upstream LevelDB's kZstdCompression) that libzstd itself decodes, kept
+// only when they save an eighth, and read back exactly; the level option
+// changes the bytes.
+
+#include <zstd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "bloomtable/comparator.h"
 #include "bloomtable/file.h"
 #include "bloomtable/iterator.h"
 #include "bloomtable/options.h"
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
+#include "table/block.h"
+#include "table/block_compression.h"
 #include "tests/table_layout.h"
-#include "util/zstd_codec.h"
 
 namespace bloomtable {
 namespace {
@@ -72,16 +78,60 @@ TEST(ZstdTable, ReadsBackEveryEntry) {
   EXPECT_EQ(i, 3000);
 }
 
+// Decodes `stored` with libzstd itself (not bloomtable's reader): it must be
+// exactly one frame that states its content size.
+std::string DecodeWithLibzstd(std::string_view stored) {
+  EXPECT_EQ(ZSTD_findFrameCompressedSize(stored.data(), stored.size()),
+            stored.size())
+      << "not exactly one zstd frame";
+  const unsigned long long size =
+      ZSTD_getFrameContentSize(stored.data(), stored.size());
+  if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR ||
+      size > (1u << 20)) {
+    ADD_FAILURE() << "the frame states no usable content size: " << size;
+    return std::string();
+  }
+  std::string raw(size, '\0');
+  const size_t decoded =
+      ZSTD_decompress(raw.data(), raw.size(), stored.data(), stored.size());
+  if (ZSTD_isError(decoded)) {
+    ADD_FAILURE() << "libzstd: " << ZSTD_getErrorName(decoded);
+    return std::string();
+  }
+  EXPECT_EQ(decoded, size);
+  return raw;
+}
+
+// Each block's bytes as libzstd decodes them hold the table's entries: the
+// decoded data blocks, parsed and walked in order, give every key and value.
 TEST(ZstdTable, BlocksAreZstdFramesOfType2) {
   const std::string contents = Build(ZstdOptions(1), 3000);
   const table_test::TableLayout layout = table_test::ReadTableLayout(contents);
   ASSERT_FALSE(layout.data.empty());
+  int i = 0;
   for (const BlockHandle& handle : layout.data) {
-    EXPECT_EQ(BlockType(contents, handle), kZstdCompressionType);
-    EXPECT_TRUE(IsZstdFrame(
-        std::string_view(contents).substr(handle.offset(), handle.size())));
+    ASSERT_EQ(BlockType(contents, handle), kZstdCompressionType);
+    const std::string raw = DecodeWithLibzstd(
+        std::string_view(contents).substr(handle.offset(), handle.size()));
+    BlockContents owned;
+    owned.owned.reset(new char[raw.size()]);
+    std::memcpy(owned.owned.get(), raw.data(), raw.size());
+    owned.data = std::string_view(owned.owned.get(), raw.size());
+    auto block = Block::Parse(std::move(owned));
+    ASSERT_TRUE(block.ok()) << block.status();
+    BlockIter it(BytewiseComparator(), block->get());
+    for (it.SeekToFirst(); it.Valid(); it.Next(), ++i) {
+      ASSERT_EQ(it.key(), KeyOf(i));
+      ASSERT_EQ(it.value(), ValueOf(i));
+    }
+    ASSERT_TRUE(it.status().ok()) << it.status();
   }
+  EXPECT_EQ(i, 3000);
   EXPECT_EQ(BlockType(contents, layout.index), kZstdCompressionType);
+  EXPECT_FALSE(
+      DecodeWithLibzstd(std::string_view(contents).substr(layout.index.offset(),
+                                                          layout.index.size()))
+          .empty());
 }
 
 TEST(ZstdTable, IsSmallerThanSnappyAndTheLevelMatters) {
