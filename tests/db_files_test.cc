@@ -73,5 +73,14 @@ TEST(IdentifyLogContents, TellsALogFromAManifest) {
             LogContents::kNotALog);
 }
 
+TEST(IdentifyLogContents, BatchWhoseFirstByteIsARocksDBEditTagIsALog) {
+  // Sequence 0x6264: its first byte, 100, is a tag only RocksDB's MANIFESTs
+  // hold; the record decodes whole as a batch, so it is a log.
+  WriteOp put;
+  put.key = "k";
+  EXPECT_EQ(Identify(WriteLogBytes({EncodeWriteBatch(0x6264, {put})})),
+            LogContents::kWriteAheadLog);
+}
+
 }  // namespace
 }  // namespace bloomtable
