@@ -91,13 +91,17 @@ const std::vector<Subcommand>& Subcommands() {
   static const auto* const kSubcommands = new std::vector<Subcommand>{
       {"dump",
        "FILE",
-       "show a table's footer, metaindex, index, blocks and filter",
+       "show a table's structure and filter, or a log's records",
        "Prints the footer and its block handles, the metaindex entries, the "
        "index entries, totals over the data blocks and the filter block "
        "(policy, number of filters, bytes, keys covered, bits per key, k, "
        "fraction of bits set, estimated false-positive rate). On damage it "
        "prints what it read before (at least the footer), then the error; "
-       "--json then carries it in an error field.",
+       "--json then carries it in an error field. A LevelDB log or MANIFEST "
+       "(told by its content) is printed record by record: each batch's "
+       "offset, sequence, count and operations, or each version edit and then "
+       "the version; damaged ranges are printed where they lie and the dump "
+       "goes on.",
        1,
        1,
        {"blocks", "keys", "json", "internal_keys"},

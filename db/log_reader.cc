@@ -1,0 +1,335 @@
+// LogReader: one block in memory at a time; each step reads one fragment
+// (or trailer) at the current offset and queues the entries it completes.
+
+#include "bloomtable/log_reader.h"
+
+#include <algorithm>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "db/log_format.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace bloomtable {
+
+class LogReader::Impl {
+ public:
+  Impl(const RandomAccessFile* file, uint64_t file_size, const Options& options)
+      : file_(file),
+        file_size_(file_size),
+        options_(options),
+        scratch_(new char[log::kBlockSize]) {}
+
+  bool Next(LogEntry* entry);
+  const absl::Status& status() const { return status_; }
+  const LogAccounting& accounting() const { return accounting_; }
+  void Count(const LogEntry& entry);
+
+ private:
+  // Reads the block that holds `pos_` unless it is the one held. False on an
+  // I/O error or a short read.
+  bool LoadBlock();
+  // Advances by one fragment, trailer or damaged stretch, queueing what it
+  // completes. False at the end of the file or after an error.
+  bool Step();
+  void Emit(LogEntry::Kind kind, uint64_t offset, uint64_t end,
+            std::string reason = std::string());
+  // The pending chain of fragments, if any, is damage up to `end`.
+  void DropChain(uint64_t end, std::string_view reason);
+
+  const RandomAccessFile* const file_;
+  const uint64_t file_size_;
+  const Options options_;
+  std::unique_ptr<char[]> scratch_;
+
+  absl::Status status_;
+  LogAccounting accounting_;
+  std::deque<LogEntry> ready_;
+
+  // The next byte to read, and the block in memory.
+  uint64_t pos_ = 0;
+  uint64_t block_start_ = 0;
+  std::string_view block_;
+  bool block_loaded_ = false;
+
+  // A FIRST fragment was read and its LAST not yet.
+  bool in_chain_ = false;
+  uint64_t chain_start_ = 0;
+  int chain_fragments_ = 0;
+  std::string chain_payload_;
+};
+
+bool LogReader::Impl::LoadBlock() {
+  const uint64_t start = pos_ - pos_ % log::kBlockSize;
+  if (block_loaded_ && start == block_start_) return true;
+  const size_t want = static_cast<size_t>(
+      std::min<uint64_t>(log::kBlockSize, file_size_ - start));
+  std::string_view result;
+  absl::Status read = file_->Read(start, want, &result, scratch_.get());
+  if (!read.ok()) {
+    status_ = std::move(read);
+    return false;
+  }
+  if (result.size() != want) {
+    status_ = absl::DataLossError(
+        absl::StrCat(file_->name(), ": read ", result.size(),
+                     " bytes at offset ", start, ", expected ", want,
+                     " (the file is shorter than ", file_size_, " bytes)"));
+    return false;
+  }
+  block_start_ = start;
+  block_ = result;
+  block_loaded_ = true;
+  return true;
+}
+
+void LogReader::Impl::Emit(LogEntry::Kind kind, uint64_t offset, uint64_t end,
+                           std::string reason) {
+  if (end == offset) return;  // nothing to account for
+  LogEntry entry;
+  entry.kind = kind;
+  entry.offset = offset;
+  entry.length = end - offset;
+  entry.reason = std::move(reason);
+  ready_.push_back(std::move(entry));
+}
+
+void LogReader::Impl::DropChain(uint64_t end, std::string_view reason) {
+  if (!in_chain_) return;
+  Emit(LogEntry::Kind::kDamage, chain_start_, end, std::string(reason));
+  in_chain_ = false;
+  chain_fragments_ = 0;
+  chain_payload_.clear();
+}
+
+bool LogReader::Impl::Step() {
+  if (!status_.ok()) return false;
+  if (pos_ >= file_size_) {
+    DropChain(file_size_, "truncated record at end of file");
+    return false;
+  }
+  if (!LoadBlock()) return false;
+  const size_t in_block = static_cast<size_t>(pos_ - block_start_);
+  const std::string_view rest = block_.substr(in_block);
+  const uint64_t block_end = block_start_ + block_.size();
+
+  // A trailer: too little room left in the block for a header.
+  if (log::kBlockSize - in_block < log::kHeaderSize) {
+    const bool zeros =
+        std::all_of(rest.begin(), rest.end(), [](char c) { return c == '\0'; });
+    if (!in_chain_) {
+      if (zeros) {
+        Emit(LogEntry::Kind::kPadding, pos_, block_end);
+      } else {
+        Emit(LogEntry::Kind::kDamage, pos_, block_end,
+             "non-zero block trailer");
+      }
+    }
+    // Between the fragments of a record, the trailer is part of its span.
+    pos_ = block_end;
+    return true;
+  }
+
+  // The file ends inside a header.
+  if (rest.size() < log::kHeaderSize) {
+    const bool zeros =
+        std::all_of(rest.begin(), rest.end(), [](char c) { return c == '\0'; });
+    if (in_chain_) {
+      DropChain(block_end, "truncated record at end of file");
+    } else if (zeros) {
+      Emit(LogEntry::Kind::kPadding, pos_, block_end);
+    } else {
+      Emit(LogEntry::Kind::kDamage, pos_, block_end,
+           "truncated record header at end of file");
+    }
+    pos_ = block_end;
+    return true;
+  }
+
+  const char* header = rest.data();
+  const uint32_t length =
+      static_cast<unsigned char>(header[4]) |
+      (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
+  const int type = static_cast<unsigned char>(header[6]);
+  const uint64_t fragment_end = pos_ + log::kHeaderSize + length;
+
+  if (type == log::kZeroType && length == 0) {
+    // Zeros left by a writer that preallocated or mapped the file. LevelDB
+    // skips the rest of the block here; so does this reader.
+    DropChain(pos_, "partial record without end");
+    const bool zeros =
+        std::all_of(rest.begin(), rest.end(), [](char c) { return c == '\0'; });
+    if (zeros) {
+      Emit(LogEntry::Kind::kPadding, pos_, block_end);
+    } else {
+      const size_t zero_run = std::find_if(rest.begin(), rest.end(),
+                                           [](char c) { return c != '\0'; }) -
+                              rest.begin();
+      Emit(LogEntry::Kind::kPadding, pos_, pos_ + zero_run);
+      // A type-0 header that is not all zeros (its checksum bytes are
+      // set), or zeros with data after them: what LevelDB skips unread is
+      // damage.
+      Emit(LogEntry::Kind::kDamage, pos_ + zero_run, block_end,
+           zero_run == 0 ? "record of reserved type 0"
+                         : "data after zero padding in the same block");
+    }
+    pos_ = block_end;
+    return true;
+  }
+
+  if (log::kHeaderSize + length > rest.size()) {
+    DropChain(pos_, "partial record without end");
+    if (block_end == file_size_ && block_.size() < log::kBlockSize) {
+      Emit(LogEntry::Kind::kDamage, pos_, block_end,
+           "truncated record at end of file");
+    } else {
+      Emit(LogEntry::Kind::kDamage, pos_, block_end,
+           absl::StrCat("bad record length ", length));
+    }
+    pos_ = block_end;
+    return true;
+  }
+
+  if (type >= log::kFirstRocksDBRecyclableType &&
+      type <= log::kLastRocksDBRecyclableType) {
+    DropChain(pos_, "partial record without end");
+    Emit(LogEntry::Kind::kDamage, pos_, block_end,
+         absl::StrCat("record type ", type,
+                      " of RocksDB's recyclable log format (not supported)"));
+    pos_ = block_end;
+    return true;
+  }
+
+  if (options_.verify_checksums) {
+    const uint32_t expected = crc32c::Unmask(DecodeFixed32(header));
+    const uint32_t actual = crc32c::Value(header + 6, 1 + length);
+    if (actual != expected) {
+      // The length may be what is wrong: nothing after it in this block can
+      // be trusted.
+      DropChain(pos_, "partial record without end");
+      Emit(LogEntry::Kind::kDamage, pos_, block_end, "checksum mismatch");
+      pos_ = block_end;
+      return true;
+    }
+  }
+
+  const std::string_view payload(header + log::kHeaderSize, length);
+  const uint64_t start = pos_;
+  pos_ = fragment_end;
+  switch (type) {
+    case log::kFullType: {
+      DropChain(start, "partial record without end");
+      LogEntry entry;
+      entry.kind = LogEntry::Kind::kRecord;
+      entry.offset = start;
+      entry.length = fragment_end - start;
+      entry.payload.assign(payload);
+      entry.fragments = 1;
+      ready_.push_back(std::move(entry));
+      return true;
+    }
+    case log::kFirstType:
+      DropChain(start, "partial record without end");
+      in_chain_ = true;
+      chain_start_ = start;
+      chain_fragments_ = 1;
+      chain_payload_.assign(payload);
+      return true;
+    case log::kMiddleType:
+    case log::kLastType: {
+      if (!in_chain_) {
+        Emit(LogEntry::Kind::kDamage, start, fragment_end,
+             type == log::kMiddleType
+                 ? "middle fragment without a first fragment"
+                 : "last fragment without a first fragment");
+        return true;
+      }
+      chain_payload_.append(payload);
+      ++chain_fragments_;
+      if (type == log::kMiddleType) return true;
+      LogEntry entry;
+      entry.kind = LogEntry::Kind::kRecord;
+      entry.offset = chain_start_;
+      entry.length = fragment_end - chain_start_;
+      entry.payload = std::move(chain_payload_);
+      entry.fragments = chain_fragments_;
+      ready_.push_back(std::move(entry));
+      in_chain_ = false;
+      chain_fragments_ = 0;
+      chain_payload_.clear();
+      return true;
+    }
+    default:
+      DropChain(start, "partial record without end");
+      Emit(LogEntry::Kind::kDamage, start, fragment_end,
+           absl::StrCat("unknown record type ", type));
+      return true;
+  }
+}
+
+void LogReader::Impl::Count(const LogEntry& entry) {
+  switch (entry.kind) {
+    case LogEntry::Kind::kRecord:
+      ++accounting_.records;
+      accounting_.record_bytes += entry.length;
+      break;
+    case LogEntry::Kind::kPadding:
+      accounting_.padding_bytes += entry.length;
+      break;
+    case LogEntry::Kind::kDamage:
+      ++accounting_.damaged_ranges;
+      accounting_.damaged_bytes += entry.length;
+      break;
+  }
+}
+
+bool LogReader::Impl::Next(LogEntry* entry) {
+  while (ready_.empty()) {
+    if (!Step() && ready_.empty()) return false;
+  }
+  *entry = std::move(ready_.front());
+  ready_.pop_front();
+  // Runs of padding (trailers, zeroed blocks) come out as one entry.
+  while (entry->kind == LogEntry::Kind::kPadding) {
+    while (ready_.empty()) {
+      if (!Step()) break;
+    }
+    if (ready_.empty() || ready_.front().kind != LogEntry::Kind::kPadding) {
+      break;
+    }
+    entry->length += ready_.front().length;
+    ready_.pop_front();
+  }
+  Count(*entry);
+  return true;
+}
+
+LogReader::LogReader(const RandomAccessFile* file, uint64_t file_size,
+                     const Options& options)
+    : impl_(std::make_unique<Impl>(file, file_size, options)) {}
+
+LogReader::LogReader(const RandomAccessFile* file, uint64_t file_size)
+    : LogReader(file, file_size, Options()) {}
+
+LogReader::~LogReader() = default;
+
+bool LogReader::Next(LogEntry* entry) { return impl_->Next(entry); }
+
+bool LogReader::NextRecord(LogEntry* entry) {
+  while (impl_->Next(entry)) {
+    if (entry->kind == LogEntry::Kind::kRecord) return true;
+  }
+  return false;
+}
+
+const absl::Status& LogReader::status() const { return impl_->status(); }
+
+const LogAccounting& LogReader::accounting() const {
+  return impl_->accounting();
+}
+
+}  // namespace bloomtable
