@@ -215,7 +215,8 @@ abandons). One thread at a time.
                              "Entries added so far.")
       .def_property_readonly("finished", &PyTableBuilder::finished,
                              "Whether finish() or abandon() was called.")
-      .def_property_readonly("path", &PyTableBuilder::path)
+      .def_property_readonly("path", &PyTableBuilder::path,
+                             "The path the table is written to.")
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](PyTableBuilder& self, const py::object& type,
                           const py::object&, const py::object&) {
