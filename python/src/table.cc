@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -381,6 +382,27 @@ class PyTable {
     return d;
   }
 
+  // Seconds that Table::Get takes for every key of `keys`, called from C++
+  // in a loop with the GIL released: what a Python get costs without the
+  // binding, for the benchmark (python/bench/bench_python.py).
+  double CppGetSeconds(const py::iterable& keys) {
+    KeyBatch batch;
+    for (py::handle key : keys) batch.Add(key, "key");
+    CallGuard guard(handle_.get());
+    py::gil_scoped_release release;
+    const std::vector<std::string_view> views = batch.Views();
+    std::string value;
+    size_t found = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (std::string_view key : views) {
+      found += handle_->table().Get(read_options_, key, &value).ok();
+    }
+    const auto end = std::chrono::steady_clock::now();
+    // `found` keeps the loop from being optimised away.
+    return std::chrono::duration<double>(end - start).count() +
+           (found > views.size() ? 1 : 0);
+  }
+
   void Close() { handle_->Close(); }
   bool closed() const { return handle_->closed(); }
   const std::string& path() const { return handle_->path(); }
@@ -618,6 +640,9 @@ mmap: read through a memory mapping instead of pread (default False). A
            "prefix_in_use, prefix_unused_reason, range_metaindex_key, "
            "range_in_use, range_unused_reason, range_num_keys, "
            "range_bits_per_key, range_filter_bytes.")
+      .def("_cpp_get_seconds", &PyTable::CppGetSeconds, py::arg("keys"),
+           "For benchmarks: seconds the C++ Table::Get takes for all `keys` "
+           "in a loop, without the binding.")
       .def("close", &PyTable::Close,
            "Closes the table: waits for calls in progress in other threads, "
            "then frees it; later calls and live iterators raise "
