@@ -34,7 +34,7 @@ a run):
   loop from C++ (Table._cpp_get_seconds), so that get_absent minus it is the
   binding's per-call overhead.
 
-Goals (issue's figures): absent get <= 0.5x plyvel's get; present get <=
+Goals: absent get <= 0.5x plyvel's get; present get <=
 0.8x; multi_get per key <= 0.5x a loop of get; full scan <= 1.0x plyvel's
 iterator per entry. The JSON records each ratio against its goal.
 """

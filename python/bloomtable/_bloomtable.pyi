@@ -1,7 +1,8 @@
 # Type stubs of the bloomtable C++ extension (python/src/). The docstrings
 # are in the extension itself: help(bloomtable.Table).
 
-from typing import Any, Iterable, Iterator, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union, overload
+import os
+from typing import Any, Iterable, Iterator, Literal, Mapping, Optional, Tuple, TypeVar, Union, overload
 
 
 BytesLike = Union[bytes, bytearray, memoryview]
@@ -32,7 +33,7 @@ class FilterPolicy:
     def supports_per_block(self) -> bool: ...
 
 class Filter:
-    def __init__(self, data: bytes, policy: Union[FilterPolicy, str]) -> None: ...
+    def __init__(self, data: BytesLike, policy: Union[FilterPolicy, str]) -> None: ...
     @staticmethod
     def build(
         keys: Iterable[BytesLike],
@@ -84,7 +85,7 @@ class TableIterator(Iterator[_T]):
 class Table:
     @staticmethod
     def open(
-        path: str,
+        path: Union[str, bytes, os.PathLike[str]],
         *,
         filters: Optional[Iterable[Union[FilterPolicy, str]]] = None,
         verify_checksums: bool = True,
@@ -149,7 +150,7 @@ class Table:
 class TableBuilder:
     def __init__(
         self,
-        path: str,
+        path: Union[str, bytes, os.PathLike[str]],
         *,
         filter: Union[FilterPolicy, str, None] = "bloom",
         bits_per_key: Optional[float] = None,
@@ -180,7 +181,7 @@ class TableBuilder:
     def __exit__(self, *exc: object) -> bool: ...
 
 def build_table(
-    path: str,
+    path: Union[str, bytes, os.PathLike[str]],
     items: Union[Iterable[Tuple[BytesLike, BytesLike]], Mapping[bytes, bytes]],
     *,
     sort: bool = False,

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "bloomtable/file.h"
+#include "util/file_errors.h"
 
 namespace py = pybind11;
 
@@ -53,9 +54,10 @@ void DefineErrors(py::module_& module) {
       "A valid file of a kind this build does not read (a RocksDB "
       "block-based table, a compression type some writer uses that is not "
       "implemented).");
-  classes.resource_limit =
-      NewClass(module, "ResourceLimitError", classes.error,
-               "A limit was reached (a table full, a block too large).");
+  classes.resource_limit = NewClass(
+      module, "ResourceLimitError", classes.error,
+      "A resource ran out (ResourceExhausted): a decompressor could not "
+      "get its memory.");
   py::tuple bases =
       py::make_tuple(py::reinterpret_borrow<py::object>(classes.error),
                      py::reinterpret_borrow<py::object>(PyExc_ValueError));
@@ -63,6 +65,22 @@ void DefineErrors(py::module_& module) {
       module, "InvalidArgumentError", bases.ptr(),
       "Misuse: keys out of order, a bad option, a closed table. Also a "
       "ValueError.");
+  // For the tests: raises what a status of `code` (absl::StatusCode's
+  // number) with `message` raises, or, with an errno, what the file layer's
+  // error for `path` raises.
+  module.def(
+      "_raise_for_status",
+      [](int code, const std::string& message, int error_number,
+         const std::string& path) {
+        if (error_number != 0) {
+          ThrowStatus(FileError(path, message, error_number), path);
+        }
+        ThrowStatus(absl::Status(static_cast<absl::StatusCode>(code), message),
+                    path);
+      },
+      py::arg("code"), py::arg("message"), py::arg("errno") = 0,
+      py::arg("path") = "",
+      "For tests: raises the exception that a C++ status maps to.");
 }
 
 void ThrowStatus(const absl::Status& status, std::string_view path) {

@@ -6,8 +6,8 @@
 //   bloomtable.UnsupportedError       Unimplemented: a valid file of a kind
 //                                     this build does not read
 //   bloomtable.ResourceLimitError     ResourceExhausted
-//   bloomtable.InvalidArgumentError   InvalidArgument, FailedPrecondition:
-//                                     misuse; also a ValueError
+//   bloomtable.InvalidArgumentError   InvalidArgument, FailedPrecondition,
+//                                     OutOfRange: misuse; also a ValueError
 //   OSError (its errno subclass)      a status carrying an errno
 //                                     (FileErrorNumber), whatever its code
 //

@@ -100,3 +100,37 @@ def test_iteration_yields_the_entries_before_the_damage(tmp_path):
     assert 0 < len(seen) < len(items)
     assert seen == items[:len(seen)]
 
+
+
+# absl::StatusCode numbers.
+STATUS_EXCEPTIONS = [
+    (2, bloomtable.Error),                 # Unknown
+    (3, bloomtable.InvalidArgumentError),  # InvalidArgument
+    (5, bloomtable.Error),                 # NotFound without an errno
+    (8, bloomtable.ResourceLimitError),    # ResourceExhausted
+    (9, bloomtable.InvalidArgumentError),  # FailedPrecondition
+    (11, bloomtable.InvalidArgumentError),  # OutOfRange
+    (12, bloomtable.UnsupportedError),     # Unimplemented
+    (13, bloomtable.Error),                # Internal
+    (15, bloomtable.CorruptionError),      # DataLoss
+]
+
+
+@pytest.mark.parametrize("code, exception", STATUS_EXCEPTIONS)
+def test_each_status_code_maps_to_its_exception(code, exception):
+    with pytest.raises(bloomtable.Error) as raised:
+        bloomtable._bloomtable._raise_for_status(code, "what went wrong")
+    assert type(raised.value) is exception
+    assert str(raised.value) == "what went wrong"
+
+
+@pytest.mark.parametrize("number, exception", [
+    (errno.EACCES, PermissionError), (errno.EIO, OSError), (errno.ENOSPC, OSError),
+    (errno.ENOENT, FileNotFoundError)])
+def test_a_file_error_is_os_error_with_its_errno(number, exception):
+    with pytest.raises(OSError) as raised:
+        bloomtable._bloomtable._raise_for_status(0, "read", errno=number, path="/x/t.ldb")
+    assert type(raised.value) is exception
+    assert raised.value.errno == number
+    assert raised.value.filename == "/x/t.ldb"
+    assert not isinstance(raised.value, bloomtable.Error)
