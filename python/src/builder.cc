@@ -59,7 +59,7 @@ class PyTableBuilder {
     if (builder_ != nullptr) builder_->Abandon();
   }
 
-  void Add(const py::handle& key, const py::handle& value) {
+  void Add(const py::object& key, const py::object& value) {
     Busy busy(this);
     CheckOpen();
     BytesArg key_arg(key, "key");

@@ -72,7 +72,7 @@ class PyFilter {
         num_keys_(num_keys),
         reader_(policy_.policy->NewReader(bytes_)) {}
 
-  bool MayContain(const py::handle& key) const {
+  bool MayContain(const py::object& key) const {
     BytesArg arg(key, "key");
     return reader_->KeyMayMatch(arg.view());
   }

@@ -237,13 +237,13 @@ class PyTable {
                     read_options, file_size, internal_keys));
   }
 
-  py::object Get(const py::handle& key, const py::object& default_value) {
+  py::object Get(const py::object& key, const py::object& default_value) {
     std::string value;
     if (!Lookup(key, &value)) return default_value;
     return ToBytes(value);
   }
 
-  py::bytes GetItem(const py::handle& key) {
+  py::bytes GetItem(const py::object& key) {
     std::string value;
     if (!Lookup(key, &value)) {
       PyErr_SetObject(PyExc_KeyError, key.ptr());
@@ -252,7 +252,7 @@ class PyTable {
     return ToBytes(value);
   }
 
-  bool Contains(const py::handle& key) {
+  bool Contains(const py::object& key) {
     std::string value;
     return Lookup(key, &value);
   }
@@ -315,14 +315,14 @@ class PyTable {
                                              yield, reverse);
   }
 
-  bool MayContainRange(const py::handle& lo, const py::handle& hi) {
+  bool MayContainRange(const py::object& lo, const py::object& hi) {
     BytesArg low(lo, "lo");
     BytesArg high(hi, "hi");
     CheckOpen();
     return handle_->table().MayContainRange(low.view(), high.view());
   }
 
-  uint64_t ApproximateOffsetOf(const py::handle& key) {
+  uint64_t ApproximateOffsetOf(const py::object& key) {
     BytesArg arg(key, "key");
     CheckOpen();
     return handle_->table().ApproximateOffsetOf(arg.view());
@@ -442,7 +442,7 @@ class PyTable {
   }
 
   // A single lookup, with the GIL held (see CheckOpen).
-  bool Lookup(const py::handle& key, std::string* value) {
+  bool Lookup(const py::object& key, std::string* value) {
     BytesArg arg(key, "key");
     CheckOpen();
     const absl::Status status =
