@@ -111,6 +111,34 @@ TEST_F(DurableFileTest, TwoThreadsWritingOnePathDoNotShareATemporaryFile) {
   EXPECT_EQ(DirectoryEntries(), std::vector<std::string>{"out"});
 }
 
+TEST_F(DurableFileTest, InStepsCommitReplacesAndAbandonKeepsTheOldFile) {
+  const std::string path = dir_ + "/out";
+  {
+    auto durable = DurableFile::Create(path);
+    ASSERT_TRUE(durable.ok()) << durable.status();
+    ASSERT_TRUE((*durable)->file()->Append("first").ok());
+    ASSERT_TRUE((*durable)->Commit().ok());
+    EXPECT_FALSE((*durable)->Commit().ok());  // only once
+  }
+  EXPECT_EQ(DirectoryEntries(), std::vector<std::string>{"out"});
+  {
+    auto durable = DurableFile::Create(path);
+    ASSERT_TRUE(durable.ok()) << durable.status();
+    ASSERT_TRUE((*durable)->file()->Append("second, abandoned").ok());
+    EXPECT_EQ(DirectoryEntries().size(), 2u);  // the temporary file
+    (*durable)->Abandon();
+  }
+  {
+    auto durable = DurableFile::Create(path);
+    ASSERT_TRUE(durable.ok()) << durable.status();
+    ASSERT_TRUE((*durable)->file()->Append("third, dropped").ok());
+  }  // destroyed without Commit
+  auto contents = ReadFileToString(path);
+  ASSERT_TRUE(contents.ok());
+  EXPECT_EQ(*contents, "first");
+  EXPECT_EQ(DirectoryEntries(), std::vector<std::string>{"out"});
+}
+
 TEST_F(DurableFileTest, MissingDirectoryIsAnError) {
   absl::Status status = WriteFileDurably(
       dir_ + "/missing/out", [](WritableFile*) { return absl::OkStatus(); });

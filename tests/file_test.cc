@@ -3,8 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_format.h"
 #include "bloomtable/filter_policy.h"
@@ -12,6 +15,7 @@
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
 #include "tests/temp_dir.h"
+#include "util/file_errors.h"
 
 namespace bloomtable {
 namespace {
@@ -199,6 +203,74 @@ TEST_F(PosixFileTest, TableOverAMappedFileAnswersAsOverPread) {
     }
     EXPECT_EQ(from_map.ok(), i % 2 == 0) << key;
   }
+}
+
+TEST_F(PosixFileTest, FileErrorsKeepTheirErrno) {
+  const std::string missing = dir_ + "/missing";
+  EXPECT_EQ(FileErrorNumber(OpenRandomAccessFile(missing).status()), ENOENT);
+  EXPECT_EQ(FileErrorNumber(OpenMmapRandomAccessFile(missing).status()),
+            ENOENT);
+  EXPECT_EQ(FileErrorNumber(GetFileSize(missing).status()), ENOENT);
+  EXPECT_EQ(FileErrorNumber(ReadFileToString(missing).status()), ENOENT);
+  EXPECT_EQ(FileErrorNumber(OpenRandomAccessFile(dir_).status()), EISDIR);
+  EXPECT_EQ(FileErrorNumber(NewWritableFile(dir_ + "/no/dir/f").status()),
+            ENOENT);
+  // Statuses that are no file error carry none.
+  EXPECT_EQ(FileErrorNumber(absl::OkStatus()), 0);
+  EXPECT_EQ(FileErrorNumber(absl::NotFoundError("key")), 0);
+  EXPECT_EQ(FileErrorNumber(absl::DataLossError("bad block")), 0);
+}
+
+// A file whose reads starting below `fail_below` fail with EIO, as a bad
+// sector would.
+class FailingReadFile final : public RandomAccessFile {
+ public:
+  FailingReadFile(std::unique_ptr<RandomAccessFile> base, uint64_t fail_below)
+      : base_(std::move(base)), fail_below_(fail_below) {}
+  absl::Status Read(uint64_t offset, size_t n, std::string_view* result,
+                    char* scratch) const override {
+    if (offset < fail_below_) return FileError(name(), "read", EIO);
+    return base_->Read(offset, n, result, scratch);
+  }
+  const std::string& name() const override { return base_->name(); }
+
+ private:
+  std::unique_ptr<RandomAccessFile> base_;
+  uint64_t fail_below_;
+};
+
+TEST(FileErrorNumber, SurvivesTheTableReader) {
+  Options options;
+  options.block_size = 256;
+  StringWritableFile out;
+  TableBuilder builder(options, &out);
+  for (int i = 0; i < 500; ++i) {
+    ASSERT_TRUE(builder.Add(absl::StrFormat("key%06d", i), "value").ok());
+  }
+  ASSERT_TRUE(builder.Finish().ok());
+  const std::string contents = out.contents();
+  // Reads of the first data block fail: Open (footer, index) succeeds.
+  auto table =
+      Table::Open(options,
+                  std::make_unique<FailingReadFile>(
+                      NewMemoryRandomAccessFile(contents, "failing"), 100),
+                  contents.size());
+  ASSERT_TRUE(table.ok()) << table.status();
+  absl::StatusOr<std::string> value = (*table)->Get(ReadOptions(), "key000000");
+  ASSERT_FALSE(value.ok());
+  EXPECT_EQ(FileErrorNumber(value.status()), EIO) << value.status();
+  auto it = (*table)->NewIterator(ReadOptions());
+  it->SeekToFirst();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_EQ(FileErrorNumber(it->status()), EIO) << it->status();
+  // Open itself: the footer read fails.
+  auto unreadable = Table::Open(
+      options,
+      std::make_unique<FailingReadFile>(
+          NewMemoryRandomAccessFile(contents, "failing"), contents.size()),
+      contents.size());
+  ASSERT_FALSE(unreadable.ok());
+  EXPECT_EQ(FileErrorNumber(unreadable.status()), EIO);
 }
 
 TEST(MemoryFile, ReadsReturnTheContents) {

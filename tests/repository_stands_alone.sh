@@ -12,6 +12,7 @@ pattern='(^|[^[:alnum:]&/)])#[0-9]{1,3}\b|[Ii]ssue #?[0-9]|[Dd]ecisions? [0-9]|\
 if grep -rnE "$pattern" \
     --include='*.cc' --include='*.h' --include='*.md' --include='*.txt' \
     --include='*.cmake' --include='*.sh' --include='*.json' --include='*.in' \
+    --include='*.py' --include='*.pyi' \
     --include='run' \
     --exclude-dir=build --exclude-dir=.git --exclude-dir=testdata . \
     | grep -v '^./tests/repository_stands_alone.sh:'; then

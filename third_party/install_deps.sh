@@ -20,6 +20,9 @@ packages=(
   # BENCHMARKS.md and its plots from db_bench's JSON (bench/report.py), and
   # the perf profiles of bench/profile.py
   gnuplot-nox python3 linux-perf
+  # the Python package (python/): the extension, its pytest suite, and
+  # plyvel for its benchmark against LevelDB (python/bench/)
+  pybind11-dev python3-dev python3-pytest python3-hypothesis python3-plyvel
 )
 if [[ -z "${BLOOMTABLE_NO_PEERS:-}" ]]; then
   # peer engines: tests and benchmarks only, never linked by the library

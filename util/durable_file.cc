@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_format.h"
 #include "util/file_errors.h"
@@ -54,28 +55,58 @@ absl::StatusOr<std::unique_ptr<WritableFile>> NewTemporaryFile(
 
 }  // namespace
 
-absl::Status WriteFileDurably(
-    const std::string& path,
-    const std::function<absl::Status(WritableFile* file)>& write) {
+absl::StatusOr<std::unique_ptr<DurableFile>> DurableFile::Create(
+    const std::string& path) {
   absl::StatusOr<std::unique_ptr<WritableFile>> file = NewTemporaryFile(path);
   if (!file.ok()) return file.status();
-  const std::string temp_path = (*file)->name();
+  return std::unique_ptr<DurableFile>(new DurableFile(path, *std::move(file)));
+}
 
-  absl::Status status = write(file->get());
-  if (status.ok()) status = (*file)->Sync();
-  absl::Status closed = (*file)->Close();
+DurableFile::DurableFile(std::string path, std::unique_ptr<WritableFile> file)
+    : path_(std::move(path)), file_(std::move(file)) {}
+
+DurableFile::~DurableFile() { Abandon(); }
+
+void DurableFile::Abandon() {
+  if (file_ == nullptr) return;
+  const std::string temp_path = file_->name();
+  (void)file_->Close();
+  file_.reset();
+  ::unlink(temp_path.c_str());
+}
+
+absl::Status DurableFile::Commit() {
+  if (file_ == nullptr) {
+    return absl::FailedPreconditionError(path_ +
+                                         ": already committed or "
+                                         "abandoned");
+  }
+  const std::string temp_path = file_->name();
+  absl::Status status = file_->Sync();
+  absl::Status closed = file_->Close();
   if (status.ok()) status = closed;
-  file->reset();
-  if (status.ok() && ::rename(temp_path.c_str(), path.c_str()) != 0) {
-    status = FileError(path, "rename", errno);
+  file_.reset();
+  if (status.ok() && ::rename(temp_path.c_str(), path_.c_str()) != 0) {
+    status = FileError(path_, "rename", errno);
   }
   if (!status.ok()) {
     ::unlink(temp_path.c_str());
     return status;
   }
-  // The new file is complete at `path` from here on; syncing the directory
-  // makes the rename itself survive a crash.
-  return SyncDirectory(DirectoryOf(path));
+  // The new file is complete at the path from here on; syncing the
+  // directory makes the rename itself survive a crash.
+  return SyncDirectory(DirectoryOf(path_));
+}
+
+absl::Status WriteFileDurably(
+    const std::string& path,
+    const std::function<absl::Status(WritableFile* file)>& write) {
+  absl::StatusOr<std::unique_ptr<DurableFile>> durable =
+      DurableFile::Create(path);
+  if (!durable.ok()) return durable.status();
+  absl::Status status = write((*durable)->file());
+  if (!status.ok()) return status;  // the destructor removes the temporary
+  return (*durable)->Commit();
 }
 
 }  // namespace bloomtable

@@ -5,9 +5,11 @@
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_DURABLE_FILE_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "bloomtable/file.h"
 
 namespace bloomtable {
@@ -43,6 +45,33 @@ namespace bloomtable {
 absl::Status WriteFileDurably(
     const std::string& path,
     const std::function<absl::Status(WritableFile* file)>& write);
+
+// The same, in steps, for a writer that cannot be one callback (one fed
+// entry by entry from elsewhere): Create makes the temporary file beside
+// `path`, file() is written, Commit syncs, closes, renames and syncs the
+// directory with WriteFileDurably's guarantees. Destroying a DurableFile
+// that was not committed (or calling Abandon) removes the temporary file
+// and leaves `path` as it was. Single-threaded, as a WritableFile.
+class DurableFile {
+ public:
+  static absl::StatusOr<std::unique_ptr<DurableFile>> Create(
+      const std::string& path);
+  DurableFile(const DurableFile&) = delete;
+  DurableFile& operator=(const DurableFile&) = delete;
+  ~DurableFile();
+
+  // The temporary file. REQUIRES: neither Commit nor Abandon was called.
+  WritableFile* file() const { return file_.get(); }
+  // After an error the temporary file is gone, as after Abandon.
+  absl::Status Commit();
+  void Abandon();
+
+ private:
+  DurableFile(std::string path, std::unique_ptr<WritableFile> file);
+
+  const std::string path_;
+  std::unique_ptr<WritableFile> file_;
+};
 
 }  // namespace bloomtable
 

@@ -69,6 +69,14 @@ absl::StatusOr<uint64_t> GetFileSize(const std::string& path);
 // Reads a whole file into memory.
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 
+// The errno of an operating-system error that a file of this library met
+// (open, read, write, sync, rename, ...), or 0 if `status` carries none. The
+// errno travels as a payload of the status (type URL
+// "bloomtable.dev/errno"), so that it survives the layers that pass the
+// status on, and a caller can tell ENOENT from EACCES or EIO without parsing
+// the message.
+int FileErrorNumber(const absl::Status& status);
+
 // A read-only memory-mapped file: the whole file is mapped at open (its size
 // then is the size it keeps) and every Read returns a view into the mapping,
 // without a copy, valid while the file lives. This is how LevelDB reads its

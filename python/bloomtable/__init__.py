@@ -1,0 +1,62 @@
+"""bloomtable: LevelDB-format table files (SSTables) and filters, from Python.
+
+Read a table (including a LevelDB database's own .ldb files), write one, or
+use a Bloom or Ribbon filter on its own:
+
+    import bloomtable
+
+    bloomtable.build_table("fruit.ldb", {b"apple": b"red", b"banana": b"yellow"},
+                           sort=True)
+    with bloomtable.Table.open("fruit.ldb") as t:
+        t[b"apple"]                       # b'red'
+        list(t.items(start=b"b"))         # [(b'banana', b'yellow')]
+
+    f = bloomtable.Filter.build([b"a", b"b"], "ribbon", fp_rate=0.01)
+    b"a" in f                             # True
+
+Errors: bloomtable.Error and its subclasses CorruptionError (damaged
+bytes), UnsupportedError (a valid file this build does not read),
+ResourceLimitError and InvalidArgumentError (misuse; also a ValueError);
+OSError with its errno for file-system errors; KeyError from t[key] only.
+
+The classes are those of the C++ extension _bloomtable; help() on each
+documents it.
+"""
+
+from ._bloomtable import (
+    BlockCache,
+    CorruptionError,
+    Error,
+    Filter,
+    FilterPolicy,
+    InvalidArgumentError,
+    PrefixExtractor,
+    ResourceLimitError,
+    Table,
+    TableBuilder,
+    TableIterator,
+    UnsupportedError,
+    __version__,
+    bloom_false_positive_rate,
+    bloom_sizing_for_rate,
+    build_table,
+)
+
+__all__ = [
+    "BlockCache",
+    "CorruptionError",
+    "Error",
+    "Filter",
+    "FilterPolicy",
+    "InvalidArgumentError",
+    "PrefixExtractor",
+    "ResourceLimitError",
+    "Table",
+    "TableBuilder",
+    "TableIterator",
+    "UnsupportedError",
+    "__version__",
+    "bloom_false_positive_rate",
+    "bloom_sizing_for_rate",
+    "build_table",
+]

@@ -1,0 +1,20 @@
+// The bloomtable Python extension module, _bloomtable (re-exported by the
+// bloomtable package's __init__.py).
+
+#include <pybind11/pybind11.h>
+
+#include "bloomtable/version.h"
+#include "python/src/builder.h"
+#include "python/src/errors.h"
+#include "python/src/filters.h"
+#include "python/src/table.h"
+
+PYBIND11_MODULE(_bloomtable, module) {
+  module.doc() =
+      "bloomtable's C++ library: LevelDB-format table files and filters.";
+  module.attr("__version__") = BLOOMTABLE_VERSION_STRING;
+  bloomtable::python::DefineErrors(module);
+  bloomtable::python::DefineFilters(module);
+  bloomtable::python::DefineTable(module);
+  bloomtable::python::DefineBuilder(module);
+}

@@ -1,0 +1,67 @@
+#include "python/src/table_handle.h"
+
+#include <pybind11/pybind11.h>
+
+#include <utility>
+
+#include "python/src/errors.h"
+
+namespace py = pybind11;
+
+namespace bloomtable {
+namespace python {
+
+TableHandle::TableHandle(std::string path, std::unique_ptr<Table> table)
+    : path_(std::move(path)), table_(std::move(table)) {}
+
+TableHandle::~TableHandle() {
+  // Iterators hold the handle alive, so none is left here; the table goes.
+  table_.reset();
+}
+
+bool TableHandle::Enter() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed()) return false;
+  ++active_calls_;
+  return true;
+}
+
+void TableHandle::Leave() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (--active_calls_ == 0) idle_.notify_all();
+}
+
+void TableHandle::Close() {
+  std::set<RegisteredIterator*> iterators;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed()) return;
+    closed_.store(true, std::memory_order_release);
+  }
+  {
+    // Calls in progress may need the GIL to finish.
+    py::gil_scoped_release release;
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_.wait(lock, [this] { return active_calls_ == 0; });
+    for (RegisteredIterator* iterator : iterators_) iterator->DropIterator();
+    iterators_.clear();
+    table_.reset();
+  }
+}
+
+void TableHandle::Register(RegisteredIterator* iterator) {
+  std::lock_guard<std::mutex> lock(mu_);
+  iterators_.insert(iterator);
+}
+
+void TableHandle::Unregister(RegisteredIterator* iterator) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (iterators_.erase(iterator) > 0) iterator->DropIterator();
+}
+
+CallGuard::CallGuard(TableHandle* handle) : handle_(handle) {
+  if (!handle_->Enter()) ThrowInvalidArgument("table is closed");
+}
+
+}  // namespace python
+}  // namespace bloomtable
