@@ -18,6 +18,7 @@
 #include "table/block.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
+#include "tools/database_commands.h"
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/output_format.h"
@@ -294,6 +295,7 @@ nlohmann::json ToJson(const std::string& path, const TableWalker& walker,
 
 int RunDump(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
+  if (IsDirectory(path)) return RunDatabaseDump(command_line);
   DumpSettings settings;
   settings.keys = absl::GetFlag(FLAGS_keys);
   settings.blocks = absl::GetFlag(FLAGS_blocks) || settings.keys;
