@@ -100,14 +100,15 @@ absl::StatusOr<LogContents> IdentifyLogContents(const RandomAccessFile& file,
   while (reader.Next(&entry)) {
     if (entry.kind == LogEntry::Kind::kDamage) damaged = true;
     if (entry.kind != LogEntry::Kind::kRecord) continue;
+    // A record that decodes whole as one or the other first; one with
+    // RocksDB's tags (a valid file this library does not read) after.
     VersionEdit edit;
     const absl::Status edit_status = edit.DecodeFrom(entry.payload);
-    if (edit_status.ok() || absl::IsUnimplemented(edit_status)) {
-      return LogContents::kManifest;
-    }
-    const absl::StatusOr<DecodedWriteBatch> batch =
-        DecodeWriteBatch(entry.payload);
-    if (batch.ok() || absl::IsUnimplemented(batch.status())) {
+    if (edit_status.ok()) return LogContents::kManifest;
+    const absl::Status batch_status = DecodeWriteBatch(entry.payload).status();
+    if (batch_status.ok()) return LogContents::kWriteAheadLog;
+    if (absl::IsUnimplemented(edit_status)) return LogContents::kManifest;
+    if (absl::IsUnimplemented(batch_status)) {
       return LogContents::kWriteAheadLog;
     }
     return LogContents::kNotALog;

@@ -1,11 +1,14 @@
 // bloomtable dump FILE [--blocks] [--keys] [--json] [--internal_keys]
 //
-// Collects what the file holds into a DumpReport, then prints it as aligned
+// A log or a MANIFEST (told by its content) is dumped by log_dump.h. A table:
+// collects what the file holds into a DumpReport, then prints it as aligned
 // text or as JSON. Damage found midway stops the walk: what was read before
 // it is printed (at least the footer, once it is read), then the error, with
 // exit status 3; JSON carries the error in an `error` field.
 
 #include <cstdio>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,17 +17,22 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bloomtable/comparator.h"
+#include "bloomtable/db_files.h"
+#include "bloomtable/file.h"
 #include "nlohmann/json.hpp"
 #include "table/block.h"
+#include "table/format.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
 #include "tools/database_commands.h"
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
+#include "tools/log_dump.h"
 #include "tools/output_format.h"
 #include "tools/scan_filter_analysis.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
+#include "util/coding.h"
 #include "util/string_util.h"
 
 namespace bloomtable {
@@ -291,6 +299,53 @@ nlohmann::json ToJson(const std::string& path, const TableWalker& walker,
   return json;
 }
 
+// What `path` holds when it is a log or a MANIFEST, told by its content:
+// a file that ends in a table magic number is a table; else a file whose
+// first record is a write batch or a version edit is a log or a MANIFEST,
+// and an empty (or zero-filled) file is one when its name says so. nullopt
+// for anything else, and when the file cannot be read: the table path then
+// reports it.
+std::optional<LogContents> LogFileKind(const std::string& path,
+                                       const FileOpener& open_file,
+                                       std::unique_ptr<RandomAccessFile>* file,
+                                       uint64_t* file_size) {
+  absl::StatusOr<uint64_t> size = GetFileSize(path);
+  if (!size.ok()) return std::nullopt;
+  absl::StatusOr<std::unique_ptr<RandomAccessFile>> opened = open_file(path);
+  if (!opened.ok()) return std::nullopt;
+  if (*size >= 8) {
+    char scratch[8];
+    std::string_view tail;
+    if (!(*opened)->Read(*size - 8, 8, &tail, scratch).ok() ||
+        tail.size() != 8) {
+      return std::nullopt;
+    }
+    const uint64_t magic = DecodeFixed64(tail.data());
+    if (magic == kTableMagicNumber ||
+        magic == kRocksDBBlockBasedTableMagicNumber) {
+      return std::nullopt;
+    }
+  }
+  absl::StatusOr<LogContents> kind = IdentifyLogContents(**opened, *size);
+  if (!kind.ok()) return std::nullopt;
+  if (*kind == LogContents::kEmptyLog) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    const std::optional<DbFileName> parsed = ParseDbFileName(name);
+    if (!parsed) return std::nullopt;
+    if (parsed->type == DbFileType::kLog) {
+      kind = LogContents::kWriteAheadLog;
+    } else if (parsed->type == DbFileType::kManifest) {
+      kind = LogContents::kManifest;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (*kind == LogContents::kNotALog) return std::nullopt;
+  *file = *std::move(opened);
+  *file_size = *size;
+  return *kind;
+}
+
 }  // namespace
 
 int RunDump(const CommandLine& command_line) {
@@ -301,6 +356,15 @@ int RunDump(const CommandLine& command_line) {
   settings.blocks = absl::GetFlag(FLAGS_blocks) || settings.keys;
   settings.internal_keys = absl::GetFlag(FLAGS_internal_keys);
   const bool json = absl::GetFlag(FLAGS_json);
+
+  {
+    std::unique_ptr<RandomAccessFile> log_file;
+    uint64_t log_size = 0;
+    const std::optional<LogContents> log_kind =
+        LogFileKind(path, command_line.open_file(), &log_file, &log_size);
+    if (log_kind)
+      return DumpLogFile(path, *log_file, log_size, *log_kind, json);
+  }
 
   std::unique_ptr<TableWalker> walker;
   const absl::Status opened =

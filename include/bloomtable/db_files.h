@@ -62,10 +62,11 @@ enum class LogContents {
 // within the first kIdentifyLogScanLimit bytes, and tells what that record
 // holds: a record that decodes as a version edit is kManifest (a LevelDB
 // MANIFEST starts with one naming the comparator), else one that decodes as
-// a write batch is kWriteAheadLog, else kNotALog; damage before the first
-// record is passed over (a log whose first block is damaged is still a log).
-// A version edit with RocksDB's tags counts as kManifest: reading the file
-// then says Unimplemented. Errors: only the file's own read errors.
+// a write batch is kWriteAheadLog; else a version edit with RocksDB's tags
+// is kManifest and a batch with RocksDB's tags kWriteAheadLog (reading them
+// then says Unimplemented); else kNotALog. Damage before the first record is
+// passed over (a log whose first block is damaged is still a log). Errors: only
+// the file's own read errors.
 absl::StatusOr<LogContents> IdentifyLogContents(const RandomAccessFile& file,
                                                 uint64_t file_size);
 

@@ -1,0 +1,202 @@
+// LogReader over logs written by the library's LogWriter (LevelDB's format;
+// tests/compat/leveldb_log_manifest_test.cc reads the real LevelDB's).
+
+#include "bloomtable/log_reader.h"
+
+#include <string>
+#include <vector>
+
+#include "db/log_format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/log_test_util.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace bloomtable {
+namespace {
+
+using Kind = LogEntry::Kind;
+using ::testing::ElementsAre;
+
+std::string Bytes(size_t n, char seed) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s.push_back(static_cast<char>(seed + i * 7));
+  return s;
+}
+
+TEST(LogReader, EmptyFileHasNoEntries) {
+  EXPECT_TRUE(ReadLogEntries("").empty());
+}
+
+TEST(LogReader, SmallRecordsComeBackWithTheirOffsets) {
+  const std::string log = WriteLogBytes({"one", "", "three33"});
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[0].offset, 0u);
+  EXPECT_EQ(entries[0].length, 7u + 3);
+  EXPECT_EQ(entries[1].offset, 10u);
+  EXPECT_EQ(entries[1].length, 7u);
+  EXPECT_EQ(entries[2].offset, 17u);
+  EXPECT_THAT(RecordPayloads(entries), ElementsAre("one", "", "three33"));
+  EXPECT_EQ(entries[0].fragments, 1);
+}
+
+TEST(LogReader, RecordSpanningBlocksIsJoinedFromItsFragments) {
+  const std::string big = Bytes(100000, 'a');
+  const std::string log = WriteLogBytes({"x", big, "y"});
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1].payload, big);
+  // 100000 bytes need a FIRST, two MIDDLE and a LAST fragment.
+  EXPECT_EQ(entries[1].fragments, 4);
+  EXPECT_EQ(entries[1].offset, 8u);
+  EXPECT_EQ(entries[2].payload, "y");
+}
+
+TEST(LogReader, BlockTrailerIsPadding) {
+  // Leaves 3 bytes in the first block: too few for a header.
+  const std::string first(log::kBlockSize - log::kHeaderSize - 3, 'f');
+  const std::string log = WriteLogBytes({first, "next"});
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1].kind, Kind::kPadding);
+  EXPECT_EQ(entries[1].offset, log::kBlockSize - 3);
+  EXPECT_EQ(entries[1].length, 3u);
+  EXPECT_EQ(entries[2].offset, log::kBlockSize);
+  EXPECT_EQ(entries[2].payload, "next");
+}
+
+TEST(LogReader, RecordStartingNearABlockEndIsSplit) {
+  const std::string first(log::kBlockSize - log::kHeaderSize - 10, 'f');
+  const std::string second(100, 's');
+  // 10 bytes are left in the first block: the second record's FIRST
+  // fragment takes them (3 payload bytes), its LAST the next block.
+  const std::string log = WriteLogBytes({first, second});
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].fragments, 2);
+  EXPECT_EQ(entries[1].payload, second);
+}
+
+TEST(LogReader, ZeroFilledTailIsOnePaddingEntry) {
+  // A writer that preallocated or mapped the file leaves zeros after its
+  // data, across whole blocks.
+  std::string log = WriteLogBytes({"a", "b"});
+  const size_t data = log.size();
+  log.append(2 * log::kBlockSize + 100 - data, '\0');
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[2].kind, Kind::kPadding);
+  EXPECT_EQ(entries[2].offset, data);
+  EXPECT_EQ(entries[2].offset + entries[2].length, log.size());
+}
+
+TEST(LogReader, ChecksumMismatchCostsTheRestOfTheBlock) {
+  const std::string filler(log::kBlockSize / 4, 'z');
+  std::vector<std::string> records = {"r0",   filler, filler,
+                                      filler, filler, "last"};
+  std::string log = WriteLogBytes(records);
+  // Flip a payload byte of the first record.
+  log[log::kHeaderSize] ^= 0x01;
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_GE(entries.size(), 2u);
+  EXPECT_EQ(entries[0].kind, Kind::kDamage);
+  EXPECT_EQ(entries[0].offset, 0u);
+  EXPECT_EQ(entries[0].length, log::kBlockSize);
+  EXPECT_EQ(entries[0].reason, "checksum mismatch");
+  // The fourth filler began in the first block: its other fragments are
+  // damage too; the records that start in the second block are intact.
+  const std::vector<std::string> payloads = RecordPayloads(entries);
+  ASSERT_FALSE(payloads.empty());
+  EXPECT_EQ(payloads.back(), "last");
+  for (const LogEntry& entry : entries) {
+    if (entry.kind == Kind::kDamage && entry.offset > 0) {
+      EXPECT_EQ(entry.reason, "last fragment without a first fragment");
+    }
+  }
+}
+
+TEST(LogReader, UncheckedReadingTakesTheDamagedRecord) {
+  std::string log = WriteLogBytes({"abc"});
+  log[log::kHeaderSize] = 'X';
+  const std::vector<LogEntry> entries =
+      ReadLogEntries(log, /*verify_checksums=*/false);
+  EXPECT_THAT(RecordPayloads(entries), ElementsAre("Xbc"));
+}
+
+TEST(LogReader, TornTailIsDamageAtTheEnd) {
+  std::string log = WriteLogBytes({"kept", "lost in a crash"});
+  log.resize(log.size() - 4);
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].payload, "kept");
+  EXPECT_EQ(entries[1].kind, Kind::kDamage);
+  EXPECT_EQ(entries[1].reason, "truncated record at end of file");
+}
+
+TEST(LogReader, FragmentedRecordCutAtABlockBoundaryIsDamage) {
+  std::string log = WriteLogBytes({"a", Bytes(50000, 'q')});
+  log.resize(log::kBlockSize);
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].kind, Kind::kDamage);
+  EXPECT_EQ(entries[1].reason, "truncated record at end of file");
+}
+
+TEST(LogReader, UnknownTypeIsDamageAndReadingGoesOn) {
+  std::string log = WriteLogBytes({"a"});
+  // A fragment of type 9 with a valid checksum.
+  std::string fragment = "\0\0\0\0\x02\0\x09zz";
+  fragment.resize(9);
+  fragment[4] = 2;
+  fragment[6] = 9;
+  fragment[7] = 'z';
+  fragment[8] = 'z';
+  EncodeFixed32(fragment.data(),
+                crc32c::Mask(crc32c::Value(fragment.data() + 6, 3)));
+  log += fragment + WriteLogBytes({"b"});
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1].kind, Kind::kDamage);
+  EXPECT_EQ(entries[1].reason, "unknown record type 9");
+  EXPECT_EQ(entries[1].length, 9u);
+  EXPECT_EQ(entries[2].payload, "b");
+}
+
+TEST(LogReader, NonZeroTrailerIsDamage) {
+  const std::string first(log::kBlockSize - log::kHeaderSize - 3, 'f');
+  std::string log = WriteLogBytes({first, "next"});
+  log[log::kBlockSize - 2] = 'x';
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1].kind, Kind::kDamage);
+  EXPECT_EQ(entries[1].reason, "non-zero block trailer");
+  EXPECT_EQ(entries[2].payload, "next");
+}
+
+TEST(LogReader, NextRecordPassesOverDamageAndCountsIt) {
+  std::string log = WriteLogBytes({"a", "b"});
+  log.resize(log.size() - 1);
+  std::unique_ptr<RandomAccessFile> file = NewMemoryRandomAccessFile(log);
+  LogReader reader(file.get(), log.size());
+  LogEntry entry;
+  ASSERT_TRUE(reader.NextRecord(&entry));
+  EXPECT_EQ(entry.payload, "a");
+  EXPECT_FALSE(reader.NextRecord(&entry));
+  EXPECT_EQ(reader.accounting().records, 1u);
+  EXPECT_EQ(reader.accounting().damaged_ranges, 1u);
+  EXPECT_EQ(reader.accounting().damaged_bytes, 7u);
+}
+
+TEST(LogReader, FileShorterThanItsSizeIsAnError) {
+  const std::string log = WriteLogBytes({"abc"});
+  std::unique_ptr<RandomAccessFile> file = NewMemoryRandomAccessFile(log);
+  LogReader reader(file.get(), log.size() + 100);
+  LogEntry entry;
+  EXPECT_FALSE(reader.Next(&entry));
+  EXPECT_TRUE(absl::IsDataLoss(reader.status())) << reader.status();
+}
+
+}  // namespace
+}  // namespace bloomtable
