@@ -135,6 +135,18 @@ absl::Status CheckKeyRange(const Database& db, const DatabaseTableFile& file) {
   return absl::OkStatus();
 }
 
+// Reads every entry of a live table (every block's checksum and
+// structure), comparing no keys.
+absl::Status ReadEveryEntry(const Database& db, const DatabaseTableFile& file) {
+  absl::StatusOr<std::shared_ptr<const Table>> table = db.OpenTable(file);
+  if (!table.ok()) return table.status();
+  ReadOptions read_options;
+  read_options.fill_cache = false;
+  return (*table)->ForEachEntry(
+      read_options,
+      [](std::string_view, std::string_view, uint64_t) { return true; });
+}
+
 // Prints one verify line; returns the exit status it stands for.
 int PrintVerdict(const std::string& path, const absl::Status& status,
                  std::string_view ok_note = "") {
@@ -294,8 +306,14 @@ int RunDatabaseVerify(const std::string& dir) {
       status = absl::DataLossError(absl::StrCat(
           path, ": ", *size, " bytes, the MANIFEST records ", file.size));
     } else {
-      status =
-          VerifyFile(path, /*internal_keys=*/true, OpenRandomAccessFile).status;
+      if (db.ordered()) {
+        status = VerifyFile(path, /*internal_keys=*/true, OpenRandomAccessFile)
+                     .status;
+      } else {
+        // Key order needs the comparator: read every block (checksums,
+        // structure) without comparing keys.
+        status = ReadEveryEntry(db, file);
+      }
       if (status.ok()) status = CheckKeyRange(db, file);
     }
     note(PrintVerdict(path, status));
