@@ -83,7 +83,7 @@ TEST_F(ToolTest, FlagOfAnotherSubcommandIsAUsageError) {
       {"dump", table, "--hex"},
       {"verify", table, "--json"},
       {"get", table, "key001", "--reverse"},
-      {"scan", table, "--json"},
+      {"scan", table, "--key_file", "-"},
       {"stats", table, "--blocks"},
       {"build", dir_.File("x"), "--input", "-", "--internal_keys"},
       {"get", table, "key001", "--nohex", "--limit=3"},
