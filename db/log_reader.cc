@@ -89,6 +89,7 @@ bool LogReader::Impl::LoadBlock() {
 
 void LogReader::Impl::Emit(LogEntry::Kind kind, uint64_t offset, uint64_t end,
                            std::string reason) {
+  if (end == offset) return;  // nothing to account for
   LogEntry entry;
   entry.kind = kind;
   entry.offset = offset;
@@ -169,8 +170,12 @@ bool LogReader::Impl::Step() {
                                            [](char c) { return c != '\0'; }) -
                               rest.begin();
       Emit(LogEntry::Kind::kPadding, pos_, pos_ + zero_run);
+      // A type-0 header that is not all zeros (its checksum bytes are
+      // set), or zeros with data after them: what LevelDB skips unread is
+      // damage.
       Emit(LogEntry::Kind::kDamage, pos_ + zero_run, block_end,
-           "data after zero padding in the same block");
+           zero_run == 0 ? "record of reserved type 0"
+                         : "data after zero padding in the same block");
     }
     pos_ = block_end;
     return true;

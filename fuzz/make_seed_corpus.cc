@@ -6,7 +6,8 @@
 // Mojang's zlib and raw deflate, upstream LevelDB's zstd:
 // tests/foreign_table_writer.h), and, when built with LevelDB, tables that
 // LevelDB itself wrote (a database's compacted .ldb files and
-// leveldb::TableBuilder output).
+// leveldb::TableBuilder output); and logs, MANIFESTs, write batches and
+// version edits (WriteLogSeeds).
 //
 //   make_seed_corpus OUT_DIR
 
@@ -21,11 +22,15 @@
 #include "bloomtable/options.h"
 #include "bloomtable/prefix_extractor.h"
 #include "bloomtable/table_builder.h"
+#include "bloomtable/version_edit.h"
+#include "bloomtable/write_batch.h"
+#include "db/log_writer.h"
 #include "filter/cache_local_bloom.h"
 #include "filter/filter_block.h"
 #include "filter/range_filter.h"
 #include "fuzz/fuzz_options.h"
 #include "table/block_builder.h"
+#include "table/internal_key.h"
 #include "tests/foreign_table_writer.h"
 #include "util/coding.h"
 
@@ -533,6 +538,106 @@ bool WriteLevelDBTables(SeedWriter* seeds) {
 }
 #endif  // BLOOMTABLE_SEEDS_WITH_LEVELDB
 
+// Logs, MANIFESTs, write batches and version edits for the log reader,
+// write-batch and version-edit targets (and the tool's, whose `dump` reads
+// logs): written with the library's own LogWriter, and, with LevelDB, a
+// database's real log and MANIFEST.
+void WriteLogSeeds(SeedWriter* seeds) {
+  std::vector<std::string> batches;
+  uint64_t sequence = 1;
+  for (int i = 0; i < 6; ++i) {
+    std::vector<WriteOp> ops;
+    for (int j = 0; j <= i; ++j) {
+      WriteOp op;
+      op.type = (i + j) % 3 == 0 ? WriteOpType::kDelete : WriteOpType::kPut;
+      op.key = UserKey(i * 10 + j);
+      if (op.type == WriteOpType::kPut) op.value.assign(i * 37 + j, 'v');
+      ops.push_back(op);
+    }
+    batches.push_back(EncodeWriteBatch(sequence, ops));
+    sequence += ops.size();
+  }
+  std::vector<std::string> edits;
+  for (uint64_t i = 0; i < 4; ++i) {
+    VersionEdit edit;
+    if (i == 0) edit.comparator = "leveldb.BytewiseComparator";
+    edit.log_number = 3 + i;
+    if (i == 1) edit.prev_log_number = 2;
+    edit.next_file_number = 10 + i;
+    edit.last_sequence = 100 * i;
+    VersionEdit::NewFile added;
+    added.level = static_cast<int>(i);
+    added.file.number = 5 + i;
+    added.file.size = 4096 + i;
+    AppendInternalKey(&added.file.smallest, UserKey(i), i, ValueType::kValue);
+    AppendInternalKey(&added.file.largest, UserKey(i + 50), i + 1,
+                      ValueType::kDeletion);
+    edit.new_files.push_back(added);
+    if (i == 3) {
+      edit.deleted_files.push_back({0, 5});
+      edit.compaction_pointers.push_back({1, added.file.largest});
+    }
+    std::string record;
+    edit.EncodeTo(&record);
+    edits.push_back(record);
+  }
+  auto log_of = [](const std::vector<std::string>& records) {
+    StringWritableFile file;
+    LogWriter writer(&file);
+    for (const std::string& record : records) (void)writer.AddRecord(record);
+    return file.contents();
+  };
+  for (size_t i = 0; i < batches.size(); ++i) {
+    seeds->Write("write_batch_fuzzer", "batch_" + std::to_string(i),
+                 batches[i]);
+  }
+  for (size_t i = 0; i < edits.size(); ++i) {
+    seeds->Write("version_edit_fuzzer", "edit_" + std::to_string(i), edits[i]);
+  }
+  const std::string log = log_of(batches);
+  const std::string manifest = log_of(edits);
+  for (const std::string& target : {"log_reader_fuzzer", "tool_fuzzer"}) {
+    seeds->Write(target, "log", log);
+    seeds->Write(target, "manifest", manifest);
+  }
+  // Behind a first byte with the high bit set, the log reader target puts
+  // the input 64 bytes before a block boundary: its records are split.
+  seeds->Write("log_reader_fuzzer", "log_at_block_end",
+               std::string(1, static_cast<char>(0x80 | 16)) + log);
+  seeds->Write("log_reader_fuzzer", "zero_padded_log",
+               log + std::string(512, '\0'));
+#ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
+  const std::string db_path = seeds->out() + "/leveldb_log_db";
+  leveldb::Options options;
+  options.create_if_missing = true;
+  leveldb::DB* raw_db = nullptr;
+  if (!leveldb::DB::Open(options, db_path, &raw_db).ok()) return;
+  std::unique_ptr<leveldb::DB> db(raw_db);
+  for (int i = 0; i < 20; ++i) {
+    leveldb::WriteBatch batch;
+    batch.Put(UserKey(i), std::string(i * 13, 'L'));
+    if (i % 4 == 0) batch.Delete(UserKey(i / 2));
+    (void)db->Write(leveldb::WriteOptions(), &batch);
+  }
+  db.reset();
+  DIR* dir = ::opendir(db_path.c_str());
+  if (dir == nullptr) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    const bool is_log =
+        name.size() > 4 && name.substr(name.size() - 4) == ".log";
+    if (!is_log && name.rfind("MANIFEST-", 0) != 0) continue;
+    std::string contents;
+    if (!ReadWholeFile(db_path + "/" + name, &contents)) continue;
+    for (const std::string& target : {"log_reader_fuzzer", "tool_fuzzer"}) {
+      seeds->Write(target, "leveldb_" + name, contents);
+    }
+  }
+  ::closedir(dir);
+  (void)leveldb::DestroyDB(db_path, options);
+#endif
+}
+
 int Main(const std::string& out) {
   SeedWriter seeds(out);
   // 40 keys: a few blocks of each size. 300 keys: enough for a real Ribbon
@@ -546,6 +651,7 @@ int Main(const std::string& out) {
   WriteFilters(&seeds);
   WriteFilterBlocks(&seeds);
   WriteRangeFilters(&seeds);
+  WriteLogSeeds(&seeds);
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
   if (!WriteLevelDBTables(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: writing LevelDB tables failed\n");

@@ -279,6 +279,43 @@ TEST_F(ReadVersionTest, RocksDBOptionsFileIsRefusedByName) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("RocksDB"));
 }
 
+// Minecraft Bedrock's worlds (Mojang's LevelDB fork) keep LevelDB's log and
+// MANIFEST formats; a world's db/ folder as Bedrock leaves it: tables on
+// levels 0 and 1 named .ldb, a MANIFEST whose second edit moved the log on,
+// an empty live log, an older log left behind, and LOCK and LOG files.
+TEST_F(ReadVersionTest, BedrockWorldLayout) {
+  VersionEdit base;
+  base.comparator = "leveldb.BytewiseComparator";
+  base.log_number = 12;
+  base.prev_log_number = 0;
+  base.next_file_number = 14;
+  base.last_sequence = 4410;
+  base.new_files.push_back(File(1, 9));
+  base.new_files.push_back(File(0, 13));
+  VersionEdit flush;
+  flush.log_number = 15;
+  flush.prev_log_number = 0;
+  flush.next_file_number = 16;
+  flush.last_sequence = 4411;
+  WriteFile(Path("MANIFEST-000014"),
+            WriteLogBytes({Encode(base), Encode(flush)}));
+  WriteFile(Path("CURRENT"), "MANIFEST-000014\n");
+  WriteFile(Path("000012.log"), "");
+  WriteFile(Path("000015.log"), "");
+  WriteFile(Path("000009.ldb"), "");
+  WriteFile(Path("000013.ldb"), "");
+  WriteFile(Path("LOCK"), "");
+  WriteFile(Path("LOG"), "text\n");
+  absl::StatusOr<DatabaseVersion> version = ReadVersion(dir_.path());
+  ASSERT_TRUE(version.ok()) << version.status();
+  EXPECT_THAT(version->live_logs, ElementsAre(15));
+  EXPECT_EQ(version->manifest.version.last_sequence, 4411u);
+  ASSERT_EQ(version->manifest.version.files[0].size(), 1u);
+  ASSERT_EQ(version->manifest.version.files[1].size(), 1u);
+  EXPECT_EQ(version->table_files.at(13), "000013.ldb");
+  EXPECT_TRUE(version->missing_tables.empty());
+}
+
 TEST(ReadVersion, MissingDirectoryIsNotFound) {
   EXPECT_TRUE(
       absl::IsNotFound(ReadVersion("/nonexistent/bloomtable-db").status()));

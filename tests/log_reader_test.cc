@@ -164,6 +164,31 @@ TEST(LogReader, UnknownTypeIsDamageAndReadingGoesOn) {
   EXPECT_EQ(entries[2].payload, "b");
 }
 
+TEST(LogReader, TypeZeroHeaderWithAChecksumIsDamageToTheBlockEnd) {
+  std::string log = WriteLogBytes({"a"});
+  const size_t header = log.size();
+  // Type 0, length 0, but checksum bytes set: not a preallocated zero.
+  log += std::string("\xff\xff\x7f\x00\x00\x00\x00", 7) + "data";
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].kind, Kind::kDamage);
+  EXPECT_EQ(entries[1].offset, header);
+  EXPECT_EQ(entries[1].reason, "record of reserved type 0");
+}
+
+TEST(LogReader, DataAfterZeroPaddingInABlockIsDamage) {
+  std::string log = WriteLogBytes({"a"});
+  const size_t zeros = log.size();
+  log += std::string(20, '\0') + WriteLogBytes({"b"});
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries[1].kind, Kind::kPadding);
+  EXPECT_EQ(entries[1].offset, zeros);
+  EXPECT_EQ(entries[1].length, 20u);
+  EXPECT_EQ(entries[2].kind, Kind::kDamage);
+  EXPECT_EQ(entries[2].reason, "data after zero padding in the same block");
+}
+
 TEST(LogReader, NonZeroTrailerIsDamage) {
   const std::string first(log::kBlockSize - log::kHeaderSize - 3, 'f');
   std::string log = WriteLogBytes({first, "next"});

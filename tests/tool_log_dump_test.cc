@@ -129,18 +129,19 @@ TEST_F(ToolTest, DumpPrintsAManifestsEditsAndVersion) {
   const ToolResult result = RunTool({"dump", path});
   ASSERT_EQ(result.exit_status, kSuccess) << result;
   EXPECT_THAT(result.out, HasSubstr("kind: MANIFEST\n"));
-  EXPECT_THAT(result.out,
-              HasSubstr("  comparator: 'leveldb.BytewiseComparator'\n"
-                        "  log number: 4\n"
-                        "  next file number: 6\n"
-                        "  last sequence: 10\n"
-                        "  new file: level 1 #5, 1234 bytes, 'apple' @ 3 : "
-                        "put .. 'pear' @ 8 : put\n"));
+  EXPECT_THAT(
+      result.out,
+      HasSubstr("  comparator: 'leveldb.BytewiseComparator'\n"
+                "  log number: 4\n"
+                "  next file number: 6\n"
+                "  last sequence: 10\n"
+                "  new file: level 1, file 5, 1234 bytes, 'apple' @ 3 : "
+                "put .. 'pear' @ 8 : put\n"));
   EXPECT_THAT(result.out,
               HasSubstr("version:\n  comparator: 'leveldb.BytewiseComparator'"
                         "\n  log number: 4, previous log number: 0, next file "
                         "number: 6, last sequence: 10\n  level 1: 1 file, 1234 "
-                        "bytes\n    #5, 1234 bytes"));
+                        "bytes\n    file 5, 1234 bytes"));
   const ToolResult json = RunTool({"dump", path, "--json"});
   ASSERT_EQ(json.exit_status, kSuccess) << json;
   const nlohmann::json document = nlohmann::json::parse(json.out);

@@ -198,8 +198,9 @@ int DumpWriteAheadLog(const std::string& path, const RandomAccessFile& file,
 }
 
 void PrintTableFile(const char* indent, const TableFileInfo& file) {
-  absl::PrintF("%s#%d, %d bytes, %s .. %s\n", indent, file.number, file.size,
-               DisplayKey(file.smallest, true), DisplayKey(file.largest, true));
+  absl::PrintF("%sfile %d, %d bytes, %s .. %s\n", indent, file.number,
+               file.size, DisplayKey(file.smallest, true),
+               DisplayKey(file.largest, true));
 }
 
 void PrintEdit(const ManifestEdit& entry) {
@@ -224,11 +225,11 @@ void PrintEdit(const ManifestEdit& entry) {
                  DisplayKey(pointer.key, true));
   }
   for (const VersionEdit::DeletedFile& deleted : edit.deleted_files) {
-    absl::PrintF("  deleted file: level %d #%d\n", deleted.level,
+    absl::PrintF("  deleted file: level %d, file %d\n", deleted.level,
                  deleted.number);
   }
   for (const VersionEdit::NewFile& added : edit.new_files) {
-    absl::PrintF("  new file: level %d ", added.level);
+    absl::PrintF("  new file: level %d, ", added.level);
     PrintTableFile("", added.file);
   }
 }

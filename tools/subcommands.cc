@@ -92,16 +92,19 @@ const std::vector<Subcommand>& Subcommands() {
   static const auto* const kSubcommands = new std::vector<Subcommand>{
       {"dump",
        "FILE|DIR",
-       "show a table's footer, metaindex, index, blocks and filter",
+       "show a table's structure and filter, a log, or a database",
        "Prints the footer and its block handles, the metaindex entries, the "
        "index entries, totals over the data blocks and the filter block "
        "(policy, number of filters, bytes, keys covered, bits per key, k, "
        "fraction of bits set, estimated false-positive rate). On damage it "
        "prints what it read before (at least the footer), then the error; "
-       "--json then carries it in an error field. Given a LevelDB database "
-       "directory DIR, prints its version: the MANIFEST read, the comparator, "
-       "the last sequence, the table files per level with their sizes and key "
-       "ranges, and the live logs.",
+       "--json then carries it in an error field. A LevelDB log or MANIFEST "
+       "(told by its content) is printed record by record: each batch's "
+       "offset, sequence, count and operations, or each version edit and then "
+       "the version; damaged ranges are printed where they lie and the dump "
+       "goes on. Given a LevelDB database directory DIR, prints its version: "
+       "the MANIFEST read, the comparator, the last sequence, the table files "
+       "per level with their sizes and key ranges, and the live logs.",
        1,
        1,
        {"blocks", "keys", "json", "internal_keys"},
