@@ -59,9 +59,13 @@ struct LogEntry {
   std::string payload;
   // kRecord: how many fragments it had (1 for a FULL fragment).
   int fragments = 0;
-  // kDamage: what is wrong, e.g. "checksum mismatch", "bad record length",
-  // "unknown record type 9", "partial record without end", "truncated record
-  // at end of file", "non-zero block trailer".
+  // kDamage: what is wrong: "checksum mismatch", "bad record length N",
+  // "unknown record type N", "record type N of RocksDB's recyclable log
+  // format (not supported)", "partial record without end", "middle (or
+  // last) fragment without a first fragment", "truncated record at end of
+  // file", "truncated record header at end of file", "non-zero block
+  // trailer", "record of reserved type 0", "data after zero padding in the
+  // same block".
   std::string reason;
 };
 
