@@ -35,7 +35,7 @@ namespace {
 // do not allocate.
 class SeekKey {
  public:
-  SeekKey(KeyFormat format, std::string_view key) {
+  SeekKey(KeyFormat format, std::string_view key, uint64_t tag = kMaxValueTag) {
     if (format != KeyFormat::kLevelDBInternal) {
       key_ = key;
       return;
@@ -48,7 +48,7 @@ class SeekKey {
     }
     std::memcpy(out, key.data(), key.size());
     for (size_t i = 0; i < kInternalKeyTagSize; ++i) {
-      out[key.size() + i] = static_cast<char>(kMaxValueTag >> (8 * i));
+      out[key.size() + i] = static_cast<char>(tag >> (8 * i));
     }
     key_ = std::string_view(out, size);
   }
@@ -340,6 +340,75 @@ absl::Status Table::Get(const ReadOptions& read_options, std::string_view key,
       r.ReadDataBlock(read_options, handle);
   if (!block.ok()) return block.status();
   return r.GetFromBlock(**block, handle, key, target.view(), value);
+}
+
+absl::Status Table::GetVersion(const ReadOptions& read_options,
+                               std::string_view user_key, uint64_t max_sequence,
+                               KeyVersion* version) const {
+  const Rep& r = *rep_;
+  if (r.options.key_format != KeyFormat::kLevelDBInternal) {
+    return absl::InvalidArgumentError(
+        "GetVersion needs a table of LevelDB internal keys");
+  }
+  const SeekKey target(
+      r.options.key_format, user_key,
+      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),
+                          ValueType::kValue));
+  BlockHandle handle;
+  absl::Status status = r.FindDataBlock(user_key, target.view(), &handle);
+  if (!status.ok()) return status;
+  absl::StatusOr<std::shared_ptr<const Block>> block =
+      r.ReadDataBlock(read_options, handle);
+  if (!block.ok()) return block.status();
+  BlockIter data_iter(r.comparator, block->get());
+  data_iter.Seek(target.view());
+  if (!data_iter.Valid()) {
+    return data_iter.status().ok() ? KeyNotFound()
+                                   : r.PlaceError(&handle, data_iter.status());
+  }
+  ParsedInternalKey parsed;
+  if (!ParseInternalKey(data_iter.key(), &parsed)) {
+    return r.PlaceError(
+        &handle, absl::DataLossError("malformed internal key (shorter than "
+                                     "its 8-byte tag, or an unknown type)"));
+  }
+  if (r.options.comparator->Compare(parsed.user_key, user_key) != 0) {
+    return KeyNotFound();
+  }
+  version->sequence = parsed.sequence;
+  version->deleted = parsed.type == ValueType::kDeletion;
+  const std::string_view found = data_iter.value();
+  version->value.assign(found.data(), found.size());
+  version->block_offset = handle.offset();
+  return absl::OkStatus();
+}
+
+absl::Status Table::ForEachEntry(
+    const ReadOptions& read_options,
+    const std::function<bool(std::string_view key, std::string_view value,
+                             uint64_t block_offset)>& visit) const {
+  const Rep& r = *rep_;
+  BlockIter index_iter(r.comparator, r.index_block.get());
+  for (index_iter.SeekToFirst(); index_iter.Valid(); index_iter.Next()) {
+    std::string_view encoded_handle = index_iter.value();
+    BlockHandle handle;
+    absl::Status status = handle.DecodeFrom(&encoded_handle);
+    if (!status.ok()) return r.PlaceError(nullptr, status);
+    absl::StatusOr<std::shared_ptr<const Block>> block =
+        r.ReadDataBlock(read_options, handle);
+    if (!block.ok()) return block.status();
+    BlockIter data_iter(r.comparator, block->get());
+    for (data_iter.SeekToFirst(); data_iter.Valid(); data_iter.Next()) {
+      if (!visit(data_iter.key(), data_iter.value(), handle.offset())) {
+        return absl::OkStatus();
+      }
+    }
+    if (!data_iter.status().ok()) {
+      return r.PlaceError(&handle, data_iter.status());
+    }
+  }
+  return index_iter.status().ok() ? absl::OkStatus()
+                                  : r.PlaceError(nullptr, index_iter.status());
 }
 
 std::vector<absl::StatusOr<std::string>> Table::MultiGet(

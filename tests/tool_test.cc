@@ -83,7 +83,7 @@ TEST_F(ToolTest, FlagOfAnotherSubcommandIsAUsageError) {
       {"dump", table, "--hex"},
       {"verify", table, "--json"},
       {"get", table, "key001", "--reverse"},
-      {"scan", table, "--json"},
+      {"scan", table, "--key_file", "-"},
       {"stats", table, "--blocks"},
       {"build", dir_.File("x"), "--input", "-", "--internal_keys"},
       {"get", table, "key001", "--nohex", "--limit=3"},
@@ -203,14 +203,19 @@ TEST_F(ToolTest, MissingFileIsAnIOErrorNamingTheFile) {
   EXPECT_THAT(verify.out, StartsWith(missing + ": ERROR: "));
 }
 
-TEST_F(ToolTest, DirectoryIsAnIOError) {
+// A directory is taken as a LevelDB database; one that holds none (no
+// CURRENT, no MANIFEST-*) is said to be none, with the status of a file
+// that is not a table.
+TEST_F(ToolTest, DirectoryThatIsNotADatabase) {
   for (const std::string subcommand : {"dump", "scan", "stats"}) {
     const ToolResult result = RunTool({subcommand, dir_.path()});
-    EXPECT_EQ(result.exit_status, kIoError) << subcommand;
-    EXPECT_THAT(result.err, HasSubstr("Is a directory"));
+    EXPECT_EQ(result.exit_status, kDamaged) << subcommand;
+    EXPECT_THAT(result.err, HasSubstr("not a LevelDB database"));
   }
-  EXPECT_EQ(RunTool({"get", dir_.path(), "k"}).exit_status, kIoError);
-  EXPECT_EQ(RunTool({"verify", dir_.path()}).exit_status, kIoError);
+  EXPECT_EQ(RunTool({"get", dir_.path(), "k"}).exit_status, kDamaged);
+  const ToolResult verify = RunTool({"verify", dir_.path()});
+  EXPECT_EQ(verify.exit_status, kDamaged);
+  EXPECT_THAT(verify.out, HasSubstr("not a LevelDB database"));
 }
 
 TEST_F(ToolTest, EmptyFileIsNotATable) {

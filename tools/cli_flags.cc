@@ -31,6 +31,16 @@ ABSL_FLAG(int64_t, limit, -1, "print at most this many entries; -1: all");
 ABSL_FLAG(bool, reverse, false,
           "print in descending key order (the same range: --from still "
           "inclusive, --to exclusive)");
+ABSL_FLAG(int64_t, sequence, -1,
+          "database directories: read the database as of this sequence number "
+          "(versions written later are ignored); -1: the newest state");
+ABSL_FLAG(bool, all_versions, false,
+          "database directories: list every version of every key (user key, "
+          "sequence, put|del, value, status, file, offset), the status being "
+          "live, overwritten, deleted or leftover");
+ABSL_FLAG(bool, leftovers, false,
+          "with --all_versions: also read the table and log files the "
+          "MANIFEST no longer lists (status leftover)");
 ABSL_FLAG(std::string, input, "",
           "the file of lines to read, or - for standard input (required)");
 ABSL_FLAG(std::string, input_format, "tsv",

@@ -29,6 +29,11 @@ ABSL_DECLARE_FLAG(std::string, to);
 ABSL_DECLARE_FLAG(int64_t, limit);
 ABSL_DECLARE_FLAG(bool, reverse);
 
+// get and scan of a database directory.
+ABSL_DECLARE_FLAG(int64_t, sequence);
+ABSL_DECLARE_FLAG(bool, all_versions);
+ABSL_DECLARE_FLAG(bool, leftovers);
+
 // build.
 ABSL_DECLARE_FLAG(std::string, input);
 ABSL_DECLARE_FLAG(std::string, input_format);

@@ -24,6 +24,7 @@
 #include "table/format.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
+#include "tools/database_commands.h"
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/log_dump.h"
@@ -349,6 +350,7 @@ std::optional<LogContents> LogFileKind(const std::string& path,
 
 int RunDump(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
+  if (IsDirectory(path)) return RunDatabaseDump(command_line);
   DumpSettings settings;
   settings.keys = absl::GetFlag(FLAGS_keys);
   settings.blocks = absl::GetFlag(FLAGS_blocks) || settings.keys;

@@ -17,7 +17,8 @@ enum ExitStatus : int {
   // A damaged file, a file that is not a table, bad `build` input; `verify`
   // when a file is unsound.
   kExitDamaged = 3,
-  // An I/O error: a missing file, a directory, no permission, a failed write.
+  // An I/O error: a missing file, no permission, a failed write. (A
+  // directory is read as a LevelDB database: kExitDamaged if it holds none.)
   kExitIoError = 4,
   // Unsupported: a valid table this build cannot read (a RocksDB
   // block-based table, a compression type some writer uses that is not

@@ -11,6 +11,7 @@
 #include "tools/build_input.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
+#include "tools/database_commands.h"
 #include "tools/escaping.h"
 #include "tools/exit_status.h"
 #include "tools/table_file.h"
@@ -135,6 +136,13 @@ int RunGet(const CommandLine& command_line) {
     keys.push_back(command_line.args()[1]);
   }
 
+  if (IsDirectory(path)) return RunDatabaseGet(command_line, keys, from_file);
+  if (command_line.FlagGiven("sequence")) {
+    return ReportUsageError(
+        "get",
+        "--sequence applies to a database directory, not to a table "
+        "file");
+  }
   absl::StatusOr<OpenedTable> opened = OpenTableFile(
       path, absl::GetFlag(FLAGS_internal_keys), command_line.open_file());
   if (!opened.ok()) return ReportFileError(path, opened.status());

@@ -12,6 +12,7 @@
 #include "table/internal_key.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
+#include "tools/database_commands.h"
 #include "tools/escaping.h"
 #include "tools/exit_status.h"
 #include "tools/table_file.h"
@@ -125,6 +126,15 @@ void ReportScanFilter(const TableStats& before, const TableStats& after) {
 
 int RunScan(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
+  if (IsDirectory(path)) return RunDatabaseScan(command_line);
+  for (const char* flag : {"json", "sequence", "all_versions", "leftovers"}) {
+    if (command_line.FlagGiven(flag)) {
+      return ReportUsageError(
+          "scan", absl::StrCat("--", flag,
+                               " applies to a database directory, not to a "
+                               "table file"));
+    }
+  }
   const bool hex = absl::GetFlag(FLAGS_hex);
   const bool reverse = absl::GetFlag(FLAGS_reverse);
   const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);

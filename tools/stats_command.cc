@@ -17,6 +17,7 @@
 #include "table/internal_key.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
+#include "tools/database_commands.h"
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
 #include "tools/output_format.h"
@@ -124,6 +125,7 @@ void PrintFooter(const std::string& path, const TableWalker& walker,
 
 int RunStats(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
+  if (IsDirectory(path)) return RunDatabaseStats(command_line);
   const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
   const bool json_output = absl::GetFlag(FLAGS_json);
   std::unique_ptr<TableWalker> walker;

@@ -40,6 +40,7 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"prefix_extractor", "fixed:N|capped:N|delimiter:N:C"},
           {"range_filter_bits_per_key", "N"},
           {"max_range_length", "N"},
+          {"sequence", "N"},
       };
   for (const auto& [name, placeholder] : *kPlaceholders) {
     if (name == flag) return placeholder;
@@ -90,8 +91,8 @@ constexpr size_t kHelpWidth = 79;
 const std::vector<Subcommand>& Subcommands() {
   static const auto* const kSubcommands = new std::vector<Subcommand>{
       {"dump",
-       "FILE",
-       "show a table's structure and filter, or a log's records",
+       "FILE|DIR",
+       "show a table's structure and filter, a log, or a database",
        "Prints the footer and its block handles, the metaindex entries, the "
        "index entries, totals over the data blocks and the filter block "
        "(policy, number of filters, bytes, keys covered, bits per key, k, "
@@ -101,13 +102,15 @@ const std::vector<Subcommand>& Subcommands() {
        "(told by its content) is printed record by record: each batch's "
        "offset, sequence, count and operations, or each version edit and then "
        "the version; damaged ranges are printed where they lie and the dump "
-       "goes on.",
+       "goes on. Given a LevelDB database directory DIR, prints its version: "
+       "the MANIFEST read, the comparator, the last sequence, the table files "
+       "per level with their sizes and key ranges, and the live logs.",
        1,
        1,
        {"blocks", "keys", "json", "internal_keys"},
        RunDump},
       {"verify",
-       "FILE...",
+       "FILE|DIR...",
        "check every checksum, block, key order and filter",
        "Reads every block of each FILE and checks its checksum and structure, "
        "that keys are in order across the file and agree with the index, and "
@@ -119,13 +122,17 @@ const std::vector<Subcommand>& Subcommands() {
        "else 3 if one is damaged, else 5 if one is unsupported. Without "
        "--internal_keys, a sound file whose keys look like a LevelDB "
        "database's (each ends in a sequence/type tag, in internal-key order) "
-       "gets a note on standard error suggesting the flag.",
+       "gets a note on standard error suggesting the flag. Given a LevelDB "
+       "database directory DIR, checks its MANIFEST's records, that every "
+       "table the MANIFEST lists exists with its recorded size and key range "
+       "and verifies as a file does, and every log record's checksum: one "
+       "line per file, the first damage named with its offset.",
        1,
        kAnyNumber,
        {"internal_keys"},
        RunVerify},
       {"get",
-       "FILE [KEY]",
+       "FILE|DIR [KEY]",
        "print the value of one key, or of every key of a file",
        "Prints the value stored under KEY (escaped as scan prints it, or hex "
        "with --hex) and says on standard error what the filter answered. "
@@ -134,13 +141,16 @@ const std::vector<Subcommand>& Subcommands() {
        "instead of KEY, looks up every key of FILE, one per line in the "
        "escaped form (or hex with --hex), and prints one line per key in "
        "order: \"found\", a tab and the value, or \"missing\"; then a "
-       "summary on standard error. Exit status 1 if any key is missing.",
+       "summary on standard error. Exit status 1 if any key is missing. Given "
+       "a LevelDB database directory DIR, looks KEY up in the database (its "
+       "live logs, then level by level) and prints its newest value; "
+       "--sequence N reads the value as of sequence number N.",
        1,
        2,
-       {"hex", "key_file", "internal_keys"},
+       {"hex", "key_file", "internal_keys", "sequence"},
        RunGet},
       {"scan",
-       "FILE",
+       "FILE|DIR",
        "print entries in key order, one per line",
        "Prints one line per entry: key, a tab, value. By default bytes 0x20 "
        "to 0x7e stand for themselves except the backslash, written \\\\, and "
@@ -149,10 +159,18 @@ const std::vector<Subcommand>& Subcommands() {
        "sequence, type (put or del) and value, separated by tabs. With --to "
        "(or --from and --to) the table's range or prefix filter, if it has "
        "one, is asked first; standard error then says whether it answered "
-       "\"empty (no block read)\".",
+       "\"empty (no block read)\". Given a LevelDB database directory DIR, "
+       "prints the newest value of each live key (deleted keys left out), "
+       "as of --sequence N if given; --json prints one document; "
+       "--all_versions lists every version of every key instead: user key, "
+       "sequence, put or del, value, status (live, overwritten, deleted, "
+       "leftover), file and offset, separated by tabs (with --leftovers also "
+       "from files the MANIFEST no longer lists). --json, --sequence, "
+       "--all_versions and --leftovers apply to directories only.",
        1,
        1,
-       {"from", "to", "limit", "hex", "reverse", "internal_keys"},
+       {"from", "to", "limit", "hex", "reverse", "internal_keys", "sequence",
+        "json", "all_versions", "leftovers"},
        RunScan},
       {"build",
        "OUT",
@@ -178,12 +196,14 @@ const std::vector<Subcommand>& Subcommands() {
         "range_filter_bits_per_key", "max_range_length"},
        RunBuild},
       {"stats",
-       "FILE",
+       "FILE|DIR",
        "entry count, size distributions, compression, filter memory",
        "Prints the number of entries and data blocks, the distribution of "
        "key and value sizes, raw and stored data bytes, the compression "
        "ratio, and the bytes per key that the filter and the index hold in "
-       "memory.",
+       "memory. Given a LevelDB database directory DIR: files, bytes and "
+       "entries (puts and deletions) per level, log records, the sequence "
+       "range and the comparator.",
        1,
        1,
        {"json", "internal_keys"},
@@ -218,7 +238,7 @@ bool Subcommand::Accepts(std::string_view name) const {
 void PrintToolHelp() {
   absl::PrintF(
       "bloomtable %s: inspect, check and write table files in LevelDB's "
-      "format\n\n",
+      "format, and read LevelDB database directories\n\n",
       BLOOMTABLE_VERSION_STRING);
   absl::PrintF("Usage: bloomtable SUBCOMMAND ARGUMENTS [FLAGS]\n\n");
   absl::PrintF("Subcommands:\n");
@@ -238,10 +258,12 @@ void PrintToolHelp() {
   absl::PrintF("\n");
   PrintWrapped(
       "Exit status: 0 success; 1 get found no such key; 2 usage error; 3 a "
-      "damaged file, not a table, or bad build input; 4 an I/O error (missing "
-      "file, directory, permission); 5 unsupported: a valid table this build "
-      "cannot read (a RocksDB block-based table, a compression type it does "
-      "not implement).",
+      "damaged file, not a table, a directory that is not a LevelDB "
+      "database, or bad build input; 4 an I/O error (missing file, "
+      "permission); 5 unsupported: a valid table this build cannot read (a "
+      "RocksDB block-based table, a compression type it does not implement), "
+      "a database of another engine, or get and scan of a database whose "
+      "comparator the tool does not know.",
       0, kHelpWidth);
 }
 

@@ -33,6 +33,7 @@
 #include "table/table_structure.h"
 #include "tools/cli_flags.h"
 #include "tools/commands.h"
+#include "tools/database_commands.h"
 #include "tools/escaping.h"
 #include "tools/exit_status.h"
 #include "tools/filter_analysis.h"
@@ -41,6 +42,7 @@
 #include "tools/table_file.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
+#include "tools/verify_file.h"
 #include "util/string_util.h"
 
 namespace bloomtable {
@@ -352,10 +354,7 @@ class FileVerifier {
   InternalKeyShape shape_;
 };
 
-struct Verdict {
-  absl::Status status;
-  bool keys_look_internal = false;
-};
+}  // namespace
 
 Verdict VerifyFile(const std::string& path, bool internal_keys,
                    const FileOpener& open_file) {
@@ -378,14 +377,28 @@ Verdict VerifyFile(const std::string& path, bool internal_keys,
   return verdict;
 }
 
-}  // namespace
-
 int RunVerify(const CommandLine& command_line) {
   const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
   bool any_damaged = false;
   bool any_unreadable = false;
   bool any_unsupported = false;
   for (const std::string& path : command_line.args()) {
+    if (IsDirectory(path)) {
+      switch (RunDatabaseVerify(path)) {
+        case kExitSuccess:
+          break;
+        case kExitDamaged:
+          any_damaged = true;
+          break;
+        case kExitUnsupported:
+          any_unsupported = true;
+          break;
+        default:
+          any_unreadable = true;
+          break;
+      }
+      continue;
+    }
     const Verdict verdict =
         VerifyFile(path, internal_keys, command_line.open_file());
     const absl::Status& status = verdict.status;

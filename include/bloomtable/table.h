@@ -16,6 +16,7 @@
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -92,6 +93,14 @@ struct ScanFilterInfo {
   size_t range_filter_bytes = 0;  // its block size
 };
 
+// One version of a key in a table of LevelDB internal keys (GetVersion).
+struct KeyVersion {
+  uint64_t sequence = 0;
+  bool deleted = false;  // a deletion marker: `value` is empty
+  std::string value;
+  uint64_t block_offset = 0;  // the offset of the data block that holds it
+};
+
 class Table {
  public:
   // Opens the table stored in the first `file_size` bytes of `file`. Errors:
@@ -116,6 +125,25 @@ class Table {
   // As above, writing the value into `*value` (reusing its buffer).
   absl::Status Get(const ReadOptions& read_options, std::string_view key,
                    std::string* value) const;
+
+  // Tables of LevelDB internal keys (kLevelDBInternal) only: the newest
+  // version of `user_key` whose sequence number is at most `max_sequence`,
+  // deletion markers included (a database lookup must stop at one). Asks
+  // the filter before any data block, as Get does. NotFound if the table
+  // holds no such version; InvalidArgument for a kPlain table; DataLoss if
+  // a block on the way is damaged.
+  absl::Status GetVersion(const ReadOptions& read_options,
+                          std::string_view user_key, uint64_t max_sequence,
+                          KeyVersion* version) const;
+
+  // Calls `visit` with every entry in file order (internal keys for
+  // kLevelDBInternal) and the offset of the data block holding it, until it
+  // returns false. Needs no key comparison, so it reads a table whose
+  // comparator the caller does not have. Errors as NewIterator's status.
+  absl::Status ForEachEntry(
+      const ReadOptions& read_options,
+      const std::function<bool(std::string_view key, std::string_view value,
+                               uint64_t block_offset)>& visit) const;
 
   // A new iterator over all entries (internal keys for kLevelDBInternal).
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& read_options) const;

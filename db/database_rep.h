@@ -1,0 +1,95 @@
+// Database::Rep: what an open read-only database view holds, shared by
+// database.cc (open, Get, iterators) and all_versions.cc (ListVersions).
+// Immutable after OpenReadOnly except the table set, which locks itself.
+
+#ifndef BLOOMTABLE_DB_DATABASE_REP_H_
+#define BLOOMTABLE_DB_DATABASE_REP_H_
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "bloomtable/database.h"
+#include "db/log_view.h"
+#include "db/table_set.h"
+#include "table/internal_key.h"
+
+namespace bloomtable {
+
+struct Database::Rep {
+  Rep(std::string d, const DatabaseOptions& o, const Comparator* ucmp,
+      Options table_options)
+      : dir(std::move(d)),
+        options(o),
+        user_comparator(ucmp),
+        internal_comparator(ucmp != nullptr ? ucmp : BytewiseComparator()),
+        tables(dir, std::move(table_options),
+               static_cast<size_t>(std::max(o.max_open_files, 1))),
+        log_view(ucmp) {}
+
+  const std::string dir;
+  const DatabaseOptions options;
+  const Comparator* const user_comparator;  // null: unknown comparator
+  const InternalKeyComparator internal_comparator;
+  mutable TableSet tables;
+  LogView log_view;
+  std::string comparator_name;
+  std::string manifest;
+  // By level; level 0 newest first, deeper levels by smallest key.
+  std::vector<std::vector<DatabaseTableFile>> levels;
+  std::vector<DatabaseTableFile> all_tables;
+  std::vector<DatabaseLogFile> logs;
+  uint64_t last_sequence = 0;
+  std::vector<std::string> warnings;
+
+  uint64_t Snapshot(const DatabaseReadOptions& read_options) const {
+    return read_options.sequence.has_value()
+               ? std::min(*read_options.sequence, kMaxSequenceNumber)
+               : kMaxSequenceNumber;
+  }
+
+  absl::Status NotOrdered() const {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the database's comparator '", comparator_name,
+        "' is not known: ordered lookups (get, scan) need it registered "
+        "(DatabaseOptions::comparators); the all-versions listing works "
+        "without it"));
+  }
+
+  // Looks `user_key` up in one table: OK with *found set, or *found false
+  // when the table holds no visible version. Errors name the file.
+  absl::Status LookupTable(const DatabaseTableFile& file,
+                           const ReadOptions& read_options,
+                           std::string_view user_key, uint64_t snapshot,
+                           KeyVersion* version, bool* found) const {
+    *found = false;
+    absl::StatusOr<std::shared_ptr<const Table>> table = tables.Open(file);
+    if (!table.ok()) return table.status();
+    absl::Status status =
+        (*table)->GetVersion(read_options, user_key, snapshot, version);
+    if (absl::IsNotFound(status)) return absl::OkStatus();
+    if (!status.ok()) {
+      // Never NotFound from here: that would read as "no such key".
+      return absl::Status(status.code() == absl::StatusCode::kNotFound
+                              ? absl::StatusCode::kDataLoss
+                              : status.code(),
+                          absl::StrCat(file.name, " (level ", file.level,
+                                       "): ", status.message()));
+    }
+    *found = true;
+    return absl::OkStatus();
+  }
+
+  bool MayHold(const DatabaseTableFile& file, std::string_view user_key) const {
+    return user_comparator->Compare(user_key, ExtractUserKey(file.smallest)) >=
+               0 &&
+           user_comparator->Compare(user_key, ExtractUserKey(file.largest)) <=
+               0;
+  }
+};
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_DATABASE_REP_H_

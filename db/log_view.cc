@@ -1,0 +1,99 @@
+#include "db/log_view.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace bloomtable {
+
+class LogView::Iter final : public Iterator {
+ public:
+  explicit Iter(const LogView* view)
+      : view_(view), index_(view->records_.size()) {}
+
+  bool Valid() const override { return index_ < view_->records_.size(); }
+  void SeekToFirst() override { index_ = 0; }
+  void SeekToLast() override {
+    index_ = view_->records_.empty() ? view_->records_.size()
+                                     : view_->records_.size() - 1;
+  }
+  void Seek(std::string_view target) override {
+    const auto& records = view_->records_;
+    const InternalKeyComparator& cmp = view_->internal_comparator_;
+    index_ = std::lower_bound(records.begin(), records.end(), target,
+                              [&cmp](const Record& r, std::string_view t) {
+                                return cmp.Compare(r.internal_key, t) < 0;
+                              }) -
+             records.begin();
+  }
+  void Next() override { ++index_; }
+  void Prev() override {
+    index_ = index_ == 0 ? view_->records_.size() : index_ - 1;
+  }
+  std::string_view key() const override {
+    return view_->records_[index_].internal_key;
+  }
+  std::string_view value() const override {
+    return view_->records_[index_].value;
+  }
+  absl::Status status() const override { return absl::OkStatus(); }
+
+ private:
+  const LogView* const view_;
+  size_t index_;
+};
+
+LogView::LogView(const Comparator* user_comparator)
+    : user_comparator_(user_comparator),
+      internal_comparator_(user_comparator != nullptr ? user_comparator
+                                                      : BytewiseComparator()) {}
+
+uint32_t LogView::AddSource(std::string file_name) {
+  sources_.push_back(std::move(file_name));
+  return static_cast<uint32_t>(sources_.size() - 1);
+}
+
+void LogView::Add(std::string_view user_key, uint64_t sequence, ValueType type,
+                  std::string_view value, uint32_t source, uint64_t offset) {
+  Record record;
+  AppendInternalKey(&record.internal_key, user_key, sequence, type);
+  if (type == ValueType::kValue) record.value.assign(value);
+  record.source = source;
+  record.offset = offset;
+  if (records_.empty() || sequence > max_sequence_) max_sequence_ = sequence;
+  if (records_.empty() || sequence < min_sequence_) min_sequence_ = sequence;
+  records_.push_back(std::move(record));
+}
+
+void LogView::Finish() {
+  if (user_comparator_ == nullptr) return;
+  const InternalKeyComparator& cmp = internal_comparator_;
+  std::stable_sort(records_.begin(), records_.end(),
+                   [&cmp](const Record& a, const Record& b) {
+                     return cmp.Compare(a.internal_key, b.internal_key) < 0;
+                   });
+}
+
+const LogView::Record* LogView::Lookup(std::string_view user_key,
+                                       uint64_t max_sequence) const {
+  std::string target;
+  AppendInternalKey(&target, user_key,
+                    std::min(max_sequence, kMaxSequenceNumber),
+                    ValueType::kValue);
+  const InternalKeyComparator& cmp = internal_comparator_;
+  auto it = std::lower_bound(records_.begin(), records_.end(), target,
+                             [&cmp](const Record& r, std::string_view t) {
+                               return cmp.Compare(r.internal_key, t) < 0;
+                             });
+  if (it == records_.end()) return nullptr;
+  if (user_comparator_->Compare(ExtractUserKey(it->internal_key), user_key) !=
+      0) {
+    return nullptr;
+  }
+  return &*it;
+}
+
+std::unique_ptr<Iterator> LogView::NewIterator() const {
+  return std::make_unique<Iter>(this);
+}
+
+}  // namespace bloomtable

@@ -1,0 +1,89 @@
+#include "db/table_set.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "bloomtable/file.h"
+
+namespace bloomtable {
+
+TableSet::TableSet(std::string dir, Options options, size_t max_open)
+    : dir_(std::move(dir)),
+      options_(std::move(options)),
+      max_open_(std::max<size_t>(max_open, 1)) {}
+
+absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
+    const std::string& name, std::optional<uint64_t> recorded_size) const {
+  const std::string path = absl::StrCat(dir_, "/", name);
+  absl::StatusOr<uint64_t> actual = GetFileSize(path);
+  if (!actual.ok()) {
+    if (absl::IsNotFound(actual.status())) {
+      return absl::DataLossError(
+          absl::StrCat(path, ": table listed in the MANIFEST is missing"));
+    }
+    return actual.status();
+  }
+  uint64_t size = *actual;
+  if (recorded_size.has_value()) {
+    if (*actual < *recorded_size) {
+      return absl::DataLossError(absl::StrCat(path, ": table is shorter (",
+                                              *actual,
+                                              " bytes) than the MANIFEST "
+                                              "records (",
+                                              *recorded_size, " bytes)"));
+    }
+    size = *recorded_size;
+  }
+  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
+      OpenRandomAccessFile(path);
+  if (!file.ok()) {
+    if (absl::IsNotFound(file.status())) {
+      return absl::DataLossError(
+          absl::StrCat(path, ": table vanished before it could be opened"));
+    }
+    return file.status();
+  }
+  absl::StatusOr<std::unique_ptr<Table>> table =
+      Table::Open(options_, *std::move(file), size);
+  if (!table.ok()) return table.status();
+  return std::shared_ptr<const Table>(*std::move(table));
+}
+
+absl::StatusOr<std::shared_ptr<const Table>> TableSet::Open(
+    const DatabaseTableFile& file) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = by_number_.find(file.number);
+    if (found != by_number_.end()) {
+      lru_.splice(lru_.begin(), lru_, found->second);
+      return found->second->second;
+    }
+  }
+  // Opened without the lock: two threads may open the same table at once;
+  // the second one's copy replaces nothing and is dropped when unused.
+  absl::StatusOr<std::shared_ptr<const Table>> table =
+      OpenFile(file.name, file.size);
+  if (!table.ok()) return table.status();
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = by_number_.find(file.number);
+  if (found != by_number_.end()) return found->second->second;
+  lru_.emplace_front(file.number, *table);
+  by_number_[file.number] = lru_.begin();
+  while (lru_.size() > max_open_) {
+    by_number_.erase(lru_.back().first);
+    lru_.pop_back();
+  }
+  return table;
+}
+
+absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenUnlisted(
+    const std::string& name) const {
+  return OpenFile(name, std::nullopt);
+}
+
+size_t TableSet::open_tables() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lru_.size();
+}
+
+}  // namespace bloomtable

@@ -1,0 +1,66 @@
+// TableSet opens a database's table files when they are first needed and
+// keeps at most `max_open` of them open, closing the least recently used
+// beyond that (LevelDB's table cache, without writing anything).
+//
+// A table is handed out as a shared_ptr: a table closed by the limit stays
+// usable by whoever still holds it (an iterator), and its file descriptor
+// stays open until then. Thread-safe: Open may be called from many threads.
+
+#ifndef BLOOMTABLE_DB_TABLE_SET_H_
+#define BLOOMTABLE_DB_TABLE_SET_H_
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "bloomtable/database.h"
+#include "bloomtable/options.h"
+#include "bloomtable/table.h"
+
+namespace bloomtable {
+
+class TableSet {
+ public:
+  // `options` are the tables' reading options (internal keys, the filter
+  // policies, the block cache). `dir` is the database directory.
+  TableSet(std::string dir, Options options, size_t max_open);
+
+  TableSet(const TableSet&) = delete;
+  TableSet& operator=(const TableSet&) = delete;
+
+  // The table of `file`, opened at the size the MANIFEST records. Errors
+  // name the file: NotFound turned into DataLoss ("missing") so that no
+  // caller mistakes a vanished table for an absent key; DataLoss for a file
+  // shorter than recorded; Table::Open's errors.
+  absl::StatusOr<std::shared_ptr<const Table>> Open(
+      const DatabaseTableFile& file);
+
+  // Opens a table file of the directory that the version does not list (a
+  // leftover), at its actual size, without caching it.
+  absl::StatusOr<std::shared_ptr<const Table>> OpenUnlisted(
+      const std::string& name) const;
+
+  const Options& options() const { return options_; }
+  size_t open_tables() const;
+
+ private:
+  absl::StatusOr<std::shared_ptr<const Table>> OpenFile(
+      const std::string& name, std::optional<uint64_t> recorded_size) const;
+
+  const std::string dir_;
+  const Options options_;
+  const size_t max_open_;
+  mutable std::mutex mutex_;
+  // Most recently used first.
+  std::list<std::pair<uint64_t, std::shared_ptr<const Table>>> lru_;
+  std::unordered_map<uint64_t, decltype(lru_)::iterator> by_number_;
+};
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_TABLE_SET_H_

@@ -1,0 +1,211 @@
+// Database is a read-only view of a whole LevelDB database directory: the
+// tables the MANIFEST lists as live, level by level, and the records of the
+// live logs, as LevelDB itself would see them after recovery.
+//
+// It never writes into the directory and takes no LOCK: it may open a copy,
+// a read-only mount, or a directory that a running program holds, and reads
+// a state as consistent as the files allow (a table that vanished between
+// the MANIFEST and a read is an error for the reads that need it, never
+// fatal to the view). Tables are opened when first needed, and at most
+// DatabaseOptions::max_open_files of them are kept open.
+//
+// Every variant the table reader reads is read here: LevelDB and its
+// bindings, upstream zstd tables, goleveldb and geth (their older Bloom
+// filter name included), Mojang's Bedrock fork (zlib and raw-deflate blocks).
+//
+// Thread-safety: a Database is immutable after OpenReadOnly, except for its
+// table cache, which is locked: Get, NewIterator and ListVersions may be
+// called from many threads at once. An iterator is used by one thread at a
+// time and must not outlive its Database.
+
+#ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_DATABASE_H_
+#define BLOOMTABLE_INCLUDE_BLOOMTABLE_DATABASE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bloomtable/cache.h"
+#include "bloomtable/comparator.h"
+#include "bloomtable/filter_policy.h"
+#include "bloomtable/iterator.h"
+#include "bloomtable/table.h"
+
+namespace bloomtable {
+
+struct DatabaseOptions {
+  // Comparators the database may name in its MANIFEST, besides the bytewise
+  // one ("leveldb.BytewiseComparator"), which is built in. Each must outlive
+  // the Database. A database naming none of them still opens: see
+  // Database::ordered().
+  std::vector<const Comparator*> comparators;
+
+  // Filter policies a table may name. Empty (the default): every policy the
+  // library has (LevelDB's Bloom filter under both of its names, the
+  // cache-local Bloom and Ribbon filters).
+  std::vector<std::shared_ptr<const FilterPolicy>> filter_policies;
+
+  // A cache of uncompressed data blocks shared by the tables (NewLRUCache);
+  // null (the default): none.
+  std::shared_ptr<Cache> block_cache;
+
+  // Tables kept open at once (at least 1; default 1000). A table beyond the
+  // limit closes the one least recently used, to be opened again when
+  // needed: a low limit costs re-opening (reading footer, index and filter
+  // again); a high one costs a file descriptor and the index and filter's
+  // memory per table. An open table keeps its file readable even if the
+  // writer deletes it meanwhile (a compaction); a closed one must be found
+  // again by name.
+  int max_open_files = 1000;
+
+  // Also read, for ListVersions, the table and log files in the directory
+  // that the MANIFEST's version does not list (leftovers of compactions, old
+  // logs); their records get RecordStatus::kLeftover. Off by default. Get
+  // and iterators never read them.
+  bool read_leftovers = false;
+};
+
+struct DatabaseReadOptions {
+  // Read the database as it was at this sequence number: versions written
+  // later are ignored. Unset (the default): the newest state.
+  std::optional<uint64_t> sequence;
+
+  // Iterators only: user keys in [lower_bound, upper_bound).
+  std::optional<std::string> lower_bound;
+  std::optional<std::string> upper_bound;
+
+  // Verify the checksum of every data block read (default true).
+  bool verify_checksums = true;
+
+  // Put the data blocks read into DatabaseOptions::block_cache (default true).
+  bool fill_cache = true;
+};
+
+// A table file the version lists.
+struct DatabaseTableFile {
+  int level = 0;
+  uint64_t number = 0;
+  uint64_t size = 0;     // the size the MANIFEST records
+  std::string smallest;  // internal keys
+  std::string largest;
+  std::string name;  // the file's name in the directory
+};
+
+// A log file whose records the view holds.
+struct DatabaseLogFile {
+  uint64_t number = 0;
+  std::string name;
+  uint64_t records = 0;  // Put and Delete records read from it
+  uint64_t damaged = 0;  // damaged byte ranges skipped
+  // The smallest and largest sequence number of its records (0 if none).
+  uint64_t min_sequence = 0;
+  uint64_t max_sequence = 0;
+};
+
+// What RecordStatus a version has in ListVersions.
+enum class RecordStatus {
+  kLive,         // the newest version of its key, a value: what Get returns
+  kOverwritten,  // a newer value of the key exists
+  kDeleted,      // a deletion marker that is the newest version, or a value
+                 // that the next newer version (a deletion marker) deletes
+  kLeftover,     // only in a file the MANIFEST's version does not list
+};
+
+std::string_view RecordStatusName(RecordStatus status);
+
+// One version of one key, as ListVersions yields it.
+struct VersionRecord {
+  std::string user_key;
+  uint64_t sequence = 0;
+  bool deletion = false;
+  std::string value;  // empty for a deletion
+  // Where it came from: a file name of the directory, and for a log the
+  // offset of the record holding its batch, for a table the offset of the
+  // data block holding it.
+  std::string file;
+  uint64_t offset = 0;
+  RecordStatus status = RecordStatus::kLive;
+};
+
+class Database {
+ public:
+  // Opens the database in `dir`: reads CURRENT and the MANIFEST it names
+  // (or the newest MANIFEST present, with a warning), then the live logs,
+  // whose records it keeps in memory. Tables are opened when first needed.
+  // Errors: NotFound when `dir` holds no LevelDB database (no CURRENT and no
+  // MANIFEST); DataLoss for a MANIFEST that cannot be read; Unimplemented
+  // for a directory of another engine (RocksDB, Pebble). Damaged log records
+  // and tables listed but missing do not fail the open: see warnings().
+  static absl::StatusOr<std::unique_ptr<Database>> OpenReadOnly(
+      const std::string& dir, const DatabaseOptions& options = {});
+
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  ~Database();
+
+  // The newest value of `user_key` (as of read_options.sequence). NotFound
+  // if it has none or its newest version is a deletion. A table on the
+  // lookup's path that is missing, shorter than recorded or damaged is an
+  // error (DataLoss or the file's error naming it), never a reason to answer
+  // from an older level. FailedPrecondition if !ordered().
+  absl::StatusOr<std::string> Get(const DatabaseReadOptions& read_options,
+                                  std::string_view user_key) const;
+
+  // An iterator over user keys (the newest version of each, deletions
+  // hidden), in the comparator's order, forward or reverse, within the
+  // bounds. key() is a user key. On a damaged or missing table it becomes
+  // !Valid() with status() saying why. If !ordered(), the iterator is
+  // !Valid() at once with a FailedPrecondition status.
+  std::unique_ptr<Iterator> NewIterator(
+      const DatabaseReadOptions& read_options) const;
+
+  // Every version of every key in the live tables and logs (and the
+  // leftover files with DatabaseOptions::read_leftovers), with its status
+  // as of read_options.sequence (later versions are left out). Ordered by
+  // user key, newest first, if ordered(); else in file order (logs, then
+  // tables level by level). `visit` returns false to stop. Needs the
+  // comparator only for the order: works on every database. Errors are the
+  // first unreadable table or leftover file's; what was read before is
+  // visited.
+  absl::Status ListVersions(
+      const DatabaseReadOptions& read_options,
+      const std::function<bool(const VersionRecord&)>& visit) const;
+
+  // True if the database's comparator is known (bytewise, or one of
+  // DatabaseOptions::comparators): Get and iterators need it.
+  bool ordered() const;
+  // The comparator name the MANIFEST records.
+  const std::string& comparator_name() const;
+  // The table files of the version, by level, then as the level orders them
+  // (level 0: newest first).
+  const std::vector<DatabaseTableFile>& tables() const;
+  // The live logs, oldest first.
+  const std::vector<DatabaseLogFile>& logs() const;
+  // The last sequence number: the MANIFEST's, or the largest in the logs.
+  uint64_t last_sequence() const;
+  // The MANIFEST read (its file name).
+  const std::string& manifest() const;
+  // Problems found at open that did not fail it: a MANIFEST found without
+  // CURRENT, damaged log records skipped, a torn log tail.
+  const std::vector<std::string>& warnings() const;
+
+  // The table file of the version numbered `number`, opened (or taken from
+  // the open-table cache). For verification and statistics.
+  absl::StatusOr<std::shared_ptr<const Table>> OpenTable(
+      const DatabaseTableFile& file) const;
+
+ private:
+  struct Rep;
+  explicit Database(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_DATABASE_H_

@@ -1,0 +1,299 @@
+// bloomtable get DIR KEY | get DIR --key_file F
+// bloomtable scan DIR [--from K] [--to K] [--limit N] [--reverse]
+//                     [--sequence N] [--hex] [--json]
+//                     [--all_versions [--leftovers]]
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "nlohmann/json.hpp"
+#include "tools/cli_flags.h"
+#include "tools/database_commands.h"
+#include "tools/escaping.h"
+#include "tools/exit_status.h"
+#include "tools/output_format.h"
+#include "tools/tool_errors.h"
+#include "util/string_util.h"
+
+namespace bloomtable {
+namespace tool {
+namespace {
+
+// Warnings beyond this many are counted, not printed.
+constexpr size_t kMaxWarningsShown = 10;
+// Output is gathered and written in chunks of about this size.
+constexpr size_t kOutputChunk = 64 * 1024;
+
+std::string Format(std::string_view bytes, bool hex) {
+  return hex ? HexEncode(bytes) : EscapeBytes(bytes);
+}
+
+// --sequence: -1 (the default) reads the newest state.
+bool ReadSequence(std::string_view subcommand, DatabaseReadOptions* options) {
+  const int64_t sequence = absl::GetFlag(FLAGS_sequence);
+  if (sequence < -1) {
+    ReportUsageError(subcommand,
+                     absl::StrCat("--sequence must be -1 (newest) or at least "
+                                  "0, got ",
+                                  sequence));
+    return false;
+  }
+  if (sequence >= 0) options->sequence = static_cast<uint64_t>(sequence);
+  return true;
+}
+
+// Reads --from and --to (hex with --hex) into `options`.
+bool ReadBounds(const CommandLine& command_line, bool hex,
+                DatabaseReadOptions* options) {
+  struct Bound {
+    const char* name;
+    std::string value;
+    std::optional<std::string>* out;
+  };
+  Bound bounds[] = {
+      {"from", absl::GetFlag(FLAGS_from), &options->lower_bound},
+      {"to", absl::GetFlag(FLAGS_to), &options->upper_bound},
+  };
+  for (Bound& bound : bounds) {
+    if (!command_line.FlagGiven(bound.name)) continue;
+    if (!hex) {
+      *bound.out = bound.value;
+      continue;
+    }
+    absl::StatusOr<std::string> decoded = HexDecode(bound.value);
+    if (!decoded.ok()) {
+      ReportUsageError("scan", absl::StrCat("--", bound.name, " is not hex: ",
+                                            decoded.status().message()));
+      return false;
+    }
+    *bound.out = *std::move(decoded);
+  }
+  return true;
+}
+
+// Prints a scan's lines in chunks.
+class LinePrinter {
+ public:
+  void Add(std::string line) {
+    absl::StrAppend(&output_, line, "\n");
+    if (output_.size() >= kOutputChunk) Flush();
+  }
+  void Flush() {
+    std::fwrite(output_.data(), 1, output_.size(), stdout);
+    output_.clear();
+  }
+
+ private:
+  std::string output_;
+};
+
+int ScanAllVersions(const std::string& dir, const Database& db,
+                    const DatabaseReadOptions& options, int64_t limit,
+                    bool reverse, bool hex, bool json) {
+  if ((options.lower_bound || options.upper_bound) && !db.ordered()) {
+    return ReportDatabaseError(
+        dir, absl::FailedPreconditionError(absl::StrCat(
+                 "--from and --to need the database's comparator '",
+                 db.comparator_name(), "'")));
+  }
+  const Comparator* ucmp = BytewiseComparator();
+  std::vector<VersionRecord> records;
+  const absl::Status status =
+      db.ListVersions(options, [&](const VersionRecord& record) {
+        if (options.lower_bound &&
+            ucmp->Compare(record.user_key, *options.lower_bound) < 0) {
+          return true;
+        }
+        if (options.upper_bound &&
+            ucmp->Compare(record.user_key, *options.upper_bound) >= 0) {
+          return true;
+        }
+        records.push_back(record);
+        return true;
+      });
+  if (reverse) std::reverse(records.begin(), records.end());
+  if (limit >= 0 && records.size() > static_cast<uint64_t>(limit)) {
+    records.resize(static_cast<size_t>(limit));
+  }
+  if (json) {
+    nlohmann::json entries = nlohmann::json::array();
+    for (const VersionRecord& record : records) {
+      entries.push_back(
+          {{"user_key", BytesJson(record.user_key)},
+           {"sequence", record.sequence},
+           {"type", record.deletion ? "del" : "put"},
+           {"value", BytesJson(record.value)},
+           {"status", std::string(RecordStatusName(record.status))},
+           {"file", record.file},
+           {"offset", record.offset}});
+    }
+    nlohmann::json document = {{"database", dir},
+                               {"comparator", db.comparator_name()},
+                               {"versions", std::move(entries)}};
+    if (!status.ok()) document["error"] = std::string(status.message());
+    PrintJson(document);
+  } else {
+    LinePrinter printer;
+    for (const VersionRecord& record : records) {
+      printer.Add(absl::StrCat(
+          Format(record.user_key, hex), "\t", record.sequence, "\t",
+          record.deletion ? "del" : "put", "\t", Format(record.value, hex),
+          "\t", ToAbsl(RecordStatusName(record.status)), "\t", record.file, "\t",
+          record.offset));
+    }
+    printer.Flush();
+  }
+  if (!status.ok()) return ReportDatabaseError(dir, status);
+  return kExitSuccess;
+}
+
+}  // namespace
+
+bool IsDirectory(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::is_directory(path, error);
+}
+
+absl::StatusOr<std::unique_ptr<Database>> OpenDatabaseForTool(
+    const std::string& dir, const DatabaseOptions& options) {
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      Database::OpenReadOnly(dir, options);
+  if (!db.ok()) {
+    if (absl::IsNotFound(db.status())) {
+      return absl::DataLossError(absl::StrCat(
+          "not a LevelDB database directory (no CURRENT and no MANIFEST-*): ",
+          db.status().message()));
+    }
+    return db.status();
+  }
+  const std::vector<std::string>& warnings = (*db)->warnings();
+  for (size_t i = 0; i < warnings.size() && i < kMaxWarningsShown; ++i) {
+    absl::FPrintF(stderr, "bloomtable: %s: warning: %s\n", dir, warnings[i]);
+  }
+  if (warnings.size() > kMaxWarningsShown) {
+    absl::FPrintF(stderr, "bloomtable: %s: %d more warnings\n", dir,
+                  warnings.size() - kMaxWarningsShown);
+  }
+  return db;
+}
+
+int ReportDatabaseError(const std::string& dir, const absl::Status& status) {
+  std::fflush(stdout);
+  if (absl::IsFailedPrecondition(status)) {
+    absl::FPrintF(stderr, "bloomtable: %s\n", DescribeFileError(dir, status));
+    return kExitUnsupported;
+  }
+  return ReportFileError(dir, status);
+}
+
+int RunDatabaseGet(const CommandLine& command_line,
+                   const std::vector<std::string>& keys, bool from_file) {
+  const std::string& dir = command_line.args()[0];
+  const bool hex = absl::GetFlag(FLAGS_hex);
+  DatabaseReadOptions options;
+  if (!ReadSequence("get", &options)) return kExitUsage;
+  absl::StatusOr<std::unique_ptr<Database>> db = OpenDatabaseForTool(dir);
+  if (!db.ok()) return ReportDatabaseError(dir, db.status());
+  uint64_t missing = 0;
+  for (const std::string& key : keys) {
+    absl::StatusOr<std::string> value = (*db)->Get(options, key);
+    if (absl::IsNotFound(value.status())) {
+      ++missing;
+      if (from_file) {
+        absl::PrintF("missing\n");
+      } else {
+        absl::FPrintF(stderr, "bloomtable: %s: no such key: %s\n", dir,
+                      Format(key, hex));
+      }
+      continue;
+    }
+    if (!value.ok()) return ReportDatabaseError(dir, value.status());
+    if (from_file) {
+      absl::PrintF("found\t%s\n", Format(*value, hex));
+    } else {
+      absl::PrintF("%s\n", Format(*value, hex));
+    }
+  }
+  if (from_file) {
+    std::fflush(stdout);
+    absl::FPrintF(stderr, "%d keys: %d found, %d missing\n", keys.size(),
+                  keys.size() - missing, missing);
+  }
+  return missing > 0 ? kExitKeyNotFound : kExitSuccess;
+}
+
+int RunDatabaseScan(const CommandLine& command_line) {
+  const std::string& dir = command_line.args()[0];
+  const bool hex = absl::GetFlag(FLAGS_hex);
+  const bool reverse = absl::GetFlag(FLAGS_reverse);
+  const bool json = absl::GetFlag(FLAGS_json);
+  const int64_t limit = absl::GetFlag(FLAGS_limit);
+  if (limit < -1) {
+    return ReportUsageError(
+        "scan",
+        absl::StrCat("--limit must be -1 (all) or at least 0, got ", limit));
+  }
+  DatabaseReadOptions options;
+  if (!ReadSequence("scan", &options)) return kExitUsage;
+  if (!ReadBounds(command_line, hex, &options)) return kExitUsage;
+  const bool all_versions = absl::GetFlag(FLAGS_all_versions);
+  const bool leftovers = absl::GetFlag(FLAGS_leftovers);
+  if (leftovers && !all_versions) {
+    return ReportUsageError("scan", "--leftovers needs --all_versions");
+  }
+  DatabaseOptions db_options;
+  db_options.read_leftovers = leftovers;
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      OpenDatabaseForTool(dir, db_options);
+  if (!db.ok()) return ReportDatabaseError(dir, db.status());
+  if (all_versions) {
+    return ScanAllVersions(dir, **db, options, limit, reverse, hex, json);
+  }
+
+  std::unique_ptr<Iterator> it = (*db)->NewIterator(options);
+  if (reverse) {
+    it->SeekToLast();
+  } else {
+    it->SeekToFirst();
+  }
+  LinePrinter printer;
+  nlohmann::json entries = nlohmann::json::array();
+  int64_t printed = 0;
+  while (it->Valid() && (limit < 0 || printed < limit)) {
+    if (json) {
+      entries.push_back(
+          {{"key", BytesJson(it->key())}, {"value", BytesJson(it->value())}});
+    } else {
+      printer.Add(
+          absl::StrCat(Format(it->key(), hex), "\t", Format(it->value(), hex)));
+    }
+    ++printed;
+    if (reverse) {
+      it->Prev();
+    } else {
+      it->Next();
+    }
+  }
+  const absl::Status status = it->status();
+  if (json) {
+    nlohmann::json document = {{"database", dir},
+                               {"comparator", (*db)->comparator_name()},
+                               {"entries", std::move(entries)}};
+    if (!status.ok()) document["error"] = std::string(status.message());
+    PrintJson(document);
+  } else {
+    printer.Flush();
+  }
+  if (!status.ok()) return ReportDatabaseError(dir, status);
+  return kExitSuccess;
+}
+
+}  // namespace tool
+}  // namespace bloomtable
