@@ -159,7 +159,7 @@ void BatchedReader::ReleaseRing(std::unique_ptr<Ring> ring) const {
 
 MultiReadPath BatchedReader::Read(int fd, RawRead* reads, size_t count) const {
   MultiReadPath path = MultiReadPath::kPread;
-  if (count > 1 && try_io_uring_.load(std::memory_order_relaxed)) {
+  if (count > 0 && try_io_uring_.load(std::memory_order_relaxed)) {
     std::unique_ptr<Ring> ring = AcquireRing();
     if (ring != nullptr) {
       for (size_t i = 0; i < count; ++i) reads[i].result = kPending;

@@ -101,7 +101,7 @@ struct RandomAccessFileOptions {
   // Default false: reads go through the page cache.
   bool use_direct_io = false;
 
-  // MultiRead submits a batch of two or more reads through io_uring. Where
+  // MultiRead submits its batch through io_uring. Where
   // a ring cannot be set up (no io_uring in the kernel, a seccomp filter
   // that forbids it, no memory) it falls back to pread, one read after
   // another, and stops trying for this file. False selects pread always.

@@ -41,10 +41,11 @@ struct TableStats {
   // Filter partitions read from the file (FilterLayout::kPartitioned).
   uint64_t filter_partition_reads = 0;
   // MultiGet's batched reads of the data blocks a batch misses in the block
-  // cache (two or more): the batches read through io_uring, those read with
-  // pread one after another (io_uring turned off, or not available: the
-  // fallback; or a file without batched reads), and the file reads they
-  // made, adjacent blocks coalesced into one.
+  // cache (when it misses two or more): the batches read through io_uring,
+  // those read with pread one after another (io_uring turned off, or not
+  // available: the fallback; or a file without batched reads, such as an
+  // in-memory or memory-mapped one), and the file reads they made, adjacent
+  // blocks coalesced into one.
   uint64_t multiget_io_uring_batches = 0;
   uint64_t multiget_pread_batches = 0;
   uint64_t multiget_coalesced_reads = 0;
