@@ -77,7 +77,7 @@ TEST(MultiGetConcurrency, ThreadsShareATableThroughEveryReadPath) {
     RandomAccessFileOptions file_options;
     file_options.use_io_uring = io_uring;
     file_options.io_uring_queue_depth = 8;
-    auto file = OpenRandomAccessFile(path, file_options);
+    auto file = OpenRandomAccessFileWithOptions(path, file_options);
     ASSERT_TRUE(file.ok()) << file.status();
     auto size = GetFileSize(path);
     ASSERT_TRUE(size.ok());
@@ -133,7 +133,7 @@ TEST(MultiReadConcurrency, RingsAndDescriptorsAreBoundedAndReleased) {
       RandomAccessFileOptions options;
       options.use_direct_io = direct;
       options.io_uring_queue_depth = 4;
-      auto file = OpenRandomAccessFile(path, options);
+      auto file = OpenRandomAccessFileWithOptions(path, options);
       ASSERT_TRUE(file.ok()) << file.status();
       std::vector<int> wrong(kThreads, 0);
       std::vector<std::thread> threads;

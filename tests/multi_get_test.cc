@@ -39,7 +39,7 @@ bool IoUringWorksHere() {
 }
 
 // Even i are stored, odd i are absent.
-constexpr int kNumKeys = 6000;
+constexpr int kNumKeys = 3000;
 
 std::string KeyOf(int i) {
   char key[32];
@@ -117,7 +117,7 @@ std::unique_ptr<Table> OpenTable(const Options& options,
   file_options.use_direct_io = mode.direct;
   file_options.use_io_uring = mode.io_uring;
   file_options.io_uring_queue_depth = 4;
-  auto file = OpenRandomAccessFile(path, file_options);
+  auto file = OpenRandomAccessFileWithOptions(path, file_options);
   EXPECT_TRUE(file.ok()) << file.status();
   if (!file.ok()) return nullptr;
   auto table = Table::Open(options, *std::move(file), size);
@@ -181,7 +181,7 @@ TEST(MultiGet, EqualsAGetLoopThroughEveryPath) {
       SCOPED_TRACE(std::string(spec.name) + " " + ModeName(mode));
       auto table = OpenTable(options, path, contents.size(), mode);
       ASSERT_NE(table, nullptr);
-      for (int round = 0; round < 30; ++round) {
+      for (int round = 0; round < 20; ++round) {
         const std::vector<std::string> keys =
             RandomBatch(&rng, 1 + rng() % 130);
         EXPECT_EQ(ExpectMultiGetEqualsGets(*table, keys), 0u);
@@ -308,14 +308,14 @@ TEST(MultiGet, AnUnreadableBlockFailsOnlyItsKeysEvenWhenCoalesced) {
   auto sound = Table::Open(options, NewMemoryRandomAccessFile(contents),
                            contents.size());
   ASSERT_TRUE(sound.ok());
-  const uint64_t bad_block = (*sound)->ApproximateOffsetOf(KeyOf(3000));
+  const uint64_t bad_block = (*sound)->ApproximateOffsetOf(KeyOf(1500));
   auto table = Table::Open(
       options, std::make_unique<UnreadableSpotFile>(contents, bad_block + 1),
       contents.size());
   ASSERT_TRUE(table.ok()) << table.status();
 
   std::vector<std::string> keys;
-  for (int i = 2800; i < 3200; i += 2) keys.push_back(KeyOf(i));
+  for (int i = 1300; i < 1700; i += 2) keys.push_back(KeyOf(i));
   const std::vector<std::string_view> views(keys.begin(), keys.end());
   const auto results = (*table)->MultiGet(ReadOptions(), views);
   size_t failed = 0;

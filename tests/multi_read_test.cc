@@ -72,7 +72,7 @@ std::unique_ptr<RandomAccessFile> Open(const std::string& path,
   options.use_direct_io = mode.direct;
   options.use_io_uring = mode.io_uring;
   options.io_uring_queue_depth = depth;
-  auto file = OpenRandomAccessFile(path, options);
+  auto file = OpenRandomAccessFileWithOptions(path, options);
   EXPECT_TRUE(file.ok()) << file.status();
   return file.ok() ? *std::move(file) : nullptr;
 }
@@ -228,7 +228,7 @@ TEST(DirectFile, MissingFileIsNotFound) {
   TempDir dir;
   RandomAccessFileOptions options;
   options.use_direct_io = true;
-  auto file = OpenRandomAccessFile(dir.File("missing"), options);
+  auto file = OpenRandomAccessFileWithOptions(dir.File("missing"), options);
   EXPECT_TRUE(absl::IsNotFound(file.status())) << file.status();
 }
 

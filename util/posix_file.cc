@@ -153,11 +153,12 @@ class PosixWritableFile final : public WritableFile {
 
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
     const std::string& path) {
-  return OpenRandomAccessFile(path, RandomAccessFileOptions());
+  return OpenRandomAccessFileWithOptions(path, RandomAccessFileOptions());
 }
 
-absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
-    const std::string& path, const RandomAccessFileOptions& options) {
+absl::StatusOr<std::unique_ptr<RandomAccessFile>>
+OpenRandomAccessFileWithOptions(const std::string& path,
+                                const RandomAccessFileOptions& options) {
   if (options.use_direct_io) return OpenDirectRandomAccessFile(path, options);
   absl::StatusOr<OpenedFile> opened = OpenForReading(path);
   if (!opened.ok()) return opened.status();

@@ -88,7 +88,7 @@ class WritableFile {
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
     const std::string& path);
 
-// How OpenRandomAccessFile(path, options) reads.
+// How OpenRandomAccessFileWithOptions(path, options) reads.
 struct RandomAccessFileOptions {
   // Read with O_DIRECT, past the page cache: for users who keep their own
   // block cache (Options::block_cache) and do not want the kernel's second
@@ -123,8 +123,9 @@ inline constexpr size_t kDirectIOAlignment = 4096;
 // keeps up to two rings (one descriptor each) for later batches until it
 // is destroyed; each call uses its own ring, so concurrent calls never
 // wait for one another.
-absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
-    const std::string& path, const RandomAccessFileOptions& options);
+absl::StatusOr<std::unique_ptr<RandomAccessFile>>
+OpenRandomAccessFileWithOptions(const std::string& path,
+                                const RandomAccessFileOptions& options);
 absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(
     const std::string& path);
 // The size of the file at `path` (NotFound if missing, FailedPrecondition if
