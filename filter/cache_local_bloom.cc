@@ -167,6 +167,7 @@ class CacheLocalBloomReader final : public FilterReader {
   bool KeyMayMatch(std::string_view key) const override {
     return view_.KeyMayMatch(key);
   }
+  void Prefetch(std::string_view key) const override { view_.Prefetch(key); }
 
  private:
   const CacheLocalBloomView view_;
@@ -332,6 +333,12 @@ void CacheLocalBloomView::ParseVersion1(std::string_view filter) {
   line_bits_ = static_cast<uint32_t>(8 * line_bytes);
   num_probes_ = num_probes;
   well_formed_ = true;
+}
+
+void CacheLocalBloomView::Prefetch(std::string_view key) const {
+  if (!well_formed_ || num_lines_ == 0) return;
+  const uint64_t hash = KeyHash(key);
+  __builtin_prefetch(lines_ + size_t{LineOf(hash, num_lines_)} * line_bytes_);
 }
 
 bool CacheLocalBloomView::KeyMayMatch(std::string_view key) const {

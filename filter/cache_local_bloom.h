@@ -143,6 +143,8 @@ class CacheLocalBloomView {
   int num_probes() const { return num_probes_; }
 
   bool KeyMayMatch(std::string_view key) const;
+  // Prefetches the one line KeyMayMatch(key) reads (FilterReader::Prefetch).
+  void Prefetch(std::string_view key) const;
 
  private:
   void ParseVersion1(std::string_view filter);

@@ -89,6 +89,11 @@ class FilterBlockReader {
   // False only if `key` is certainly not in the data block starting at
   // `block_offset`.
   bool KeyMayMatch(uint64_t block_offset, std::string_view key) const;
+  // Prefetches the first kMaxPrefetchBytes of the filter that
+  // KeyMayMatch(block_offset, ...) will ask (a per-block filter is small:
+  // a few cache lines). A hint only.
+  void Prefetch(uint64_t block_offset) const;
+  static constexpr size_t kMaxPrefetchBytes = 256;
 
   // Whether the block's structure parsed (base_lg in [1, 30], offset array
   // inside the block).

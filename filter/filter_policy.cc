@@ -22,6 +22,7 @@ class PolicyFilterReader final : public FilterReader {
 }  // namespace
 
 FilterReader::~FilterReader() = default;
+void FilterReader::Prefetch(std::string_view /*key*/) const {}
 FilterPolicy::~FilterPolicy() = default;
 
 std::unique_ptr<FilterReader> FilterPolicy::NewReader(

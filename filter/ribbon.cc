@@ -211,6 +211,7 @@ class RibbonReader final : public FilterReader {
   bool KeyMayMatch(std::string_view key) const override {
     return view_.KeyMayMatch(key);
   }
+  void Prefetch(std::string_view key) const override { view_.Prefetch(key); }
 
  private:
   const RibbonView view_;
@@ -354,6 +355,23 @@ RibbonView::RibbonView(std::string_view filter) : bloom_(filter) {
   num_starts_ = RibbonNumStarts(shape.num_blocks);
   words_ = filter.data();
   tail_ = words_ + 8 * shape.NumHeadWords();
+}
+
+void RibbonView::Prefetch(std::string_view key) const {
+  if (kind_ == Kind::kBloom) {
+    bloom_.Prefetch(key);
+    return;
+  }
+  if (kind_ != Kind::kRibbon) return;
+  // The head words of the row's first block and of the next one, which
+  // follow it: the query's first reads (RibbonQuery).
+  const RibbonRow row = RibbonRowOf(KeyHash(key, shape_.seed), num_starts_);
+  const uint64_t block = row.start / kRibbonBlockSlots;
+  const char* head0 = shape_.lower_columns >= kRibbonHeadColumns
+                          ? words_ + 8 * kRibbonHeadColumns * block
+                          : words_ + 8 * shape_.FirstHeadWordOf(block);
+  __builtin_prefetch(head0);
+  __builtin_prefetch(head0 + 8 * kRibbonHeadColumns);
 }
 
 bool RibbonView::KeyMayMatch(std::string_view key) const {

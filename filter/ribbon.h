@@ -98,6 +98,9 @@ class RibbonView {
   const RibbonShape& shape() const { return shape_; }
 
   bool KeyMayMatch(std::string_view key) const;
+  // Prefetches the head words KeyMayMatch(key) reads first (Ribbon), or
+  // the Bloom fallback's line (FilterReader::Prefetch).
+  void Prefetch(std::string_view key) const;
 
  private:
   enum class Kind { kMalformed, kRibbon, kBloom };

@@ -134,6 +134,20 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
   absl::Status status = file.Read(handle.offset(), read_size, &bytes, scratch);
   report->bytes_read = bytes.size();
   if (!status.ok()) return status;
+  // The heap buffer is reused only if the file read into it.
+  if (bytes.data() != buffer.get()) buffer.reset();
+  return DecodeBlock(handle, bytes, options, report, std::move(buffer));
+}
+
+absl::StatusOr<BlockContents> DecodeBlock(const BlockHandle& handle,
+                                          std::string_view bytes,
+                                          const ReadBlockOptions& options,
+                                          BlockReadReport* report,
+                                          std::unique_ptr<char[]> owned) {
+  BlockReadReport ignored_report;
+  if (report == nullptr) report = &ignored_report;
+  const size_t n = static_cast<size_t>(handle.size());
+  const size_t read_size = n + kBlockTrailerSize;
   if (bytes.size() != read_size) {
     return BlockError(handle, absl::StrFormat("truncated: read %u of %u bytes",
                                               bytes.size(), read_size));
@@ -153,11 +167,12 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
   const std::string_view stored_bytes(data, n);
   report->codec = CodecOf(options.numbering, type, stored_bytes);
   if (type == kNoCompressionType) {
+    std::unique_ptr<char[]> buffer = std::move(owned);
     if (buffer == nullptr) buffer.reset(new char[n]);
     if (data != buffer.get()) {
-      // The bytes are on the stack, or the file handed out its own memory:
-      // copy, so the block owns its bytes whoever holds it (a cache may keep
-      // it past the file).
+      // The bytes are on the stack, in a batch's buffer, or in the file's
+      // own memory: copy, so the block owns its bytes whoever holds it (a
+      // cache may keep it past the file).
       std::memcpy(buffer.get(), data, n);
     }
     BlockContents contents;

@@ -136,6 +136,20 @@ absl::StatusOr<BlockContents> ReadBlock(const RandomAccessFile& file,
                                         const ReadBlockOptions& options,
                                         BlockReadReport* report);
 
+// ReadBlock's work after the read, for a block whose bytes were read by
+// other means (a batched read, Table::MultiGet): `bytes` are what the file
+// returned for the block and its trailer; fewer than handle.size() +
+// kBlockTrailerSize is the "truncated" DataLoss. Checks the trailer and
+// decompresses, with ReadBlock's errors. `owned`, if not null, is the
+// buffer holding `bytes` and is given up (an uncompressed block keeps it
+// instead of a copy). Sets report->checksum_mismatch and codec, not
+// bytes_read. `report` may be null.
+absl::StatusOr<BlockContents> DecodeBlock(const BlockHandle& handle,
+                                          std::string_view bytes,
+                                          const ReadBlockOptions& options,
+                                          BlockReadReport* report,
+                                          std::unique_ptr<char[]> owned);
+
 }  // namespace bloomtable
 
 #endif  // BLOOMTABLE_TABLE_FORMAT_H_

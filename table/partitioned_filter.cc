@@ -116,6 +116,14 @@ PartitionedFilter::GetCachedPartition(size_t i) const {
   return partition;
 }
 
+void PartitionedFilter::Prefetch(std::string_view key) const {
+  if (source_.cache != nullptr) return;
+  const size_t i = separators_.Find(key);
+  if (i == separators_.size()) return;
+  const FilterReader* reader = held_[i].reader.get();
+  if (reader != nullptr) reader->Prefetch(key);
+}
+
 bool PartitionedFilter::KeyMayMatch(std::string_view key) const {
   // The first partition whose separator is >= key is the only one that can
   // hold it; past the last separator the key is after every key of the

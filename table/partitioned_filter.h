@@ -70,6 +70,10 @@ class PartitionedFilter {
 
   // False only if `key` is certainly not in the table.
   bool KeyMayMatch(std::string_view key) const;
+  // Finds `key`'s partition and, if it is held in memory, prefetches what
+  // its reader will read (FilterReader::Prefetch). Partitions read on
+  // demand are left alone: finding one costs a cache lookup.
+  void Prefetch(std::string_view key) const;
 
   // Bytes held for the table's life: the decoded separators, the handles
   // (on demand) or the partitions (held).

@@ -17,6 +17,7 @@
 #include "table/format.h"
 #include "table/internal_key.h"
 #include "table/iterate_bounds.h"
+#include "table/multi_get.h"
 #include "table/scan_filters.h"
 #include "table/table_counters.h"
 #include "table/table_filter.h"
@@ -71,7 +72,7 @@ absl::Status KeyNotFound() {
 
 }  // namespace
 
-struct Table::Rep final : public DataBlockReader {
+struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   Rep(const Options& opts, std::unique_ptr<RandomAccessFile> f, uint64_t size)
       : options(opts),
         internal_comparator(opts.comparator),
@@ -91,20 +92,43 @@ struct Table::Rep final : public DataBlockReader {
   // damaged index entry.
   absl::Status FindDataBlock(std::string_view key, std::string_view seek_key,
                              BlockHandle* handle) const {
+    if (!TableFilterMayMatch(key)) return KeyNotFound();
+    absl::Status status = SearchIndex(seek_key, handle);
+    if (!status.ok()) return status;
+    if (!BlockFilterMayMatch(handle->offset(), key)) return KeyNotFound();
+    return absl::OkStatus();
+  }
+
+  // FindDataBlock's steps, which MultiGet takes across a batch
+  // (BatchLookupTable).
+  bool internal_keys() const override {
+    return options.key_format == KeyFormat::kLevelDBInternal;
+  }
+
+  void PrefetchTableFilter(std::string_view key) const override {
     const TableFilter* table_filter = filter.get();
     if (table_filter != nullptr &&
         table_filter->layout() != FilterLayout::kPerBlock) {
-      if (!counters.filter.Record(table_filter->TableMayMatch(key))) {
-        return KeyNotFound();
-      }
-    } else if (table_filter == nullptr && scan_filters != nullptr &&
-               scan_filters->CanAnswerKeys()) {
-      // A table written with a prefix extractor has only its prefix filter.
-      if (!counters.filter.Record(scan_filters->KeyMayMatch(key))) {
-        return KeyNotFound();
-      }
+      table_filter->PrefetchTable(key);
     }
+  }
 
+  bool TableFilterMayMatch(std::string_view key) const override {
+    const TableFilter* table_filter = filter.get();
+    if (table_filter != nullptr &&
+        table_filter->layout() != FilterLayout::kPerBlock) {
+      return counters.filter.Record(table_filter->TableMayMatch(key));
+    }
+    if (table_filter == nullptr && scan_filters != nullptr &&
+        scan_filters->CanAnswerKeys()) {
+      // A table written with a prefix extractor has only its prefix filter.
+      return counters.filter.Record(scan_filters->KeyMayMatch(key));
+    }
+    return true;
+  }
+
+  absl::Status SearchIndex(std::string_view seek_key,
+                           BlockHandle* handle) const override {
     BlockIter index_iter(comparator, index_block.get());
     index_iter.Seek(seek_key);
     if (!index_iter.Valid()) {
@@ -115,21 +139,32 @@ struct Table::Rep final : public DataBlockReader {
     std::string_view encoded_handle = index_iter.value();
     absl::Status status = handle->DecodeFrom(&encoded_handle);
     if (!status.ok()) return PlaceError(nullptr, status);
+    return absl::OkStatus();
+  }
 
+  void PrefetchBlockFilter(uint64_t block_offset) const override {
+    const TableFilter* table_filter = filter.get();
     if (table_filter != nullptr &&
         table_filter->layout() == FilterLayout::kPerBlock) {
-      if (!counters.filter.Record(
-              table_filter->BlockMayMatch(handle->offset(), key))) {
-        return KeyNotFound();
-      }
+      table_filter->PrefetchBlock(block_offset);
     }
-    return absl::OkStatus();
+  }
+
+  bool BlockFilterMayMatch(uint64_t block_offset,
+                           std::string_view key) const override {
+    const TableFilter* table_filter = filter.get();
+    if (table_filter != nullptr &&
+        table_filter->layout() == FilterLayout::kPerBlock) {
+      return counters.filter.Record(
+          table_filter->BlockMayMatch(block_offset, key));
+    }
+    return true;
   }
 
   // Looks `key` up in `block`, the data block at `handle`.
   absl::Status GetFromBlock(const Block& block, const BlockHandle& handle,
                             std::string_view key, std::string_view seek_key,
-                            std::string* value) const {
+                            std::string* value) const override {
     BlockIter data_iter(comparator, &block);
     data_iter.Seek(seek_key);
     if (!data_iter.Valid()) {
@@ -172,32 +207,83 @@ struct Table::Rep final : public DataBlockReader {
   absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
       const ReadOptions& read_options,
       const BlockHandle& handle) const override {
+    std::shared_ptr<const Block> cached = CachedDataBlock(handle);
+    if (cached != nullptr) return cached;
+    return ReadDataBlockFromFile(read_options, handle);
+  }
+
+  std::shared_ptr<const Block> CachedDataBlock(
+      const BlockHandle& handle) const override {
     Cache* cache = options.block_cache.get();
-    if (cache != nullptr) {
-      std::shared_ptr<const void> cached =
-          cache->Lookup(cache_id, handle.offset());
-      if (cached != nullptr) {
-        TableCounters::Add(counters.block_cache_hits, 1);
-        return std::static_pointer_cast<const Block>(std::move(cached));
-      }
-      TableCounters::Add(counters.block_cache_misses, 1);
+    if (cache == nullptr) return nullptr;
+    std::shared_ptr<const void> cached =
+        cache->Lookup(cache_id, handle.offset());
+    if (cached != nullptr) {
+      TableCounters::Add(counters.block_cache_hits, 1);
+      return std::static_pointer_cast<const Block>(std::move(cached));
     }
+    TableCounters::Add(counters.block_cache_misses, 1);
+    return nullptr;
+  }
+
+  absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlockFromFile(
+      const ReadOptions& read_options,
+      const BlockHandle& handle) const override {
     ReadBlockOptions block_options = block_read_options;
     block_options.verify_checksum = read_options.verify_checksums;
     BlockReadReport report;
     absl::StatusOr<BlockContents> contents =
         ReadBlockAt(*file, handle, block_options, "data", &report);
+    return FinishDataBlock(read_options, handle, report, std::move(contents));
+  }
+
+  absl::StatusOr<std::shared_ptr<const Block>> DataBlockFromRead(
+      const ReadOptions& read_options, const BlockHandle& handle,
+      const absl::Status& read_status, std::string_view bytes) const override {
+    ReadBlockOptions block_options = block_read_options;
+    block_options.verify_checksum = read_options.verify_checksums;
+    BlockReadReport report;
+    report.bytes_read = bytes.size();
+    absl::StatusOr<BlockContents> contents =
+        read_status.ok()
+            ? DecodeBlock(handle, bytes, block_options, &report, nullptr)
+            : absl::StatusOr<BlockContents>(read_status);
+    if (!contents.ok()) {
+      contents = BlockError(file->name(), "data", handle, contents.status());
+    }
+    return FinishDataBlock(read_options, handle, report, std::move(contents));
+  }
+
+  // Counts a data block read from the file, parses it and caches it if
+  // fill_cache.
+  absl::StatusOr<std::shared_ptr<const Block>> FinishDataBlock(
+      const ReadOptions& read_options, const BlockHandle& handle,
+      const BlockReadReport& report,
+      absl::StatusOr<BlockContents> contents) const {
     TableCounters::Add(counters.data_block_reads, 1);
     counters.RecordRead(report);
     if (!contents.ok()) return contents.status();
     absl::StatusOr<std::shared_ptr<const Block>> block =
         ParseBlockAt(file->name(), "data", handle, *std::move(contents));
     if (!block.ok()) return block.status();
+    Cache* cache = options.block_cache.get();
     if (cache != nullptr && read_options.fill_cache) {
       cache->Insert(cache_id, handle.offset(), *block,
                     (*block)->contents().size() + kCacheEntryOverhead);
     }
     return block;
+  }
+
+  const RandomAccessFile& data_file() const override { return *file; }
+  uint64_t readable_limit() const override {
+    return block_read_options.readable_limit;
+  }
+  void RecordMultiRead(MultiReadPath path, size_t reads) const override {
+    TableCounters::Add(path == MultiReadPath::kIoUring
+                           ? counters.multiget_io_uring_batches
+                           : counters.multiget_pread_batches,
+                       1);
+    TableCounters::Add(counters.multiget_coalesced_reads, reads);
   }
 
   void AddPinnedBytes(int64_t delta) const override {
@@ -414,58 +500,7 @@ absl::Status Table::ForEachEntry(
 std::vector<absl::StatusOr<std::string>> Table::MultiGet(
     const ReadOptions& read_options,
     const std::vector<std::string_view>& keys) const {
-  const Rep& r = *rep_;
-  std::vector<absl::StatusOr<std::string>> results(keys.size());
-
-  // First every key's filter and index search, in memory.
-  struct Pending {
-    uint64_t offset;
-    size_t key_index;
-  };
-  std::vector<Pending> pending;
-  std::vector<BlockHandle> handles(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const SeekKey target(r.options.key_format, keys[i]);
-    absl::Status status = r.FindDataBlock(keys[i], target.view(), &handles[i]);
-    if (status.ok()) {
-      pending.push_back({handles[i].offset(), i});
-    } else {
-      results[i] = std::move(status);
-    }
-  }
-
-  // Then each needed data block once, in file order.
-  std::stable_sort(
-      pending.begin(), pending.end(),
-      [](const Pending& a, const Pending& b) { return a.offset < b.offset; });
-  for (size_t begin = 0; begin < pending.size();) {
-    size_t end = begin + 1;
-    while (end < pending.size() &&
-           pending[end].offset == pending[begin].offset) {
-      ++end;
-    }
-    const BlockHandle& handle = handles[pending[begin].key_index];
-    absl::StatusOr<std::shared_ptr<const Block>> block =
-        r.ReadDataBlock(read_options, handle);
-    for (size_t p = begin; p < end; ++p) {
-      const size_t i = pending[p].key_index;
-      if (!block.ok()) {
-        results[i] = block.status();
-        continue;
-      }
-      const SeekKey target(r.options.key_format, keys[i]);
-      std::string value;
-      absl::Status status =
-          r.GetFromBlock(**block, handle, keys[i], target.view(), &value);
-      if (status.ok()) {
-        results[i] = std::move(value);
-      } else {
-        results[i] = std::move(status);
-      }
-    }
-    begin = end;
-  }
-  return results;
+  return BatchedMultiGet(*rep_, read_options, keys);
 }
 
 std::unique_ptr<Iterator> Table::NewIterator(

@@ -47,6 +47,9 @@ struct TableCounters {
   std::atomic<uint64_t> block_cache_hits{0};
   std::atomic<uint64_t> block_cache_misses{0};
   std::atomic<uint64_t> filter_partition_reads{0};
+  std::atomic<uint64_t> multiget_io_uring_batches{0};
+  std::atomic<uint64_t> multiget_pread_batches{0};
+  std::atomic<uint64_t> multiget_coalesced_reads{0};
   FilterAnswerCounter prefix_filter;
   FilterAnswerCounter range_filter;
 
@@ -73,6 +76,12 @@ struct TableCounters {
         block_cache_misses.load(std::memory_order_relaxed);
     stats.filter_partition_reads =
         filter_partition_reads.load(std::memory_order_relaxed);
+    stats.multiget_io_uring_batches =
+        multiget_io_uring_batches.load(std::memory_order_relaxed);
+    stats.multiget_pread_batches =
+        multiget_pread_batches.load(std::memory_order_relaxed);
+    stats.multiget_coalesced_reads =
+        multiget_coalesced_reads.load(std::memory_order_relaxed);
     stats.prefix_filter_negatives = prefix_filter.Negatives();
     stats.prefix_filter_checks = prefix_filter.Checks();
     stats.range_filter_negatives = range_filter.Negatives();

@@ -85,10 +85,25 @@ class TableFilter {
                                    : whole_table_reader_->KeyMayMatch(key);
   }
 
+  // REQUIRES: layout() != kPerBlock. Prefetches what TableMayMatch(key)
+  // will read (FilterReader::Prefetch).
+  void PrefetchTable(std::string_view key) const {
+    if (partitioned_ != nullptr) {
+      partitioned_->Prefetch(key);
+    } else {
+      whole_table_reader_->Prefetch(key);
+    }
+  }
+
   // REQUIRES: layout() == kPerBlock. False only if `key` is certainly not in
   // the data block starting at `block_offset`.
   bool BlockMayMatch(uint64_t block_offset, std::string_view key) const {
     return block_reader_->KeyMayMatch(block_offset, key);
+  }
+  // REQUIRES: layout() == kPerBlock. Prefetches the filter that
+  // BlockMayMatch(block_offset, ...) will ask.
+  void PrefetchBlock(uint64_t block_offset) const {
+    block_reader_->Prefetch(block_offset);
   }
 
  private:

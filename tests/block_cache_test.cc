@@ -253,11 +253,18 @@ TEST(TableMultiGet, ReadsEachNeededBlockOnceInFileOrder) {
   for (size_t i = 0; i < keys.size(); ++i) {
     ASSERT_TRUE(results[i].ok()) << keys[i];
   }
+  // Adjacent blocks are coalesced (reads of at most 256 KiB; this table's
+  // data blocks span less): one batch of reads in file order, each block
+  // counted once.
   const std::vector<uint64_t> offsets = recorder->offsets();
   EXPECT_TRUE(std::is_sorted(offsets.begin(), offsets.end()));
   EXPECT_EQ(std::adjacent_find(offsets.begin(), offsets.end()), offsets.end())
       << "a block was read twice";
-  EXPECT_EQ(table->GetStats().data_block_reads, offsets.size());
+  const TableStats stats = table->GetStats();
+  EXPECT_EQ(stats.multiget_coalesced_reads, offsets.size());
+  EXPECT_EQ(stats.multiget_pread_batches, 1u);  // a memory file's MultiRead
+  EXPECT_EQ(stats.multiget_io_uring_batches, 0u);
+  EXPECT_GT(stats.data_block_reads, offsets.size());
 }
 
 TEST(TableMultiGet, AbsentKeysRejectedByTheFilterReadNothing) {

@@ -13,6 +13,8 @@ packages=(
   libabsl-dev libsnappy-dev libxxhash-dev libisal-dev nlohmann-json3-dev
   # block compression of other LevelDB variants (and bloomtable's zstd)
   zlib1g-dev libzstd-dev liblz4-dev libbz2-dev
+  # io_uring for batched reads (RandomAccessFile::MultiRead)
+  liburing-dev
   # tests
   libgtest-dev libgmock-dev
   # sanitizer and libFuzzer runtimes for clang 14

@@ -22,6 +22,15 @@ class CountingRandomAccessFile final : public RandomAccessFile {
     return status;
   }
 
+  MultiReadPath MultiRead(ReadRequest* requests, size_t count) const override {
+    const MultiReadPath path = base_->MultiRead(requests, count);
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < count; ++i) bytes += requests[i].result.size();
+    counters_->reads.fetch_add(count, std::memory_order_relaxed);
+    counters_->bytes.fetch_add(bytes, std::memory_order_relaxed);
+    return path;
+  }
+
   const std::string& name() const override { return base_->name(); }
 
  private:
@@ -39,6 +48,13 @@ class DelayedRandomAccessFile final : public RandomAccessFile {
                     char* scratch) const override {
     if (latency_.count() > 0) std::this_thread::sleep_for(latency_);
     return base_->Read(offset, n, result, scratch);
+  }
+
+  MultiReadPath MultiRead(ReadRequest* requests, size_t count) const override {
+    if (latency_.count() > 0 && count > 0) {
+      std::this_thread::sleep_for(latency_);
+    }
+    return base_->MultiRead(requests, count);
   }
 
   const std::string& name() const override { return base_->name(); }

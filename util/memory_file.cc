@@ -33,6 +33,16 @@ class MemoryRandomAccessFile final : public RandomAccessFile {
 }  // namespace
 
 RandomAccessFile::~RandomAccessFile() = default;
+
+MultiReadPath RandomAccessFile::MultiRead(ReadRequest* requests,
+                                          size_t count) const {
+  for (size_t i = 0; i < count; ++i) {
+    ReadRequest& request = requests[i];
+    request.status =
+        Read(request.offset, request.n, &request.result, request.scratch);
+  }
+  return MultiReadPath::kPread;
+}
 WritableFile::~WritableFile() = default;
 
 std::unique_ptr<RandomAccessFile> NewMemoryRandomAccessFile(

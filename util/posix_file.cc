@@ -9,8 +9,11 @@
 #include <cerrno>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "bloomtable/file.h"
+#include "util/batched_read.h"
+#include "util/direct_file.h"
 #include "util/file_errors.h"
 #include "util/posix_open.h"
 
@@ -18,29 +21,49 @@ namespace bloomtable {
 namespace {
 
 // Positional reads with pread: no shared file offset, so concurrent reads
-// need no lock.
+// need no lock. Batches go through a BatchedReader (io_uring or pread).
 class PosixRandomAccessFile final : public RandomAccessFile {
  public:
-  PosixRandomAccessFile(std::string name, int fd)
-      : name_(std::move(name)), fd_(fd) {}
+  PosixRandomAccessFile(std::string name, int fd,
+                        const RandomAccessFileOptions& options)
+      : name_(std::move(name)),
+        fd_(fd),
+        batched_(options.use_io_uring, options.io_uring_queue_depth,
+                 /*alignment=*/1) {}
   ~PosixRandomAccessFile() override { ::close(fd_); }
 
   absl::Status Read(uint64_t offset, size_t n, std::string_view* result,
                     char* scratch) const override {
-    size_t done = 0;
-    while (done < n) {
-      const ssize_t got = ::pread(fd_, scratch + done, n - done,
-                                  static_cast<off_t>(offset + done));
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        *result = std::string_view();
-        return FileError(name_, "read", errno);
-      }
-      if (got == 0) break;  // end of file
-      done += static_cast<size_t>(got);
+    const int64_t got = PreadFully(fd_, offset, n, scratch);
+    if (got < 0) {
+      *result = std::string_view();
+      return FileError(name_, "read", static_cast<int>(-got));
     }
-    *result = std::string_view(scratch, done);
+    *result = std::string_view(scratch, static_cast<size_t>(got));
     return absl::OkStatus();
+  }
+
+  MultiReadPath MultiRead(ReadRequest* requests, size_t count) const override {
+    std::vector<RawRead> reads(count);
+    for (size_t i = 0; i < count; ++i) {
+      reads[i].offset = requests[i].offset;
+      reads[i].n = requests[i].n;
+      reads[i].buffer = requests[i].scratch;
+    }
+    const MultiReadPath path = batched_.Read(fd_, reads.data(), count);
+    for (size_t i = 0; i < count; ++i) {
+      ReadRequest& request = requests[i];
+      if (reads[i].result < 0) {
+        request.result = std::string_view();
+        request.status =
+            FileError(name_, "read", static_cast<int>(-reads[i].result));
+      } else {
+        request.result = std::string_view(request.scratch,
+                                          static_cast<size_t>(reads[i].result));
+        request.status = absl::OkStatus();
+      }
+    }
+    return path;
   }
 
   const std::string& name() const override { return name_; }
@@ -48,6 +71,7 @@ class PosixRandomAccessFile final : public RandomAccessFile {
  private:
   const std::string name_;
   const int fd_;
+  const BatchedReader batched_;
 };
 
 // Appends are buffered (up to kBufferSize); Flush, Sync and Close write the
@@ -129,10 +153,17 @@ class PosixWritableFile final : public WritableFile {
 
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
     const std::string& path) {
+  return OpenRandomAccessFileWithOptions(path, RandomAccessFileOptions());
+}
+
+absl::StatusOr<std::unique_ptr<RandomAccessFile>>
+OpenRandomAccessFileWithOptions(const std::string& path,
+                                const RandomAccessFileOptions& options) {
+  if (options.use_direct_io) return OpenDirectRandomAccessFile(path, options);
   absl::StatusOr<OpenedFile> opened = OpenForReading(path);
   if (!opened.ok()) return opened.status();
   return std::unique_ptr<RandomAccessFile>(
-      std::make_unique<PosixRandomAccessFile>(path, opened->fd));
+      std::make_unique<PosixRandomAccessFile>(path, opened->fd, options));
 }
 
 namespace {

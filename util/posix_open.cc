@@ -10,8 +10,9 @@
 
 namespace bloomtable {
 
-absl::StatusOr<OpenedFile> OpenForReading(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+absl::StatusOr<OpenedFile> OpenForReading(const std::string& path,
+                                          int extra_flags) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | extra_flags);
   if (fd < 0) return FileError(path, "open", errno);
   struct stat st;
   if (::fstat(fd, &st) != 0) {

@@ -18,8 +18,10 @@ struct OpenedFile {
 };
 
 // Errors name the path and keep errno's meaning (a missing file is NotFound;
-// a directory is EISDIR's FailedPrecondition).
-absl::StatusOr<OpenedFile> OpenForReading(const std::string& path);
+// a directory is EISDIR's FailedPrecondition). `extra_flags` are added to
+// open's O_RDONLY | O_CLOEXEC (O_DIRECT).
+absl::StatusOr<OpenedFile> OpenForReading(const std::string& path,
+                                          int extra_flags = 0);
 
 }  // namespace bloomtable
 

@@ -46,6 +46,13 @@ class FilterReader {
   // from: never false for a key that was added to the filter these bytes
   // hold (see the top of this file for damaged bytes).
   virtual bool KeyMayMatch(std::string_view key) const = 0;
+
+  // Asks the processor to bring the memory that KeyMayMatch(key) will read
+  // first toward the cache, without waiting for it: a batch of lookups
+  // (Table::MultiGet) prefetches every key before it probes any, so that
+  // their cache misses overlap. A hint only: it never changes an answer.
+  // The default does nothing.
+  virtual void Prefetch(std::string_view key) const;
 };
 
 class FilterPolicy {

@@ -41,6 +41,15 @@ struct TableStats {
   uint64_t block_cache_misses = 0;  // data blocks looked for and not found
   // Filter partitions read from the file (FilterLayout::kPartitioned).
   uint64_t filter_partition_reads = 0;
+  // MultiGet's batched reads of the data blocks a batch misses in the block
+  // cache (when it misses two or more): the batches read through io_uring,
+  // those read with pread one after another (io_uring turned off, or not
+  // available: the fallback; or a file without batched reads, such as an
+  // in-memory or memory-mapped one), and the file reads they made, adjacent
+  // blocks coalesced into one.
+  uint64_t multiget_io_uring_batches = 0;
+  uint64_t multiget_pread_batches = 0;
+  uint64_t multiget_coalesced_reads = 0;
   // Scans (bounded iterators, prefix_same_as_start, MayContainRange) that
   // asked the prefix filter, and those it answered "no key": each saved the
   // data-block reads of that scan.
@@ -155,8 +164,16 @@ class Table {
   uint64_t ApproximateOffsetOf(std::string_view key) const;
 
   // Looks up many keys at once: one result per key, in the order of `keys`
-  // (a value, NotFound, or an error). Every key's filter is asked first;
-  // then each data block needed is read once, in file order.
+  // (a value, NotFound, or an error), each equal to what Get returns for
+  // that key. Keys may repeat and need not be sorted. Every key's filter
+  // line is prefetched and probed before any block is read; the index is
+  // searched for the keys that pass; then the distinct data blocks they
+  // need that the block cache lacks are read together: one
+  // RandomAccessFile::MultiRead (io_uring on POSIX files, up to
+  // RandomAccessFileOptions::io_uring_queue_depth reads in flight), with
+  // adjacent blocks coalesced into one read. A damaged or unreadable block
+  // fails only the keys that need it. GetStats counts which path the reads
+  // took.
   std::vector<absl::StatusOr<std::string>> MultiGet(
       const ReadOptions& read_options,
       const std::vector<std::string_view>& keys) const;

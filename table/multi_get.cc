@@ -1,0 +1,239 @@
+// BatchedMultiGet: filters, index, cache, batched reads, then block
+// searches, each step across the whole batch (multi_get.h).
+
+#include "table/multi_get.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "table/internal_key.h"
+
+namespace bloomtable {
+
+BatchLookupTable::~BatchLookupTable() = default;
+
+namespace {
+
+// How many keys ahead of its probe a filter line is prefetched: enough to
+// cover a memory access (about 80 ns) with the probes in between, few
+// enough that the prefetches in flight stay within what a core tracks
+// (10 to 20 outstanding cache-line misses).
+constexpr size_t kPrefetchDistance = 8;
+
+// The keys a batch seeks to: the keys themselves, or for LevelDB-internal
+// tables each user key with the newest possible tag, kept in one buffer.
+class SeekKeys {
+ public:
+  SeekKeys(bool internal_keys, const std::vector<std::string_view>& keys) {
+    views_.assign(keys.begin(), keys.end());
+    if (!internal_keys) return;
+    size_t total = 0;
+    for (std::string_view key : keys) total += key.size() + kInternalKeyTagSize;
+    buffer_.reset(new char[total]);
+    char* out = buffer_.get();
+    for (size_t i = 0; i < keys.size(); ++i) {
+      std::copy(keys[i].begin(), keys[i].end(), out);
+      for (size_t b = 0; b < kInternalKeyTagSize; ++b) {
+        out[keys[i].size() + b] = static_cast<char>(kMaxValueTag >> (8 * b));
+      }
+      views_[i] = std::string_view(out, keys[i].size() + kInternalKeyTagSize);
+      out += views_[i].size();
+    }
+  }
+
+  std::string_view operator[](size_t i) const { return views_[i]; }
+
+ private:
+  std::unique_ptr<char[]> buffer_;
+  std::vector<std::string_view> views_;
+};
+
+// Runs `prefetch(live[j])` kPrefetchDistance entries ahead of
+// `probe(live[j])`, for every entry of `live`.
+template <typename Prefetch, typename Probe>
+void PrefetchedPass(const std::vector<size_t>& live, Prefetch prefetch,
+                    Probe probe) {
+  const size_t ahead = std::min(kPrefetchDistance, live.size());
+  for (size_t j = 0; j < ahead; ++j) prefetch(live[j]);
+  for (size_t j = 0; j < live.size(); ++j) {
+    if (j + ahead < live.size()) prefetch(live[j + ahead]);
+    probe(live[j]);
+  }
+}
+
+// A distinct data block the batch needs, and what came of fetching it.
+struct NeededBlock {
+  BlockHandle handle;
+  absl::StatusOr<std::shared_ptr<const Block>> block;
+};
+
+// Reads `missing` (indexes into `blocks`, in file order) with one MultiRead,
+// adjacent blocks coalesced, and sets each one's block.
+void ReadMissingBlocks(const BatchLookupTable& table,
+                       const ReadOptions& read_options,
+                       const std::vector<size_t>& missing,
+                       std::vector<NeededBlock>* blocks) {
+  // Groups of adjacent blocks: missing[group_starts[g], group_starts[g+1]).
+  std::vector<size_t> group_starts;
+  std::vector<ReadRequest> requests;
+  uint64_t group_end = 0;
+  size_t group_bytes = 0;
+  for (size_t m = 0; m < missing.size(); ++m) {
+    const BlockHandle& handle = (*blocks)[missing[m]].handle;
+    const size_t bytes = static_cast<size_t>(handle.size()) + kBlockTrailerSize;
+    if (m == 0 || handle.offset() != group_end ||
+        group_bytes + bytes > kMaxCoalescedReadBytes) {
+      group_starts.push_back(m);
+      requests.emplace_back();
+      requests.back().offset = handle.offset();
+      group_bytes = 0;
+    }
+    group_bytes += bytes;
+    requests.back().n = group_bytes;
+    group_end = handle.offset() + bytes;
+  }
+  group_starts.push_back(missing.size());
+
+  std::vector<std::unique_ptr<char[]>> buffers(requests.size());
+  for (size_t g = 0; g < requests.size(); ++g) {
+    buffers[g].reset(new char[requests[g].n]);
+    requests[g].scratch = buffers[g].get();
+  }
+  const MultiReadPath path =
+      table.data_file().MultiRead(requests.data(), requests.size());
+  table.RecordMultiRead(path, requests.size());
+
+  for (size_t g = 0; g < requests.size(); ++g) {
+    const ReadRequest& request = requests[g];
+    const size_t first = group_starts[g];
+    const size_t last = group_starts[g + 1];
+    if (!request.status.ok() && last - first > 1) {
+      // One failed read of many blocks: read them one by one, so that only
+      // the keys of an unreadable block fail.
+      for (size_t m = first; m < last; ++m) {
+        NeededBlock& needed = (*blocks)[missing[m]];
+        needed.block = table.ReadDataBlockFromFile(read_options, needed.handle);
+      }
+      continue;
+    }
+    for (size_t m = first; m < last; ++m) {
+      NeededBlock& needed = (*blocks)[missing[m]];
+      const size_t begin =
+          static_cast<size_t>(needed.handle.offset() - request.offset);
+      const size_t want =
+          static_cast<size_t>(needed.handle.size()) + kBlockTrailerSize;
+      std::string_view bytes;
+      if (begin < request.result.size()) {
+        bytes = request.result.substr(begin, want);
+      }
+      needed.block = table.DataBlockFromRead(read_options, needed.handle,
+                                             request.status, bytes);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
+    const BatchLookupTable& table, const ReadOptions& read_options,
+    const std::vector<std::string_view>& keys) {
+  const size_t n = keys.size();
+  std::vector<absl::StatusOr<std::string>> results(n);
+  const SeekKeys seek(table.internal_keys(), keys);
+
+  // 1. The filter before the index.
+  std::vector<size_t> live(n);
+  for (size_t i = 0; i < n; ++i) live[i] = i;
+  std::vector<size_t> passed;
+  passed.reserve(n);
+  PrefetchedPass(
+      live, [&](size_t i) { table.PrefetchTableFilter(keys[i]); },
+      [&](size_t i) {
+        if (table.TableFilterMayMatch(keys[i])) {
+          passed.push_back(i);
+        } else {
+          results[i] = absl::NotFoundError("");
+        }
+      });
+
+  // 2. The index, then the per-block filter.
+  std::vector<BlockHandle> handles(n);
+  live.clear();
+  for (size_t i : passed) {
+    absl::Status status = table.SearchIndex(seek[i], &handles[i]);
+    if (status.ok()) {
+      live.push_back(i);
+    } else {
+      results[i] = std::move(status);
+    }
+  }
+  passed.clear();
+  PrefetchedPass(
+      live, [&](size_t i) { table.PrefetchBlockFilter(handles[i].offset()); },
+      [&](size_t i) {
+        if (table.BlockFilterMayMatch(handles[i].offset(), keys[i])) {
+          passed.push_back(i);
+        } else {
+          results[i] = absl::NotFoundError("");
+        }
+      });
+
+  // 3. The distinct blocks needed, in file order, from the cache.
+  std::sort(passed.begin(), passed.end(), [&](size_t a, size_t b) {
+    const BlockHandle& x = handles[a];
+    const BlockHandle& y = handles[b];
+    return x.offset() != y.offset() ? x.offset() < y.offset()
+                                    : x.size() < y.size();
+  });
+  std::vector<NeededBlock> blocks;
+  std::vector<size_t> block_of(n);  // for each key in `passed`
+  for (size_t i : passed) {
+    if (blocks.empty() ||
+        blocks.back().handle.offset() != handles[i].offset() ||
+        blocks.back().handle.size() != handles[i].size()) {
+      blocks.push_back(NeededBlock{handles[i], absl::UnknownError("")});
+    }
+    block_of[i] = blocks.size() - 1;
+  }
+  std::vector<size_t> missing;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    NeededBlock& needed = blocks[b];
+    std::shared_ptr<const Block> cached = table.CachedDataBlock(needed.handle);
+    if (cached != nullptr) {
+      needed.block = std::move(cached);
+    } else if (!needed.handle.FitsWithin(table.readable_limit())) {
+      // Damaged: the single read says how, without reading.
+      needed.block = table.ReadDataBlockFromFile(read_options, needed.handle);
+    } else {
+      missing.push_back(b);
+    }
+  }
+
+  // 4. The missing blocks, together.
+  if (missing.size() == 1) {
+    NeededBlock& needed = blocks[missing[0]];
+    needed.block = table.ReadDataBlockFromFile(read_options, needed.handle);
+  } else if (missing.size() > 1) {
+    ReadMissingBlocks(table, read_options, missing, &blocks);
+  }
+
+  // 5. Each key in its block.
+  for (size_t i : passed) {
+    const NeededBlock& needed = blocks[block_of[i]];
+    if (!needed.block.ok()) {
+      results[i] = needed.block.status();
+      continue;
+    }
+    std::string value;
+    absl::Status status = table.GetFromBlock(**needed.block, needed.handle,
+                                             keys[i], seek[i], &value);
+    if (status.ok()) {
+      results[i] = std::move(value);
+    } else {
+      results[i] = std::move(status);
+    }
+  }
+  return results;
+}
+
+}  // namespace bloomtable

@@ -1,0 +1,111 @@
+// MultiGet: the lookups of a batch of keys, step by step across the batch
+// instead of key by key, so that the waits of one key overlap another's.
+//
+//   1. filters:  every key's whole-table (or partitioned) filter line is
+//                prefetched a few keys ahead of its probe;
+//   2. index:    the keys that pass are searched in the index; per-block
+//                filters are then prefetched and probed the same way;
+//   3. cache:    the distinct data blocks the surviving keys need are looked
+//                up in the block cache;
+//   4. reads:    the blocks missing from it are read together with one
+//                RandomAccessFile::MultiRead (io_uring on POSIX files),
+//                adjacent blocks coalesced into one read of at most
+//                kMaxCoalescedReadBytes;
+//   5. search:   each key is looked up in its block.
+//
+// Keys may repeat and come in any order; results come back in the caller's
+// order, each with its own status, equal to what Get would return for that
+// key: a damaged or unreadable block fails only the keys that need it (a
+// coalesced read that fails is retried block by block). Memory: the batch's
+// keys, one handle per key, and the bytes of the distinct blocks it reads.
+//
+// The table supplies its steps through BatchLookupTable, so that this file
+// does not depend on how Table keeps its state.
+
+#ifndef BLOOMTABLE_TABLE_MULTI_GET_H_
+#define BLOOMTABLE_TABLE_MULTI_GET_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bloomtable/file.h"
+#include "bloomtable/options.h"
+#include "table/block.h"
+#include "table/format.h"
+
+namespace bloomtable {
+
+// The largest read that coalescing adjacent blocks makes: large enough that
+// a batch of neighbouring keys costs one device request, small enough that
+// one read does not hold up the rest of the batch.
+inline constexpr size_t kMaxCoalescedReadBytes = 256 * 1024;
+
+// A table's lookup steps, as Table::Get takes them one after another. All
+// methods are const and safe to call from many threads at once.
+class BatchLookupTable {
+ public:
+  virtual ~BatchLookupTable();
+
+  // Whether stored keys are LevelDB-internal (seek keys carry a tag).
+  virtual bool internal_keys() const = 0;
+
+  // The filter asked before the index (whole-table, partitioned, or the
+  // prefix filter of a table that has only that): prefetch, then probe
+  // (counted in the table's stats). True when there is none.
+  virtual void PrefetchTableFilter(std::string_view key) const = 0;
+  virtual bool TableFilterMayMatch(std::string_view key) const = 0;
+
+  // The index search: OK with *handle set, NotFound past the last key, a
+  // placed DataLoss for a damaged index entry.
+  virtual absl::Status SearchIndex(std::string_view seek_key,
+                                   BlockHandle* handle) const = 0;
+
+  // The per-block filter, asked after the index (true when there is none).
+  virtual void PrefetchBlockFilter(uint64_t block_offset) const = 0;
+  virtual bool BlockFilterMayMatch(uint64_t block_offset,
+                                   std::string_view key) const = 0;
+
+  // The data block at `handle` from the block cache (counting a hit or a
+  // miss), or null when it is not there or there is no cache.
+  virtual std::shared_ptr<const Block> CachedDataBlock(
+      const BlockHandle& handle) const = 0;
+  // Reads the data block at `handle` from the file on its own (as Get does
+  // after a cache miss), caching it as read_options say.
+  virtual absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlockFromFile(
+      const ReadOptions& read_options, const BlockHandle& handle) const = 0;
+  // The data block at `handle` from what a batched read returned for it
+  // (`read_status`, `bytes`: the block and its trailer, short at the end of
+  // the file), verified, parsed, counted and cached as a read from the file
+  // would be.
+  virtual absl::StatusOr<std::shared_ptr<const Block>> DataBlockFromRead(
+      const ReadOptions& read_options, const BlockHandle& handle,
+      const absl::Status& read_status, std::string_view bytes) const = 0;
+
+  // Looks `key` up in `block`, the data block at `handle`.
+  virtual absl::Status GetFromBlock(const Block& block,
+                                    const BlockHandle& handle,
+                                    std::string_view key,
+                                    std::string_view seek_key,
+                                    std::string* value) const = 0;
+
+  virtual const RandomAccessFile& data_file() const = 0;
+  // Blocks must end (trailer included) at or before this offset.
+  virtual uint64_t readable_limit() const = 0;
+  // Counts one MultiRead of `reads` coalesced reads on `path`.
+  virtual void RecordMultiRead(MultiReadPath path, size_t reads) const = 0;
+};
+
+// Looks up `keys` in `table` as described at the top of this file.
+std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
+    const BatchLookupTable& table, const ReadOptions& read_options,
+    const std::vector<std::string_view>& keys);
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_TABLE_MULTI_GET_H_
