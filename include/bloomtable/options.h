@@ -110,8 +110,8 @@ struct Options {
   // bzip2 (RocksDB's compression type 3), where a few hundred stored bytes
   // can stand for gigabytes and a block handle records only the stored
   // size. The decoder stops there, and such a block fails with Unimplemented
-  // (the message names this option); a read allocates at most this much for
-  // it. Default 64 MiB (kDefaultMaxUncompressedBlockSize): every table
+  // (the message names this option); a read holds at most twice this much
+  // for it (its output buffer while it grows). Default 64 MiB (kDefaultMaxUncompressedBlockSize): every table
   // whose bzip2 blocks hold at most 64 MiB reads, which is every table
   // written with a block size below that and no larger entry. A caller
   // reading a RocksDB table with a larger bzip2 block raises it, up to
