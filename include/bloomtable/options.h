@@ -111,15 +111,16 @@ struct Options {
   // can stand for gigabytes and a block handle records only the stored
   // size. The decoder stops there, and such a block fails with Unimplemented
   // (the message names this option); a read holds at most twice this much
-  // for it (its output buffer while it grows). Default 64 MiB (kDefaultMaxUncompressedBlockSize): every table
-  // whose bzip2 blocks hold at most 64 MiB reads, which is every table
-  // written with a block size below that and no larger entry. A caller
-  // reading a RocksDB table with a larger bzip2 block raises it, up to
-  // 4 GiB - 1 (the largest block any reader parses; larger values act as
-  // that). Every other codec is bounded by its densest expansion of the
-  // block's stored bytes instead (docs/DESIGN.md, "Hostile input"), which
-  // every block its writer made meets: this option does not limit them (a
-  // LevelDB table with a 100 MiB Snappy block reads at the default).
+  // for it (its output buffer while it grows). Default 64 MiB
+  // (kDefaultMaxUncompressedBlockSize): every table whose bzip2 blocks hold at
+  // most 64 MiB reads, which is every table written with a block size below
+  // that and no larger entry. A caller reading a RocksDB table with a larger
+  // bzip2 block raises it, up to 4 GiB - 1 (the largest block any reader
+  // parses; larger values act as that). Every other codec is bounded by its
+  // densest expansion of the block's stored bytes instead (docs/DESIGN.md,
+  // "Hostile input"), which every block its writer made meets: this option does
+  // not limit them (a LevelDB table with a 100 MiB Snappy block reads at the
+  // default).
   size_t max_uncompressed_block_size = kDefaultMaxUncompressedBlockSize;
 
   // Reading: more policies a table may name, besides filter_policy. A table
