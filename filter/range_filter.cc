@@ -161,12 +161,13 @@ std::string RangeFilterBuilder::Finish() {
   values.erase(std::unique(values.begin(), values.end()), values.end());
   const uint64_t distinct = values.size();
 
-  // The budget for the codes: bits_per_key * n less everything else (the
-  // rest of the header with r at its longest, the last byte, and the
-  // padding of two bit strings to whole words); never below
-  // bits_per_key - 2 per distinct code (a rate at most 4 times the nominal
-  // one), so that small filters, whose header outweighs the codes, stay
-  // useful.
+  // The universe: at least n' 2^(B-2) for the n' distinct codes, which
+  // makes the false-positive rate n' l / r at most l / 2^(B-2) at every
+  // size (the codes then take about B bits each, the header comes on top);
+  // larger when the budget allows it: bits_per_key * n less everything else
+  // (the rest of the header with r at its longest, the last byte, and the
+  // padding of two bit strings to whole words), as when several keys share
+  // one integer.
   const uint64_t range_length =
       std::clamp<uint64_t>(options_.max_range_length, 1, kMaxRangeLength);
   const double bits_per_key = ClampBitsPerKey(options_.bits_per_key);
@@ -176,10 +177,14 @@ std::string RangeFilterBuilder::Finish() {
       2 * 63;
   const double total_bits = std::floor(bits_per_key * static_cast<double>(n));
   const double code_bits =
-      std::max(total_bits - static_cast<double>(other_bits),
-               std::floor((bits_per_key - 2) * static_cast<double>(distinct)));
+      std::max(0.0, total_bits - static_cast<double>(other_bits));
+  const double bound_universe =
+      std::ceil(static_cast<double>(distinct) * std::exp2(bits_per_key - 2));
   const uint64_t universe =
-      LargestUniverse(distinct, static_cast<uint64_t>(code_bits));
+      std::max(LargestUniverse(distinct, static_cast<uint64_t>(code_bits)),
+               bound_universe >= static_cast<double>(kMaxUniverse)
+                   ? kMaxUniverse
+                   : static_cast<uint64_t>(bound_universe));
 
   std::string codes_part;
   if (map.max_value() < universe) {

@@ -15,8 +15,9 @@
 //   3. the sorted distinct codes are stored with Elias-Fano (elias_fano.h).
 // A range of at most L integers touches two blocks, so it is checked as at
 // most two runs of codes; a key outside it collides with probability at
-// most (range length) / r, which gives a false-positive rate of at most
-// L / 2^(B-2) at B bits per key, whatever the keys and the queries (ranges
+// most (range length) / r, and r >= n' 2^(B-2) for the n' distinct codes,
+// which gives a false-positive rate of at most L / 2^(B-2) at B bits per key
+// and every table size, whatever the keys and the queries (ranges
 // that start right after a key included), as long as the queries do not
 // depend on the hash.
 //
@@ -40,13 +41,17 @@
 namespace bloomtable {
 
 struct RangeFilterOptions {
-  // B: the stored size, header included, is at most bits_per_key bits per
-  // key once there are enough keys for the header (the first and last key
-  // and ~40 bytes) to cost at most 2 bits per key; below that the codes
-  // alone get bits_per_key - 2. Clamped to [4, 40] (NaN: the default).
+  // B: the codes' universe is at least n' 2^(B-2) for n' distinct
+  // integers, so the false-positive bound L / 2^(B-2) holds at every size;
+  // the codes take about B bits per key, and the header (the first and last
+  // key, the key map, ~30 bytes) comes on top, which small tables feel
+  // (about 69 bits per key in all at 10 8-byte keys, 21 at 100, 16.5 at
+  // 1,000). Clamped to [4, 40] (NaN: the default).
   double bits_per_key = 16;
   // L: ranges of up to this many consecutive integers (after the key map)
-  // have the false-positive bound L / 2^(B-2). Clamped to [1, 2^32].
+  // have the false-positive bound L / 2^(B-2) (for fewer than 2^(64-B)
+  // distinct integers, where the universe reaches its cap of 2^62).
+  // Clamped to [1, 2^32].
   uint64_t max_range_length = 64;
   // The seed of q, the hash of block numbers (stored in the filter).
   uint64_t seed = 0x4772616669746531;  // "Grafite1"

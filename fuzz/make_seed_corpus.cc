@@ -33,6 +33,7 @@
 #include "table/block_builder.h"
 #include "table/internal_key.h"
 #include "tests/foreign_table_writer.h"
+#include "tests/hostile_tables.h"
 #include "util/coding.h"
 
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
@@ -473,6 +474,24 @@ void WriteRangeFilters(SeedWriter* seeds) {
   }
 }
 
+// Crafted tables that once made the reader read or reserve far more than
+// the file (tests/hostile_tables.h): a metaindex repeating a failing range
+// filter entry, a zstd frame declaring a 2^27 window, and (table target
+// only: the tool reads with the default limit, 64 MiB, above the fuzzers'
+// -malloc_limit_mb) a bzip2 block of a few hundred bytes that decompresses
+// past the default max_uncompressed_block_size.
+void WriteHostileTables(SeedWriter* seeds) {
+  seeds->WriteTable("hostile_repeated_range_filter",
+                    hostile_tables::RepeatedRangeFilterTable(2000));
+  seeds->WriteTable("hostile_zstd_wide_window",
+                    hostile_tables::WideWindowZstdTable(27));
+  const std::string bomb = hostile_tables::Bzip2BombTable(
+      kDefaultMaxUncompressedBlockSize + (size_t{1} << 20));
+  if (bomb.size() <= kMaxInputLength) {
+    seeds->Write("table_fuzzer", "hostile_bzip2_bomb", bomb);
+  }
+}
+
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
 bool ReadWholeFile(const std::string& path, std::string* contents) {
   std::ifstream in(path, std::ios::binary);
@@ -674,6 +693,7 @@ int Main(const std::string& out) {
   WriteFilterBlocks(&seeds);
   WriteRangeFilters(&seeds);
   WriteLogSeeds(&seeds);
+  WriteHostileTables(&seeds);
 #ifdef BLOOMTABLE_SEEDS_WITH_LEVELDB
   if (!WriteLevelDBTables(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: writing LevelDB tables failed\n");

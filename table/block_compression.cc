@@ -148,11 +148,20 @@ absl::StatusOr<BlockContents> UncompressZstd(
   return Finish(std::move(status), &output);
 }
 
-absl::StatusOr<BlockContents> UncompressBzip2(std::string_view stored) {
-  DecompressionBuffer output(
-      FirstCapacity(stored.size(), kMaxUncompressedBlockSize),
-      kMaxUncompressedBlockSize);
-  return Finish(Bzip2Decompress(stored, &output), &output);
+// bzip2 has no useful bound on its expansion: the caller's limit stops it.
+absl::StatusOr<BlockContents> UncompressBzip2(std::string_view stored,
+                                              size_t max_size) {
+  const size_t limit = Capped(max_size);
+  DecompressionBuffer output(FirstCapacity(stored.size(), limit), limit);
+  absl::Status status = Bzip2Decompress(stored, &output);
+  if (absl::IsOutOfRange(status)) {
+    return absl::UnimplementedError(absl::StrFormat(
+        "bzip2 block of %u bytes decompresses to more than %u bytes, the "
+        "most Options::max_uncompressed_block_size lets a bzip2 block hold "
+        "(raise it to read this table)",
+        stored.size(), limit));
+  }
+  return Finish(std::move(status), &output);
 }
 
 // RocksDB's LZ4 in format_version 0 tables: the uncompressed size as a
@@ -279,7 +288,8 @@ BlockCodec CodecOf(CompressionNumbering numbering, unsigned char type,
 absl::StatusOr<BlockContents> UncompressBlock(CompressionNumbering numbering,
                                               unsigned char type,
                                               std::string_view stored,
-                                              ZstdContextCache* zstd_contexts) {
+                                              ZstdContextCache* zstd_contexts,
+                                              size_t max_bzip2_size) {
   const BlockCodec codec = CodecOf(numbering, type, stored);
   const bool rocksdb = numbering == CompressionNumbering::kRocksDB;
   switch (codec) {
@@ -293,7 +303,7 @@ absl::StatusOr<BlockContents> UncompressBlock(CompressionNumbering numbering,
       return rocksdb ? UncompressRocksDBZstd(stored, zstd_contexts)
                      : UncompressZstd(stored, std::nullopt, zstd_contexts);
     case BlockCodec::kBzip2:
-      return UncompressBzip2(stored);
+      return UncompressBzip2(stored, max_bzip2_size);
     case BlockCodec::kLz4:
       return UncompressRocksDBLz4(stored);
     case BlockCodec::kXpress:

@@ -20,12 +20,24 @@
 // magic number when format_version is 0, and never compresses their
 // metaindex, so the metaindex can be read before the numbering is known).
 //
-// Allocation: what a block may decompress to is bounded by its own stored
-// size (each codec's densest expansion; see util/) and by the largest block
-// Block::Parse accepts, never by a reader's option; streaming codecs grow
-// their output as it arrives (util/decompression_buffer.h), so that no
-// claimed length alone sizes an allocation beyond a small multiple of the
-// stored bytes.
+// Allocation: what a block of S stored bytes may decompress to is bounded,
+// and never more than the largest block Block::Parse accepts
+// (kMaxUncompressedBlockSize, 4 GiB - 1):
+//   Snappy      64/3 S (MaxSnappyUncompressedLength); a larger claimed
+//               length is DataLoss before anything is allocated;
+//   LZ4         255 S (MaxLz4DecompressedSize); likewise for its prefix;
+//   deflate     1032 S (MaxInflatedSize), grown as it arrives;
+//   zstd        32768 S (MaxZstdDecompressedSize), or the size the frame or
+//               RocksDB's prefix declares; a declared size above 16 S (and
+//               64 KiB) grows as it arrives; the decoder's window is capped
+//               at the least power of two holding the bound (a valid frame
+//               with a larger window is Unimplemented);
+//   bzip2       the caller's limit (Options::max_uncompressed_block_size),
+//               where the decoder stops: bzip2 has no useful bound of its
+//               own.
+// Streaming codecs grow their output as it arrives
+// (util/decompression_buffer.h), at most twice the output while growing,
+// so that no claimed length alone sizes an allocation beyond these bounds.
 //
 // Free functions without shared state: safe from any thread.
 
@@ -38,6 +50,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "bloomtable/options.h"
 #include "table/block_contents.h"
 
 namespace bloomtable {
@@ -105,10 +118,15 @@ BlockCodec CodecOf(CompressionNumbering numbering, unsigned char type,
 // ("unknown compression type N"); Unimplemented for a type that some writer
 // uses but this library does not read (the message names the type and the
 // writer). `zstd_contexts` (may be null) lends zstd decompression contexts
-// for reuse.
+// for reuse. A bzip2 block stops at `max_bzip2_size` bytes
+// (Options::max_uncompressed_block_size; at most kMaxUncompressedBlockSize):
+// one that holds more is Unimplemented, its message naming the option. A
+// zstd frame whose window is larger than its block may decompress to is
+// Unimplemented too (a valid frame this reader does not decode).
 absl::StatusOr<BlockContents> UncompressBlock(
     CompressionNumbering numbering, unsigned char type, std::string_view stored,
-    ZstdContextCache* zstd_contexts = nullptr);
+    ZstdContextCache* zstd_contexts = nullptr,
+    size_t max_bzip2_size = kDefaultMaxUncompressedBlockSize);
 
 }  // namespace bloomtable
 

@@ -181,7 +181,8 @@ absl::StatusOr<BlockContents> DecodeBlock(const BlockHandle& handle,
     return contents;
   }
   absl::StatusOr<BlockContents> contents = UncompressBlock(
-      options.numbering, type, stored_bytes, options.zstd_contexts);
+      options.numbering, type, stored_bytes, options.zstd_contexts,
+      options.max_uncompressed_block_size);
   if (!contents.ok()) {
     const absl::string_view message = contents.status().message();
     return BlockError(handle, std::string_view(message.data(), message.size()),

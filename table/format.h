@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
+#include "bloomtable/options.h"
 #include "table/block_compression.h"
 #include "table/block_contents.h"
 
@@ -112,6 +113,9 @@ struct ReadBlockOptions {
   CompressionNumbering numbering = CompressionNumbering::kLevelDB;
   // Lends zstd decompression contexts for reuse; may be null. Not owned.
   ZstdContextCache* zstd_contexts = nullptr;
+  // The most a bzip2 block may decompress to
+  // (Options::max_uncompressed_block_size).
+  size_t max_uncompressed_block_size = kDefaultMaxUncompressedBlockSize;
 };
 
 // What a ReadBlock call did, for the table's counters. Filled in whether or

@@ -1,5 +1,6 @@
 #include "table/scan_filters.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -60,6 +61,13 @@ void ScanFilters::LoadPrefixFilter(const Options& options,
     }
     return;
   }
+  // A policy's block is read once: a repeated entry (a valid metaindex
+  // names each filter once) keeps the first one's outcome.
+  if (std::find(prefix_policies_read_.begin(), prefix_policies_read_.end(),
+                policy.get()) != prefix_policies_read_.end()) {
+    return;
+  }
+  prefix_policies_read_.push_back(policy.get());
   info->prefix_metaindex_key = std::string(key);
   absl::StatusOr<BlockContents> contents =
       ReadFilterBlock(file, handle, read_options, counters_);
@@ -100,7 +108,9 @@ void ScanFilters::LoadRangeFilter(const RandomAccessFile& file,
                                   const BlockHandle& handle,
                                   const ReadBlockOptions& read_options,
                                   ScanFilterInfo* info) {
-  if (range_ != nullptr) return;
+  // The first range filter entry this reader can use is read, once; later
+  // ones (a valid metaindex has one) are ignored, whatever became of it.
+  if (range_read_) return;
   info->range_metaindex_key = std::string(key);
   if (key.substr(kRangeFilterMetaPrefix.size()) != RangeFilterBuilder::kName) {
     info->range_unused_reason = "unknown range filter";
@@ -112,6 +122,7 @@ void ScanFilters::LoadRangeFilter(const RandomAccessFile& file,
     info->range_unused_reason = "the comparator is not bytewise";
     return;
   }
+  range_read_ = true;
   absl::StatusOr<BlockContents> contents =
       ReadFilterBlock(file, handle, read_options, counters_);
   absl::Status status = contents.status();

@@ -1,7 +1,10 @@
 // ScanFilters are the filters a Table consults for scans: the prefix filter
 // ("prefixfilter.<policy>", Options::prefix_extractor) and the range filter
 // ("rangefilter.<name>"). Loaded at Open from the metaindex, read and
-// checksum-verified once, then kept in memory.
+// checksum-verified once, then kept in memory. Load reads at most one
+// prefix filter block per policy the options supply and one range filter
+// block, whatever the metaindex repeats: a damaged metaindex that names a
+// failing block many times costs one read, not one per entry.
 //
 // A block that fails to read, verify or parse is not loaded, and the table
 // is scanned without it: "no filter", never "empty". The prefix filter also
@@ -105,6 +108,11 @@ class ScanFilters {
   std::unique_ptr<PrefixFilterReader> prefix_;
   BlockContents range_contents_;  // range_ points into it
   std::unique_ptr<RangeFilterReader> range_;
+  // What Load has read already, so that no metaindex, however it repeats
+  // its entries, makes it read more than one prefix filter block per
+  // policy and one range filter block.
+  std::vector<const FilterPolicy*> prefix_policies_read_;
+  bool range_read_ = false;
 };
 
 }  // namespace bloomtable

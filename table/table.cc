@@ -84,6 +84,8 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     block_read_options.verify_checksum = true;
     block_read_options.readable_limit = file_size - Footer::kEncodedLength;
     block_read_options.zstd_contexts = &zstd_contexts;
+    block_read_options.max_uncompressed_block_size =
+        opts.max_uncompressed_block_size;
   }
 
   // The in-memory part of a lookup: the whole-table filter, the index search
@@ -203,7 +205,11 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   }
 
   // The one place where data blocks are read: from the block cache if it
-  // holds the block, else from the file (then cached if fill_cache).
+  // holds the block, else from the file (then cached if fill_cache and its
+  // checksum was verified). The cache holds only verified blocks, so that a
+  // read with verify_checksums on never takes an unchecked block from it.
+  // (A checksum covers the stored bytes, which a cached block no longer
+  // has: it cannot be verified later.)
   absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
       const ReadOptions& read_options,
       const BlockHandle& handle) const override {
@@ -266,8 +272,13 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     absl::StatusOr<std::shared_ptr<const Block>> block =
         ParseBlockAt(file->name(), "data", handle, *std::move(contents));
     if (!block.ok()) return block.status();
+    // The cache holds only verified blocks, so that a read with
+    // verify_checksums on never takes an unchecked block from it (a checksum
+    // covers the stored bytes, which a cached block no longer has: it cannot
+    // be verified later).
     Cache* cache = options.block_cache.get();
-    if (cache != nullptr && read_options.fill_cache) {
+    if (cache != nullptr && read_options.fill_cache &&
+        read_options.verify_checksums) {
       cache->Insert(cache_id, handle.offset(), *block,
                     (*block)->contents().size() + kCacheEntryOverhead);
     }

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "bloomtable/cache.h"
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
+#include "bloomtable/iterator.h"
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
@@ -315,6 +317,96 @@ TEST(TableBlockCache, ClosingATableVisitsOnlyItsOwnBlocks) {
   EXPECT_EQ(cache->erase_visits(), 3u * kTables);
   EXPECT_EQ(cache->usage(), 0u);
 }
+
+// The cache holds only verified data blocks. A block read with
+// verify_checksums off is not cached, so that a later read with it on, by
+// Get, MultiGet or an iterator, checks the stored bytes and finds the
+// damage (as it does with a cold cache); a verified cached block serves
+// unverified reads too.
+class UnverifiedBlocksTest : public testing::TestWithParam<int> {
+ protected:
+  // 0: Get, 1: MultiGet, 2: an iterator's Seek. The value of `key`, or the
+  // error.
+  static absl::StatusOr<std::string> Read(const Table& table,
+                                          const ReadOptions& options,
+                                          const std::string& key) {
+    switch (GetParam()) {
+      case 0:
+        return table.Get(options, key);
+      case 1:
+        return std::move(table.MultiGet(options, {key}).front());
+      default: {
+        auto it = table.NewIterator(options);
+        it->Seek(key);
+        if (!it->status().ok()) return it->status();
+        if (!it->Valid() || it->key() != key) return absl::NotFoundError(key);
+        return std::string(it->value());
+      }
+    }
+  }
+
+  // A table of 400 uncompressed entries in which the stored value of key
+  // 2 * kDamaged has one byte changed (its block's checksum no longer
+  // matches).
+  static std::string DamagedTable() {
+    Options options;
+    options.block_size = 1024;
+    options.compression = CompressionType::kNone;
+    StringWritableFile file;
+    TableBuilder builder(options, &file);
+    for (int i = 0; i < 400; ++i) {
+      EXPECT_TRUE(builder.Add(KeyOf(2 * i), ValueOf(2 * i)).ok());
+    }
+    EXPECT_TRUE(builder.Finish().ok());
+    std::string contents = file.contents();
+    const size_t at = contents.find(ValueOf(2 * kDamaged));
+    EXPECT_NE(at, std::string::npos);
+    if (at != std::string::npos) contents[at] = 'V';
+    return contents;
+  }
+
+  static constexpr int kDamaged = 123;
+};
+
+TEST_P(UnverifiedBlocksTest, ALaterVerifiedReadFindsTheDamage) {
+  const std::string contents = DamagedTable();
+  const std::string key = KeyOf(2 * kDamaged);
+  std::string damaged_value = ValueOf(2 * kDamaged);
+  damaged_value[0] = 'V';
+  auto cache = NewLRUCache(1 << 20);
+  auto table = OpenTable(contents, cache);
+  ASSERT_NE(table, nullptr);
+  ReadOptions unverified;
+  unverified.verify_checksums = false;
+  // Unchecked, the damaged bytes are what the block holds.
+  absl::StatusOr<std::string> value = Read(*table, unverified, key);
+  ASSERT_TRUE(value.ok()) << value.status();
+  EXPECT_EQ(*value, damaged_value);
+  EXPECT_EQ(cache->GetStats().inserts, 0u);
+  // Checked, the same block is damage, every time.
+  for (int round = 0; round < 2; ++round) {
+    value = Read(*table, ReadOptions(), key);
+    EXPECT_EQ(value.status().code(), absl::StatusCode::kDataLoss)
+        << (value.ok() ? *value : value.status().ToString());
+  }
+  EXPECT_EQ(table->GetStats().block_cache_hits, 0u);
+}
+
+TEST_P(UnverifiedBlocksTest, VerifiedCachedBlocksServeUnverifiedReads) {
+  const std::string contents = BuildTable(400);
+  auto cache = NewLRUCache(1 << 20);
+  auto table = OpenTable(contents, cache);
+  ASSERT_NE(table, nullptr);
+  ReadOptions unverified;
+  unverified.verify_checksums = false;
+  EXPECT_EQ(*Read(*table, ReadOptions(), KeyOf(200)), ValueOf(200));
+  EXPECT_EQ(*Read(*table, unverified, KeyOf(200)), ValueOf(200));
+  EXPECT_EQ(table->GetStats().data_block_reads, 1u);
+  EXPECT_EQ(table->GetStats().block_cache_hits, 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(GetMultiGetIterator, UnverifiedBlocksTest,
+                         testing::Values(0, 1, 2));
 
 }  // namespace
 }  // namespace bloomtable

@@ -38,6 +38,7 @@
 #include "fuzz/fix_checksums.h"
 #include "gtest/gtest.h"
 #include "table/block_compression.h"
+#include "tests/hostile_tables.h"
 #include "zstd.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -286,6 +287,30 @@ TEST(TableAllocation, ZstdClaimIsNotAllocatedBeforeItsOutputArrives) {
   });
   EXPECT_EQ(code, absl::StatusCode::kDataLoss);
   EXPECT_LT(peak, 65791 / 2);
+}
+
+// A bzip2 block of a few hundred bytes standing for 16 MiB (a table in
+// RocksDB's numbering): the reader stops the decoder at
+// Options::max_uncompressed_block_size, so a read holds at most twice that
+// (the output buffer while it grows; bzip2's own state is malloc'd, not
+// counted here), never what the block would expand to.
+TEST(TableAllocation, Bzip2BlockStopsAtTheLimit) {
+  BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR();
+  constexpr size_t kLimit = size_t{1} << 20;
+  const std::string contents =
+      hostile_tables::Bzip2BombTable(size_t{16} << 20);
+  ASSERT_LT(contents.size(), 1024u);
+  Options options;
+  options.max_uncompressed_block_size = kLimit;
+  auto table = Table::Open(options, NewMemoryRandomAccessFile(contents),
+                           contents.size());
+  ASSERT_TRUE(table.ok()) << table.status();
+  absl::StatusCode code = absl::StatusCode::kOk;
+  const int64_t peak = PeakHeapOf([&] {
+    code = (*table)->Get(ReadOptions(), hostile_tables::kKey).status().code();
+  });
+  EXPECT_EQ(code, absl::StatusCode::kUnimplemented);
+  EXPECT_LE(peak, static_cast<int64_t>(2 * kLimit) + kConstantAllowance);
 }
 
 }  // namespace

@@ -16,9 +16,10 @@ namespace bloomtable {
 // Decompresses `input`, which must be exactly one complete bzip2 stream,
 // into `output`. bzip2 has no useful bound on its expansion (its run-length
 // stages let a few bytes stand for megabytes), so only output->limit()
-// bounds what it may allocate. DataLoss if the stream is damaged or
-// truncated, is followed by other bytes, or holds more than output->limit()
-// bytes.
+// bounds what it may allocate: decoding stops there. DataLoss if the stream
+// is damaged or truncated, or is followed by other bytes; OutOfRange if it
+// holds more than output->limit() bytes (found as soon as the output
+// reaches the limit, without decoding the rest).
 absl::Status Bzip2Decompress(std::string_view input,
                              DecompressionBuffer* output);
 

@@ -1,6 +1,7 @@
 #include "util/zstd_codec.h"
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <algorithm>
 #include <cstring>
@@ -20,6 +21,26 @@ absl::Status Damaged(std::string_view what) {
 }
 
 absl::Status ZstdError(size_t code) { return Damaged(ZSTD_getErrorName(code)); }
+
+// The smallest window log whose window holds `limit` bytes, within what
+// zstd accepts for ZSTD_d_windowLogMax (its least is 2^10, the smallest
+// window a frame can declare).
+int WindowLogFor(size_t limit) {
+  const ZSTD_bounds bounds = ZSTD_dParam_getBounds(ZSTD_d_windowLogMax);
+  int log = bounds.lowerBound;
+  while (log < bounds.upperBound && (size_t{1} << log) < limit) ++log;
+  return log;
+}
+
+// A valid frame whose window (which the streaming decoder allocates)
+// exceeds what its output may hold: refused rather than allocated.
+absl::Status WindowTooLarge(std::string_view input, size_t limit,
+                            int window_log) {
+  return absl::UnimplementedError(absl::StrFormat(
+      "zstd frame of %u bytes declares a window larger than 2^%d bytes, the "
+      "most its block may decompress to (%u bytes) allows; not supported",
+      input.size(), window_log, limit));
+}
 
 // A decompression context for one call: from `contexts` if it has one,
 // given back (or freed) however the call returns.
@@ -49,8 +70,9 @@ class BorrowedContext {
   ZSTD_DCtx* context_ = nullptr;
 };
 
+// `window_log`: the context's ZSTD_d_windowLogMax.
 absl::Status DecompressStreaming(std::string_view input, ZSTD_DCtx* context,
-                                 DecompressionBuffer* output) {
+                                 int window_log, DecompressionBuffer* output) {
   ZSTD_inBuffer in = {input.data(), input.size(), 0};
   while (true) {
     if (output->available() == 0 && !output->Grow()) {
@@ -60,7 +82,13 @@ absl::Status DecompressStreaming(std::string_view input, ZSTD_DCtx* context,
     ZSTD_outBuffer out = {output->end(), output->available(), 0};
     const size_t result = ZSTD_decompressStream(context, &out, &in);
     output->Advance(out.pos);
-    if (ZSTD_isError(result)) return ZstdError(result);
+    if (ZSTD_isError(result)) {
+      if (ZSTD_getErrorCode(result) ==
+          ZSTD_error_frameParameter_windowTooLarge) {
+        return WindowTooLarge(input, output->limit(), window_log);
+      }
+      return ZstdError(result);
+    }
     if (result == 0) {  // the frame is complete and flushed
       if (in.pos != in.size) return Damaged("bytes after the end of the frame");
       return absl::OkStatus();
@@ -138,8 +166,15 @@ absl::Status ZstdDecompress(std::string_view input, DecompressionBuffer* output,
   }
   // A context comes back from an earlier call: start a new frame.
   ZSTD_DCtx_reset(context.get(), ZSTD_reset_session_only);
+  // The streaming decoder sizes its buffer from the frame's window (when
+  // the frame declares no content size): cap the window at what the output
+  // may hold, so that a few bytes declaring a 2^27 window reserve nothing.
+  const int window_log = WindowLogFor(output->limit());
+  const size_t set =
+      ZSTD_DCtx_setParameter(context.get(), ZSTD_d_windowLogMax, window_log);
+  if (ZSTD_isError(set)) return ZstdError(set);
   if (!declared.has_value() || *declared > output->available()) {
-    return DecompressStreaming(input, context.get(), output);
+    return DecompressStreaming(input, context.get(), window_log, output);
   }
   // One call, straight into the buffer: the frame must span the input.
   const size_t frame_size =

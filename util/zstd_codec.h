@@ -68,6 +68,14 @@ class ZstdContextCache {
 // the frame is damaged or truncated, is followed by other bytes, or holds
 // more than output->limit() bytes. `contexts` (may be null) supplies a
 // reusable context.
+//
+// Streaming, the decoder's own buffer follows the frame's window: the
+// window may be at most the least power of two (from 2^10) that holds
+// output->limit() bytes (ZSTD_d_windowLogMax), so that what a context
+// reserves, and keeps while cached, is bounded by the output's limit, never
+// by the frame's claim. A valid frame declaring a larger window is
+// Unimplemented (writers that know the size, as every table writer does,
+// never declare a window beyond it).
 absl::Status ZstdDecompress(std::string_view input, DecompressionBuffer* output,
                             ZstdContextCache* contexts);
 

@@ -17,6 +17,9 @@
 
 namespace bloomtable {
 
+// Options::max_uncompressed_block_size's default: 64 MiB.
+inline constexpr size_t kDefaultMaxUncompressedBlockSize = size_t{64} << 20;
+
 // Block compression, as stored in each block trailer (LevelDB's numbering;
 // docs/FORMAT.md, "Compression types").
 enum class CompressionType : unsigned char {
@@ -102,6 +105,24 @@ struct Options {
   // read when a partition is not cached.
   size_t filter_partition_keys = 4096;
 
+  // Reading: the largest uncompressed size of one block that the reader
+  // accepts from a codec whose output its stored size does not bound:
+  // bzip2 (RocksDB's compression type 3), where a few hundred stored bytes
+  // can stand for gigabytes and a block handle records only the stored
+  // size. The decoder stops there, and such a block fails with Unimplemented
+  // (the message names this option); a read holds at most twice this much
+  // for it (its output buffer while it grows). Default 64 MiB
+  // (kDefaultMaxUncompressedBlockSize): every table whose bzip2 blocks hold at
+  // most 64 MiB reads, which is every table written with a block size below
+  // that and no larger entry. A caller reading a RocksDB table with a larger
+  // bzip2 block raises it, up to 4 GiB - 1 (the largest block any reader
+  // parses; larger values act as that). Every other codec is bounded by its
+  // densest expansion of the block's stored bytes instead (docs/DESIGN.md,
+  // "Hostile input"), which every block its writer made meets: this option does
+  // not limit them (a LevelDB table with a 100 MiB Snappy block reads at the
+  // default).
+  size_t max_uncompressed_block_size = kDefaultMaxUncompressedBlockSize;
+
   // Reading: more policies a table may name, besides filter_policy. A table
   // whose filter names none of them is read without a filter.
   std::vector<std::shared_ptr<const FilterPolicy>> extra_filter_policies;
@@ -138,9 +159,18 @@ struct Options {
 
   // Writing: bits per key of a range filter (0 = none), a separate meta
   // block ("rangefilter.<name>") that answers "may any key lie in [lo, hi)?"
-  // for bounded iterators and Table::MayContainRange. Requires the bytewise
+  // for bounded iterators and Table::MayContainRange. At B bits per key its
+  // false-positive rate is at most L / 2^(B-2) (L =
+  // range_filter_max_range_length) for empty ranges of up to L values, at
+  // every table size; it stores about B bits per key plus a header (the
+  // first and last key, the key map, ~30 bytes), so small tables pay more
+  // per key (about 69 bits at 10 8-byte keys, 21 at 100, 16.5 at 1,000).
+  // Clamped to [4, 40]. Requires the bytewise
   // comparator (else the builder fails with InvalidArgument). Reading: a
-  // table's range filter is always used if it parses.
+  // table's range filter is used if its block reads, verifies and parses and
+  // the comparator is the bytewise one; under any other comparator it is
+  // skipped (its ranges are bytewise ranges), as Table::scan_filter_info()
+  // reports.
   double range_filter_bits_per_key = 0;
 
   // Writing: the longest range (in the filter's key space, see
@@ -153,11 +183,16 @@ struct ReadOptions {
   // Verify the checksum of every data block read. The index, metaindex and
   // filter blocks are always verified when the table is opened, whatever
   // this says: a filter is never used unchecked, so turning this off never
-  // makes a filter answer "absent" for a present key.
+  // makes a filter answer "absent" for a present key. The block cache holds
+  // only verified blocks: a block read with this off is not put into it
+  // (whatever fill_cache says), so that a later read with it on never takes
+  // an unchecked block from the cache. A read with it off does use the
+  // (verified) blocks the cache holds.
   bool verify_checksums = true;
 
   // Put the data blocks this read brings in from the file into the block
-  // cache (if any). Bulk scans turn it off so as not to evict hot blocks.
+  // cache (if any), when their checksums were verified (verify_checksums).
+  // Bulk scans turn it off so as not to evict hot blocks.
   bool fill_cache = true;
 
   // Iterators only. With a bound set, an iterator never yields a key outside
