@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bloomtable/db_files.h"
+#include "util/file_errors.h"
 
 namespace bloomtable {
 namespace {
@@ -151,12 +152,13 @@ absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir) {
   std::error_code error;
   fs::directory_iterator it(dir, error);
   if (error) {
-    return absl::Status(error == std::errc::no_such_file_or_directory
-                            ? absl::StatusCode::kNotFound
-                            : (error == std::errc::not_a_directory
-                                   ? absl::StatusCode::kFailedPrecondition
-                                   : absl::StatusCode::kUnavailable),
-                        absl::StrCat(dir, ": ", error.message()));
+    // With its errno (ENOENT is NotFound, ENOTDIR FailedPrecondition), so
+    // that a caller tells a missing directory from a missing key.
+    if (error.category() == std::generic_category() ||
+        error.category() == std::system_category()) {
+      return FileError(dir, "list directory", error.value());
+    }
+    return absl::UnavailableError(absl::StrCat(dir, ": ", error.message()));
   }
   std::vector<std::string> names;
   for (; it != fs::directory_iterator(); it.increment(error)) {

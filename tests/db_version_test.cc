@@ -4,6 +4,7 @@
 
 #include "bloomtable/db_version.h"
 
+#include <cerrno>
 #include <string>
 #include <vector>
 
@@ -317,8 +318,11 @@ TEST_F(ReadVersionTest, BedrockWorldLayout) {
 }
 
 TEST(ReadVersion, MissingDirectoryIsNotFound) {
-  EXPECT_TRUE(
-      absl::IsNotFound(ReadVersion("/nonexistent/bloomtable-db").status()));
+  const absl::Status status =
+      ReadVersion("/nonexistent/bloomtable-db").status();
+  EXPECT_TRUE(absl::IsNotFound(status)) << status;
+  // The errno travels with it: a missing directory, not a missing key.
+  EXPECT_EQ(FileErrorNumber(status), ENOENT) << status;
 }
 
 }  // namespace

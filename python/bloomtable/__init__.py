@@ -1,7 +1,9 @@
-"""bloomtable: LevelDB-format table files (SSTables) and filters, from Python.
+"""bloomtable: LevelDB-format table files (SSTables), filters and database
+directories, from Python.
 
-Read a table (including a LevelDB database's own .ldb files), write one, or
-use a Bloom or Ribbon filter on its own:
+Read a table (including a LevelDB database's own .ldb files), write one,
+read a whole LevelDB database directory without its LOCK (Database), or use a
+Bloom or Ribbon filter on its own:
 
     import bloomtable
 
@@ -13,6 +15,10 @@ use a Bloom or Ribbon filter on its own:
 
     f = bloomtable.Filter.build([b"a", b"b"], "ribbon", fp_rate=0.01)
     b"a" in f                             # True
+
+    with bloomtable.Database.open("some/leveldb/dir") as db:
+        db.get(b"key")                    # newest value, or None
+        [r.status for r in db.versions()] # 'live', 'overwritten', ...
 
 Errors: bloomtable.Error and its subclasses CorruptionError (damaged
 bytes), UnsupportedError (a valid file this build does not read),
@@ -26,6 +32,8 @@ documents it.
 from ._bloomtable import (
     BlockCache,
     CorruptionError,
+    Database,
+    DatabaseIterator,
     Error,
     Filter,
     FilterPolicy,
@@ -36,6 +44,7 @@ from ._bloomtable import (
     TableBuilder,
     TableIterator,
     UnsupportedError,
+    VersionRecord,
     __version__,
     bloom_false_positive_rate,
     bloom_sizing_for_rate,
@@ -45,6 +54,8 @@ from ._bloomtable import (
 __all__ = [
     "BlockCache",
     "CorruptionError",
+    "Database",
+    "DatabaseIterator",
     "Error",
     "Filter",
     "FilterPolicy",
@@ -55,6 +66,7 @@ __all__ = [
     "TableBuilder",
     "TableIterator",
     "UnsupportedError",
+    "VersionRecord",
     "__version__",
     "bloom_false_positive_rate",
     "bloom_sizing_for_rate",

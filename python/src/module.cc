@@ -5,16 +5,19 @@
 
 #include "bloomtable/version.h"
 #include "python/src/builder.h"
+#include "python/src/database.h"
 #include "python/src/errors.h"
 #include "python/src/filters.h"
 #include "python/src/table.h"
 
 PYBIND11_MODULE(_bloomtable, module) {
   module.doc() =
-      "bloomtable's C++ library: LevelDB-format table files and filters.";
+      "bloomtable's C++ library: LevelDB-format table files, filters and "
+      "database directories.";
   module.attr("__version__") = BLOOMTABLE_VERSION_STRING;
   bloomtable::python::DefineErrors(module);
   bloomtable::python::DefineFilters(module);
   bloomtable::python::DefineTable(module);
   bloomtable::python::DefineBuilder(module);
+  bloomtable::python::DefineDatabase(module);
 }

@@ -17,6 +17,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/options.h"
 #include "bloomtable/table.h"
+#include "python/src/batch_iterator.h"
 #include "python/src/bytes_arg.h"
 #include "python/src/errors.h"
 #include "python/src/filters.h"
@@ -50,143 +51,6 @@ std::optional<std::string> PrefixSuccessor(std::string_view prefix) {
   }
   return std::nullopt;
 }
-
-// What an iterator yields per entry.
-enum class Yield { kItems, kKeys, kValues };
-
-// The Python iterator over a table: entries are read in batches with the
-// GIL released, then handed out one by one. One thread at a time (another
-// thread's __next__ meanwhile raises InvalidArgumentError).
-class PyTableIterator final : public RegisteredIterator {
- public:
-  PyTableIterator(std::shared_ptr<TableHandle> handle,
-                  std::unique_ptr<Iterator> iterator, Yield yield, bool reverse)
-      : handle_(std::move(handle)),
-        iterator_(std::move(iterator)),
-        yield_(yield),
-        reverse_(reverse) {
-    handle_->Register(this);
-  }
-  ~PyTableIterator() override { handle_->Unregister(this); }
-
-  void DropIterator() override { iterator_.reset(); }
-
-  py::object Next() {
-    if (busy_.exchange(true)) {
-      ThrowInvalidArgument("iterator is in use by another thread");
-    }
-    struct Idle {
-      std::atomic<bool>* busy;
-      ~Idle() { busy->store(false); }
-    } idle{&busy_};
-    // Entries already read are not handed out after close either.
-    if (handle_->closed()) ThrowInvalidArgument("table is closed");
-    if (next_entry_ == entries_.size()) Fill();
-    const Entry& entry = entries_[next_entry_++];
-    const char* key = buffer_.data() + entry.key_begin;
-    const char* value = key + entry.key_size;
-    switch (yield_) {
-      case Yield::kKeys:
-        return ToBytes(std::string_view(key, entry.key_size));
-      case Yield::kValues:
-        return ToBytes(std::string_view(value, entry.value_size));
-      case Yield::kItems:
-        break;
-    }
-    PyObject* pair = PyTuple_New(2);
-    if (pair == nullptr) throw py::error_already_set();
-    py::object owned = py::reinterpret_steal<py::object>(pair);
-    PyObject* key_bytes = PyBytes_FromStringAndSize(key, entry.key_size);
-    if (key_bytes == nullptr) throw py::error_already_set();
-    PyTuple_SET_ITEM(pair, 0, key_bytes);
-    PyObject* value_bytes = PyBytes_FromStringAndSize(value, entry.value_size);
-    if (value_bytes == nullptr) throw py::error_already_set();
-    PyTuple_SET_ITEM(pair, 1, value_bytes);
-    return owned;
-  }
-
- private:
-  struct Entry {
-    size_t key_begin;
-    Py_ssize_t key_size;
-    Py_ssize_t value_size;
-  };
-
-  // The first batch is small, so that taking a few entries stays cheap;
-  // later ones grow to amortise releasing the GIL.
-  static constexpr size_t kFirstBatch = 16;
-  static constexpr size_t kMaxBatch = 1024;
-  static constexpr size_t kMaxBatchBytes = 1 << 20;
-
-  // Reads the next batch into entries_; throws StopIteration at the end, or
-  // the iterator's error once the entries before it were handed out.
-  void Fill() {
-    entries_.clear();
-    buffer_.clear();
-    next_entry_ = 0;
-    if (exhausted_) {
-      if (!pending_.ok()) {
-        absl::Status status = std::move(pending_);
-        pending_ = absl::OkStatus();
-        ThrowStatus(status, handle_->path());
-      }
-      throw py::stop_iteration();
-    }
-    {
-      CallGuard guard(handle_.get());
-      if (iterator_ == nullptr) ThrowInvalidArgument("table is closed");
-      py::gil_scoped_release release;
-      Iterator* it = iterator_.get();
-      if (!started_) {
-        if (reverse_) {
-          it->SeekToLast();
-        } else {
-          it->SeekToFirst();
-        }
-        started_ = true;
-      }
-      while (it->Valid() && entries_.size() < batch_limit_ &&
-             buffer_.size() < kMaxBatchBytes) {
-        const std::string_view key = it->key();
-        const std::string_view value = it->value();
-        entries_.push_back(Entry{buffer_.size(),
-                                 static_cast<Py_ssize_t>(key.size()),
-                                 static_cast<Py_ssize_t>(value.size())});
-        buffer_.append(key);
-        buffer_.append(value);
-        if (reverse_) {
-          it->Prev();
-        } else {
-          it->Next();
-        }
-      }
-      if (!it->Valid()) {
-        exhausted_ = true;
-        pending_ = it->status();
-      }
-    }
-    batch_limit_ = std::min(batch_limit_ * 4, kMaxBatch);
-    if (exhausted_) {
-      // Frees the blocks the iterator holds now rather than at garbage
-      // collection.
-      handle_->Unregister(this);
-    }
-    if (entries_.empty()) Fill();  // ends or raises: exhausted_ is set
-  }
-
-  const std::shared_ptr<TableHandle> handle_;
-  std::unique_ptr<Iterator> iterator_;  // reset by the handle's Close
-  const Yield yield_;
-  const bool reverse_;
-  std::atomic<bool> busy_{false};
-  bool started_ = false;
-  bool exhausted_ = false;
-  absl::Status pending_;
-  size_t batch_limit_ = kFirstBatch;
-  std::string buffer_;
-  std::vector<Entry> entries_;
-  size_t next_entry_ = 0;
-};
 
 class PyTable {
  public:
@@ -280,9 +144,9 @@ class PyTable {
     return values;
   }
 
-  std::unique_ptr<PyTableIterator> Iterate(Yield yield, const py::object& start,
-                                           const py::object& stop, bool reverse,
-                                           const py::object& prefix) {
+  std::unique_ptr<BatchIterator> Iterate(Yield yield, const py::object& start,
+                                         const py::object& stop, bool reverse,
+                                         const py::object& prefix) {
     ReadOptions read_options = read_options_;
     if (!start.is_none()) {
       read_options.iterate_lower_bound =
@@ -311,8 +175,8 @@ class PyTable {
       py::gil_scoped_release release;
       iterator = handle_->table().NewIterator(read_options);
     }
-    return std::make_unique<PyTableIterator>(handle_, std::move(iterator),
-                                             yield, reverse);
+    return std::make_unique<BatchIterator>(handle_, std::move(iterator), yield,
+                                           reverse);
   }
 
   bool MayContainRange(const py::object& lo, const py::object& hi) {
@@ -502,12 +366,12 @@ safe from many threads.
           "Counters as a dict: hits, misses, inserts, evictions, usage, "
           "capacity.");
 
-  py::class_<PyTableIterator, std::unique_ptr<PyTableIterator>>(
+  py::class_<BatchIterator, std::unique_ptr<BatchIterator>>(
       module, "TableIterator",
       "An iterator over a table's entries (Table.items, keys, values). One "
       "thread at a time.")
       .def("__iter__", [](py::object self) { return self; })
-      .def("__next__", &PyTableIterator::Next);
+      .def("__next__", &BatchIterator::Next);
 
   py::class_<PyTable, std::unique_ptr<PyTable>>(module, "Table", R"doc(
 An open table file (an SSTable in LevelDB's format): point lookups and

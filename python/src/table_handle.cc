@@ -11,27 +11,22 @@ namespace py = pybind11;
 namespace bloomtable {
 namespace python {
 
-TableHandle::TableHandle(std::string path, std::unique_ptr<Table> table)
-    : path_(std::move(path)), table_(std::move(table)) {}
+ClosableHandle::ClosableHandle(std::string path, std::string what)
+    : path_(std::move(path)), closed_message_(what + " is closed") {}
 
-TableHandle::~TableHandle() {
-  // Iterators hold the handle alive, so none is left here; the table goes.
-  table_.reset();
-}
-
-bool TableHandle::Enter() {
+bool ClosableHandle::Enter() {
   std::lock_guard<std::mutex> lock(mu_);
   if (closed()) return false;
   ++active_calls_;
   return true;
 }
 
-void TableHandle::Leave() {
+void ClosableHandle::Leave() {
   std::lock_guard<std::mutex> lock(mu_);
   if (--active_calls_ == 0) idle_.notify_all();
 }
 
-void TableHandle::Close() {
+void ClosableHandle::Close() {
   std::set<RegisteredIterator*> iterators;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -45,22 +40,22 @@ void TableHandle::Close() {
     idle_.wait(lock, [this] { return active_calls_ == 0; });
     for (RegisteredIterator* iterator : iterators_) iterator->DropIterator();
     iterators_.clear();
-    table_.reset();
+    Free();
   }
 }
 
-void TableHandle::Register(RegisteredIterator* iterator) {
+void ClosableHandle::Register(RegisteredIterator* iterator) {
   std::lock_guard<std::mutex> lock(mu_);
   iterators_.insert(iterator);
 }
 
-void TableHandle::Unregister(RegisteredIterator* iterator) {
+void ClosableHandle::Unregister(RegisteredIterator* iterator) {
   std::lock_guard<std::mutex> lock(mu_);
   if (iterators_.erase(iterator) > 0) iterator->DropIterator();
 }
 
-CallGuard::CallGuard(TableHandle* handle) : handle_(handle) {
-  if (!handle_->Enter()) ThrowInvalidArgument("table is closed");
+CallGuard::CallGuard(ClosableHandle* handle) : handle_(handle) {
+  if (!handle_->Enter()) ThrowInvalidArgument(handle_->closed_message());
 }
 
 }  // namespace python

@@ -1,6 +1,7 @@
 // TableHandle owns one open Table for the Python objects that use it (the
 // bloomtable.Table and its iterators) and makes closing it safe while other
-// threads are inside calls and iterators are alive.
+// threads are inside calls and iterators are alive; ClosableHandle is that
+// machinery, which the database's handle (database.cc) shares.
 //
 // The rule: close() marks the handle closed at once (no new call starts:
 // each raises InvalidArgumentError "table is closed"), then waits, with the
@@ -22,6 +23,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "bloomtable/iterator.h"
 #include "bloomtable/table.h"
@@ -37,19 +39,20 @@ class RegisteredIterator {
   virtual void DropIterator() = 0;
 };
 
-class TableHandle {
+// The closing machinery of an open table or database: see the top of this
+// file. A subclass owns the C++ object and frees it in Free().
+class ClosableHandle {
  public:
-  TableHandle(std::string path, std::unique_ptr<Table> table);
-  TableHandle(const TableHandle&) = delete;
-  TableHandle& operator=(const TableHandle&) = delete;
-  ~TableHandle();
+  // `what` names the object in errors ("table", "database").
+  ClosableHandle(std::string path, std::string what);
+  ClosableHandle(const ClosableHandle&) = delete;
+  ClosableHandle& operator=(const ClosableHandle&) = delete;
+  virtual ~ClosableHandle() = default;
 
   const std::string& path() const { return path_; }
   bool closed() const { return closed_.load(std::memory_order_acquire); }
-
-  // The table. REQUIRES: the caller holds a CallGuard, or holds the GIL and
-  // saw !closed() without releasing it since.
-  const Table& table() const { return *table_; }
+  // "table is closed" (or the `what` given).
+  const std::string& closed_message() const { return closed_message_; }
 
   // Starts a call: false if the handle is closed.
   bool Enter();
@@ -63,9 +66,14 @@ class TableHandle {
   // so that it never races with Close). No-op if Close already dropped it.
   void Unregister(RegisteredIterator* iterator);
 
+ protected:
+  // Frees the owned object. Called once by Close, with no call in progress
+  // and every registered iterator dropped.
+  virtual void Free() = 0;
+
  private:
   const std::string path_;
-  std::unique_ptr<Table> table_;
+  const std::string closed_message_;
   std::atomic<bool> closed_{false};
 
   std::mutex mu_;
@@ -74,17 +82,34 @@ class TableHandle {
   std::set<RegisteredIterator*> iterators_;  // guarded by mu_
 };
 
+class TableHandle final : public ClosableHandle {
+ public:
+  TableHandle(std::string path, std::unique_ptr<Table> table)
+      : ClosableHandle(std::move(path), "table"), table_(std::move(table)) {}
+  // Iterators hold the handle alive, so none is left here; the table goes.
+  ~TableHandle() override = default;
+
+  // The table. REQUIRES: the caller holds a CallGuard, or holds the GIL and
+  // saw !closed() without releasing it since.
+  const Table& table() const { return *table_; }
+
+ private:
+  void Free() override { table_.reset(); }
+
+  std::unique_ptr<Table> table_;
+};
+
 // Holds a call open on a handle for its scope. Throws InvalidArgumentError
 // (through ThrowInvalidArgument) if the handle is closed.
 class CallGuard {
  public:
-  explicit CallGuard(TableHandle* handle);
+  explicit CallGuard(ClosableHandle* handle);
   CallGuard(const CallGuard&) = delete;
   CallGuard& operator=(const CallGuard&) = delete;
   ~CallGuard() { handle_->Leave(); }
 
  private:
-  TableHandle* const handle_;
+  ClosableHandle* const handle_;
 };
 
 }  // namespace python

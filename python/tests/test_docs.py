@@ -55,3 +55,10 @@ def test_stubs_declare_every_public_name_and_member():
         if inspect.isclass(obj) and not issubclass(obj, BaseException):
             for member in public_names(obj):
                 assert member in declared[name], f"{name}.{member}"
+
+
+def test_help_teaches_the_database_api():
+    text = pydoc_text(bloomtable.Database)
+    for word in ("open", "versions", "items", "reverse", "sequence", "close", "KeyError",
+                 "max_open_files", "read_leftovers", "UnsupportedError"):
+        assert word in text
