@@ -92,12 +92,9 @@ absl::Status CollectLeftoverLog(const std::string& dir, const std::string& name,
                                 uint64_t snapshot,
                                 std::vector<VersionRecord>* out) {
   const std::string path = absl::StrCat(dir, "/", name);
-  absl::StatusOr<uint64_t> size = GetFileSize(path);
-  if (!size.ok()) return size.status();
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(path);
-  if (!file.ok()) return file.status();
-  LogReader reader(file->get(), *size);
+  absl::StatusOr<OpenedLogFile> log = OpenLogFile(path);
+  if (!log.ok()) return log.status();
+  LogReader reader(log->file.get(), log->size);
   LogEntry entry;
   while (reader.NextRecord(&entry)) {
     RecordCollector collector(out, name, entry.offset, snapshot);

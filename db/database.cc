@@ -80,13 +80,10 @@ absl::Status ReadLogInto(const std::string& dir, const std::string& name,
                          LogView* view, DatabaseLogFile* info,
                          std::vector<std::string>* warnings) {
   const std::string path = absl::StrCat(dir, "/", name);
-  absl::StatusOr<uint64_t> size = GetFileSize(path);
-  if (!size.ok()) return size.status();
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(path);
-  if (!file.ok()) return file.status();
+  absl::StatusOr<OpenedLogFile> log = OpenLogFile(path);
+  if (!log.ok()) return log.status();
   const uint32_t source = view->AddSource(name);
-  LogReader reader(file->get(), *size);
+  LogReader reader(log->file.get(), log->size);
   LogEntry entry;
   while (reader.Next(&entry)) {
     if (entry.kind == LogEntry::Kind::kDamage) {

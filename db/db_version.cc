@@ -255,12 +255,10 @@ absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir) {
   }
 
   const std::string manifest_path = (base / result.manifest_name).string();
-  absl::StatusOr<uint64_t> size = GetFileSize(manifest_path);
-  if (!size.ok()) return size.status();
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(manifest_path);
-  if (!file.ok()) return file.status();
-  absl::StatusOr<ManifestContents> manifest = ReadManifest(**file, *size);
+  absl::StatusOr<OpenedLogFile> log = OpenLogFile(manifest_path);
+  if (!log.ok()) return log.status();
+  absl::StatusOr<ManifestContents> manifest =
+      ReadManifest(*log->file, log->size);
   if (!manifest.ok()) return manifest.status();
   if (!manifest->version_status.ok()) return manifest->version_status;
   result.manifest = *std::move(manifest);

@@ -332,4 +332,13 @@ const LogAccounting& LogReader::accounting() const {
   return impl_->accounting();
 }
 
+absl::StatusOr<OpenedLogFile> OpenLogFile(const std::string& path) {
+  absl::StatusOr<uint64_t> size = GetFileSize(path);
+  if (!size.ok()) return size.status();
+  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
+      OpenRandomAccessFile(path);
+  if (!file.ok()) return file.status();
+  return OpenedLogFile{*std::move(file), *size};
+}
+
 }  // namespace bloomtable

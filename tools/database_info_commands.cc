@@ -84,12 +84,9 @@ class NoOpHandler final : public WriteBatchHandler {
 absl::Status CheckLog(const std::string& dir, const std::string& name,
                       uint64_t* records) {
   const std::string path = absl::StrCat(dir, "/", name);
-  absl::StatusOr<uint64_t> size = GetFileSize(path);
-  if (!size.ok()) return size.status();
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(path);
-  if (!file.ok()) return file.status();
-  LogReader reader(file->get(), *size);
+  absl::StatusOr<OpenedLogFile> log = OpenLogFile(path);
+  if (!log.ok()) return log.status();
+  LogReader reader(log->file.get(), log->size);
   LogEntry entry;
   *records = 0;
   while (reader.Next(&entry)) {

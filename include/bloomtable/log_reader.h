@@ -43,6 +43,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "bloomtable/file.h"
 
 namespace bloomtable {
@@ -112,6 +113,17 @@ class LogReader {
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// A log (or MANIFEST) file opened for reading, with the size a LogReader
+// needs. Owns the file.
+struct OpenedLogFile {
+  std::unique_ptr<RandomAccessFile> file;
+  uint64_t size = 0;
+};
+
+// Opens the file at `path` for a LogReader. Errors: the file layer's
+// (NotFound naming the path, a directory, ...).
+absl::StatusOr<OpenedLogFile> OpenLogFile(const std::string& path);
 
 }  // namespace bloomtable
 
