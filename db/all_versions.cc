@@ -196,10 +196,10 @@ absl::Status Database::ListVersions(
     for (const auto& [number, name] : leftover_tables) {
       absl::StatusOr<std::shared_ptr<const Table>> table =
           r.tables.OpenUnlisted(name);
-      if (!table.ok()) {
-        note(table.status());
-        continue;
-      }
+      // A leftover that does not open as a table is skipped: LevelDB leaves
+      // the unfinished output of a compaction behind when it closes during
+      // one, and that file is no part of any version.
+      if (!table.ok()) continue;
       note(CollectTable(**table, name, snapshot, RecordStatus::kLeftover,
                         &records));
     }

@@ -67,7 +67,10 @@ struct DatabaseOptions {
   // Also read, for ListVersions, the table and log files in the directory
   // that the MANIFEST's version does not list (leftovers of compactions, old
   // logs); their records get RecordStatus::kLeftover. Off by default. Get
-  // and iterators never read them.
+  // and iterators never read them. A leftover file that does not open as a
+  // table (LevelDB leaves a compaction's unfinished output behind when it
+  // closes during one) is skipped; damage met while reading one that opened
+  // is ListVersions' error.
   bool read_leftovers = false;
 };
 
