@@ -14,6 +14,8 @@ Reads, from DIR (default: bench/results beside this script):
   scale_N.json       db_bench: bloomtable and RocksDB's table level at N keys
   compression.json   compression_bench: decompression speed of every codec
   scan_SCHEME.json   db_bench: bounded scans over sparse keys, scan filters
+  python.json        python/bench/bench_python.py: the Python package
+                     against plyvel (report_python.py writes its section)
 and fills the {{...}} sections of BENCHMARKS.template.md (beside this script)
 into FILE (default: BENCHMARKS.md at the repository root), drawing
 fp_vs_bits.svg and latency.svg into the plots directory (default: bench/) with
@@ -39,6 +41,8 @@ import math
 import os
 import subprocess
 import sys
+
+from report_python import python_section
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOADS = ["readmissing", "readnearmiss", "readunrelated", "readrandom"]
@@ -1360,6 +1364,8 @@ def main():
     compression = load(args.results, "compression.json")
     named += [(f"scale_{num}.json", report) for num, report in scale]
     named.append(("compression.json", compression))
+    python = load(args.results, "python.json")
+    named.append(("python.json", python))
     scans, scan_reports = scan_section(args.results)
     named += scan_reports
     try:
@@ -1387,6 +1393,7 @@ def main():
         "profiles": profile_section(profile),
         "scale": scale_table(scale),
         "compression": compression_table(compression),
+        "python": python_section(python, table, verdict),
         "scans": scans,
         "provenance": provenance(named),
         "plots": plots_rel,

@@ -5,6 +5,7 @@ exactly what report.py writes from the committed JSON.
 
     bench/report_test.py                   # every test
     bench/report_test.py VerdictTest       # the verdicts only
+    bench/report_test.py PythonSectionTest # the Python section's verdicts
     bench/report_test.py RegenerationTest  # BENCHMARKS.md only (gnuplot)
     bench/report_test.py ReadmeFiguresTest # README's figures only
 """
@@ -317,6 +318,63 @@ class VerdictTest(unittest.TestCase):
         self.assertIn(report.NOT_A_RESULT, text)
         self.assertIn("not measured", text)
         self.assertNotIn("met (tested)", text)
+
+
+class PythonSectionTest(unittest.TestCase):
+    @staticmethod
+    def stat(value):
+        return {"median": value, "min": value, "max": value}
+
+    def python_report(self, ours, plyvel):
+        stat = self.stat
+        return {"parameters": {"keys": 1000, "lookups": 100, "repeats": 3,
+                               "cache_mb": 8, "value_size": 100},
+                "medians": {
+                    "ribbon_whole_table": {
+                        "get_absent": stat(ours), "get_present": stat(900),
+                        "multi_get_per_key": stat(100),
+                        "get_loop_multi_get_keys": stat(400),
+                        "scan_per_entry": stat(80),
+                        "cpp_get_absent": stat(40)},
+                    "plyvel": {"get_absent": stat(plyvel),
+                               "get_present": stat(1000),
+                               "scan_per_entry": stat(100)}}}
+
+    def goals(self, text):
+        cells = [[c.strip() for c in line.strip("|").split("|")]
+                 for line in text.splitlines()
+                 if line.startswith("|") and "≤" in line]
+        return {row[0]: row[2] for row in cells}
+
+    def test_goals_are_computed_from_the_medians(self):
+        text = report.python_section(self.python_report(200, 500),
+                                     report.table, report.verdict)
+        goals = self.goals(text)
+        self.assertEqual(goals["`ribbon_whole_table` get_absent ≤ 0.5× "
+                               "plyvel's"], "met")
+        # 900 / 1000 > 0.8: the peer is ahead, and the page says so.
+        self.assertEqual(goals["`ribbon_whole_table` get_present ≤ 0.8× "
+                               "plyvel's"], report.verdict(False))
+        self.assertIn("the peer or the loop is ahead", text)
+        self.assertIn("`ribbon_whole_table` 160 ns", text)  # binding cost
+        text = report.python_section(self.python_report(300, 500),
+                                     report.table, report.verdict)
+        self.assertEqual(self.goals(text)["`ribbon_whole_table` get_absent "
+                                          "≤ 0.5× plyvel's"],
+                         report.verdict(False))
+
+    def test_without_plyvel_or_json_nothing_is_met(self):
+        data = self.python_report(200, 500)
+        del data["medians"]["plyvel"]
+        goals = self.goals(report.python_section(data, report.table,
+                                                 report.verdict))
+        self.assertEqual(goals["`ribbon_whole_table` get_absent ≤ 0.5× "
+                               "plyvel's"], "not measured")
+        self.assertEqual(goals["`ribbon_whole_table` multi_get_per_key ≤ 0.5× "
+                               "a loop of get on the same keys"], "met")
+        self.assertIn("No committed run",
+                      report.python_section(None, report.table,
+                                            report.verdict))
 
 
 class RegenerationTest(unittest.TestCase):

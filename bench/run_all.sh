@@ -12,6 +12,7 @@
 #   filter_bench_cold.json  the filters alone over 10^7 keys (lines not in
 #                      L1 or L2)
 #   profile.json       perf profiles of table-level lookups (shares)
+#   python.json        the Python package against plyvel and the view
 # each stamped with the commit it was built from, then bench/report.py writes
 # BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
 #
@@ -28,6 +29,9 @@
 #                               # peers (RocksDB is most of it); then about
 #                               # 15 minutes (up to 30 if runs must be
 #                               # retaken)
+#   bench/run_all.sh --only db,python   # retake only these JSON files
+#                               # (names as above, without .json), then
+#                               # regenerate BENCHMARKS.md from all of them
 #   bench/run_all.sh --smoke --build-dir build/release --results DIR \
 #       --report FILE --plots DIR   # the same at toy sizes, in seconds (CI)
 #
@@ -45,6 +49,7 @@ build_dir=build/release-peers
 results=bench/results
 report=BENCHMARKS.md
 plots=bench
+only=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --smoke) smoke=1 ;;
@@ -52,6 +57,7 @@ while [[ $# -gt 0 ]]; do
     --results) results=$2; shift ;;
     --report) report=$2; shift ;;
     --plots) plots=$2; shift ;;
+    --only) only=$2; shift ;;
     *) echo "run_all.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -77,7 +83,8 @@ if [[ $smoke -eq 0 ]]; then
   peers=$(bench/build_peers.sh)
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DBLOOMTABLE_RELEASE_PEERS="$peers" >/dev/null
-  cmake --build "$build_dir" --target db_bench filter_bench compression_bench
+  cmake --build "$build_dir" --target db_bench filter_bench compression_bench \
+    _bloomtable
   idle_or_exit 300
   # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
   # at least 1 s per engine and workload), 200k for the sweep (counts only).
@@ -153,6 +160,10 @@ trap '[[ -z $tmp ]] || rm -f "$tmp"' EXIT
 run() {
   local name=$1
   shift
+  if [[ -n $only && ",$only," != *",$name,"* ]]; then
+    echo "=== $name: not retaken (--only $only)"
+    return
+  fi
   tmp=$(mktemp "$results/.$name.XXXXXX")
   echo "=== $name: $*"
   if ! "$@" --json="$tmp"; then
@@ -229,6 +240,14 @@ for scheme in strided random64; do
     --engines=bloomtable$own_tables,leveldb,rocksdb \
     --benchmarks=fillseq,scanmissing,scanshort,seekrandom
 done
+
+# The Python package against plyvel (Debian's, on its packaged LevelDB) and
+# the database view, from Python: the real run only (the module of an
+# instrumented build cannot be loaded by a plain interpreter).
+if [[ $smoke -eq 0 ]]; then
+  run python env PYTHONPATH="$build_dir/python" /usr/bin/python3 \
+    python/bench/bench_python.py --keys=1000000 --lookups=200000 --repeats=3
+fi
 
 python3 bench/report.py --results "$results" --output "$report" \
   --plots "$plots"

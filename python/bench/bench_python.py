@@ -2,7 +2,10 @@
 """Speed of the bloomtable Python package against plyvel, from Python.
 
     PYTHONPATH=build/release/python /usr/bin/python3 python/bench/bench_python.py \\
-        --json python/bench/results/python_bench.json
+        --json bench/results/python.json
+
+(bench/run_all.sh runs it so; bench/report.py shows the JSON in
+BENCHMARKS.md.)
 
 This is a benchmark, not a test: it prints a table and writes JSON, and
 decides nothing by itself. Run it on an idle machine.
@@ -15,6 +18,10 @@ What it measures, on the same data set (--keys distinct 16-byte decimal keys,
   (LevelDB's Bloom filter in LevelDB's layout, 10 bits per key: what a
   LevelDB table holds) and "ribbon_whole_table" (Ribbon, whole-table layout,
   index_block_restart_interval 16: the README's fastest lookups).
+- view: bloomtable.Database, the read-only view, opened on the very
+  directory plyvel wrote (after plyvel closed it), with a block cache of the
+  same size: get and a full scan through the database layer (no goal; shown
+  beside plyvel on the same files).
 - plyvel: a LevelDB database of the same entries (Bloom filter 10 bits per
   key, block cache of the same size, Snappy), written with write batches
   and compacted with compact_range() before it is read. plyvel is Debian's
@@ -129,6 +136,22 @@ def build_plyvel(path, args):
     return elapsed
 
 
+def measure_view(path, args, absent, present, batch_keys):
+    """bloomtable's read-only database view on the directory plyvel wrote."""
+    row = {}
+    start = time.perf_counter_ns()
+    db = bloomtable.Database.open(path, block_cache_bytes=args.cache_mb << 20)
+    row["open_ns"] = time.perf_counter_ns() - start
+    try:
+        row["get_absent"] = per_call_ns(db.get, absent)
+        row["get_present"] = per_call_ns(db.get, present)
+        row["get_loop_multi_get_keys"] = per_call_ns(db.get, batch_keys)
+        row["scan_per_entry"], row["scan_entries"] = time_scan(db.items)
+    finally:
+        db.close()
+    return row
+
+
 def measure_run(args, workdir, run):
     rng = random.Random(run)
     present = [key_of(2 * rng.randrange(args.keys)) for _ in range(args.lookups)]
@@ -150,6 +173,7 @@ def measure_run(args, workdir, run):
             row["get_loop_multi_get_keys"] = per_call_ns(db.get, batch_keys)
             row["scan_per_entry"], row["scan_entries"] = time_scan(lambda: db.iterator())
             db.close()
+            results["view"] = measure_view(path, args, absent, present, batch_keys)
             shutil.rmtree(path)
         else:
             path = os.path.join(workdir, f"{engine}-{run}.ldb")
@@ -198,6 +222,17 @@ def goals(summary):
     return verdicts
 
 
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keys", type=int, default=1_000_000)
@@ -224,8 +259,10 @@ def main():
         "bloomtable": bloomtable.__version__,
         "plyvel": getattr(plyvel, "__version__", None) if plyvel else None,
         "plyvel_leveldb": "Debian's packaged LevelDB (python3-plyvel links libleveldb)",
-        "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                    "cpus": os.cpu_count(), "loadavg_at_end": os.getloadavg()},
+        "command_line": " ".join(sys.argv),
+        "machine": {"platform": platform.platform(), "cpu": cpu_model(),
+                    "kernel": platform.release(), "cpus": os.cpu_count(),
+                    "loadavg_at_end": os.getloadavg()},
         "configs": {name: {k: str(v) for k, v in c.items()} for name, c in CONFIGS.items()},
         "units": "ns per call, per key or per entry; build in seconds",
         "medians": summary,
