@@ -460,6 +460,9 @@ nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
       {"block_cache_capacity_bytes", memory.block_cache_capacity},
       {"sources", memory.sources},
       {"open_micros", OptionalJson(memory.open_micros)},
+      {"open_file_reads", OptionalBytesJson(memory.open_file_reads)},
+      {"open_data_block_reads",
+       OptionalBytesJson(memory.open_data_block_reads)},
       {"open_micros_range",
        memory.open_micros_range
            ? nlohmann::json({memory.open_micros_range->first,
@@ -581,6 +584,8 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
         }
         r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
                                     : nlohmann::json(nullptr);
+        r["files_before"] = result.files_before;
+        r["files_after"] = result.files_after;
       }
       if (result.runs.size() > 1) {
         nlohmann::json runs = nlohmann::json::array();
