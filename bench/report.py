@@ -14,6 +14,7 @@ Reads, from DIR (default: bench/results beside this script):
   scale_N.json       db_bench: bloomtable and RocksDB's table level at N keys
   compression.json   compression_bench: decompression speed of every codec
   scan_SCHEME.json   db_bench: bounded scans over sparse keys, scan filters
+  db.json            db_bench: the read-only database rows (db_report.py)
 and fills the {{...}} sections of BENCHMARKS.template.md (beside this script)
 into FILE (default: BENCHMARKS.md at the repository root), drawing
 fp_vs_bits.svg and latency.svg into the plots directory (default: bench/) with
@@ -39,6 +40,8 @@ import math
 import os
 import subprocess
 import sys
+
+import db_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOADS = ["readmissing", "readnearmiss", "readrandom"]
@@ -1354,6 +1357,9 @@ def main():
     named.append(("compression.json", compression))
     scans, scan_reports = scan_section(args.results)
     named += scan_reports
+    db_run = load(args.results, "db.json")
+    if db_run is not None:
+        named.append(("db.json", db_run))
     try:
         require_shape(main_run, sweep)
     except ShapeError as error:
@@ -1380,6 +1386,7 @@ def main():
         "scale": scale_table(scale),
         "compression": compression_table(compression),
         "scans": scans,
+        "db_readonly": db_report.db_section(db_run),
         "provenance": provenance(named),
         "plots": plots_rel,
     }

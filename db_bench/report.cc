@@ -487,6 +487,11 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
     nlohmann::json c;
     c["engine"] = config.engine;
     c["level"] = config.level;
+    {
+      const EngineEntry* entry = FindEngine(config.engine);
+      c["call"] = entry != nullptr ? nlohmann::json(entry->call)
+                                   : nlohmann::json(nullptr);
+    }
     c["io"] = config.io;
     c["filter"] = config.filter;
     c["filter_label"] = config.FilterLabel();
