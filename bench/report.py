@@ -16,6 +16,7 @@ Reads, from DIR (default: bench/results beside this script):
   scan_SCHEME.json   db_bench: bounded scans over sparse keys, scan filters
   python.json        python/bench/bench_python.py: the Python package
                      against plyvel (report_python.py writes its section)
+  db.json            db_bench: the read-only database rows (db_report.py)
 and fills the {{...}} sections of BENCHMARKS.template.md (beside this script)
 into FILE (default: BENCHMARKS.md at the repository root), drawing
 fp_vs_bits.svg and latency.svg into the plots directory (default: bench/) with
@@ -43,6 +44,7 @@ import subprocess
 import sys
 
 from report_python import python_section
+import db_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOADS = ["readmissing", "readnearmiss", "readunrelated", "readrandom"]
@@ -1368,6 +1370,9 @@ def main():
     named.append(("python.json", python))
     scans, scan_reports = scan_section(args.results)
     named += scan_reports
+    db_run = load(args.results, "db.json")
+    if db_run is not None:
+        named.append(("db.json", db_run))
     try:
         require_shape(main_run, sweep)
     except ShapeError as error:
@@ -1395,6 +1400,7 @@ def main():
         "compression": compression_table(compression),
         "python": python_section(python, table, verdict),
         "scans": scans,
+        "db_readonly": db_report.db_section(db_run),
         "provenance": provenance(named),
         "plots": plots_rel,
     }

@@ -6,6 +6,7 @@ exactly what report.py writes from the committed JSON.
     bench/report_test.py                   # every test
     bench/report_test.py VerdictTest       # the verdicts only
     bench/report_test.py PythonSectionTest # the Python section's verdicts
+    bench/report_test.py DatabaseSectionTest  # the read-only database rows
     bench/report_test.py RegenerationTest  # BENCHMARKS.md only (gnuplot)
     bench/report_test.py ReadmeFiguresTest # README's figures only
 """
@@ -22,6 +23,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import db_report  # noqa: E402
 import report  # noqa: E402
 
 RELEASE_PEERS = {
@@ -375,6 +377,88 @@ class PythonSectionTest(unittest.TestCase):
         self.assertIn("No committed run",
                       report.python_section(None, report.table,
                                             report.verdict))
+def db_report_json(peers, view=(0.2, 0.2, 1.0, 0.1), opened=0):
+    """A db.json: bloomtable_db, leveldb_dir and rocksdb_readonly at pread;
+    `view` is the view's readmissing, readnearmiss, readrandom and readseq
+    micros; the peers take 1.0, 1.0, 2.0 and 0.2."""
+    def row(engine, micros):
+        memory = {"open_data_block_reads": opened, "open_file_reads": opened}
+        c = config(engine, level="db", filter_name="leveldb_bloom",
+                   micros=micros[:3])
+        c["call"] = f"{engine}::Get"
+        c["results"].append(result("readseq", micros[3]))
+        for r in c["results"]:
+            r["files_before"] = "L0: 2 files, L1: 5 files"
+            r["files_after"] = r["files_before"]
+            if engine == "bloomtable_db":
+                r["memory"] = memory
+        return c
+    r = {"settings": {"num": 1000, "stored_bits": [10]},
+         "configs": [row("bloomtable_db", view),
+                     row("leveldb_dir", (1.0, 1.0, 2.0, 0.2)),
+                     row("rocksdb_readonly", (1.0, 1.0, 2.0, 0.2))]}
+    if peers is not None:
+        r["peers"] = copy.deepcopy(peers)
+    return r
+
+
+class DatabaseSectionTest(unittest.TestCase):
+    def test_without_db_json_every_goal_is_not_measured(self):
+        text = db_report.db_section(None)
+        self.assertIn("Not measured", text)
+        statuses = set(goal_rows(text.split("\n\n", 1)[1]).values())
+        self.assertEqual(statuses, {"not measured"})
+
+    def test_goals_are_computed_from_the_medians(self):
+        rows = goal_rows(db_report.goals(db_report_json(RELEASE_PEERS)))
+        self.assertEqual(rows["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
+                         "met")
+        self.assertEqual(rows["present-key Get ≤ 0.8× leveldb_dir (pread)"],
+                         "met")
+        self.assertEqual(
+            rows["full scan ≤ 0.8× leveldb_dir per entry (pread)"], "met")
+        self.assertEqual(rows["opening the database reads no data block"],
+                         "met")
+        slow = db_report_json(RELEASE_PEERS, view=(0.6, 0.2, 1.9, 0.3),
+                              opened=1)
+        rows = goal_rows(db_report.goals(slow))
+        for goal in ("absent-key Get ≤ 0.5× leveldb_dir (pread)",
+                     "present-key Get ≤ 0.8× leveldb_dir (pread)",
+                     "full scan ≤ 0.8× leveldb_dir per entry (pread)",
+                     "opening the database reads no data block"):
+            self.assertEqual(rows[goal], "**not met**", goal)
+
+    def test_ratios_against_assert_enabled_peers_are_refused(self):
+        db = db_report_json(PACKAGED_PEERS)
+        rows = goal_rows(db_report.goals(db))
+        self.assertEqual(rows["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
+                         report.NOT_A_RESULT)
+        # The opening goal compares with no peer: decided all the same.
+        self.assertEqual(rows["opening the database reads no data block"],
+                         "met")
+        section = db_report.db_section(db)
+        self.assertIn("not a result", section)
+        self.assertNotIn("0.20×", section)
+        self.assertIn("0.20×", db_report.db_section(
+            db_report_json(RELEASE_PEERS)))
+
+    def test_a_missing_engine_reads_not_measured(self):
+        db = db_report_json(RELEASE_PEERS)
+        db["configs"] = [c for c in db["configs"]
+                         if c["engine"] != "rocksdb_readonly"]
+        rows = goal_rows(db_report.goals(db))
+        self.assertEqual(
+            rows["absent-key Get ≤ 1.0× rocksdb_readonly (pread)"],
+            "not measured")
+        self.assertIn("`rocksdb_readonly`: no rows",
+                      db_report.db_section(db))
+
+    def test_files_per_level_show_a_compaction(self):
+        db = db_report_json(RELEASE_PEERS)
+        db["configs"][1]["results"][0]["files_after"] = "L2: 1 files"
+        section = db_report.db_section(db)
+        self.assertIn("L0: 2 files, L1: 5 files → L2: 1 files", section)
+        self.assertIn("L0: 2 files, L1: 5 files (unchanged)", section)
 
 
 class RegenerationTest(unittest.TestCase):

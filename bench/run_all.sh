@@ -13,6 +13,9 @@
 #                      L1 or L2)
 #   profile.json       perf profiles of table-level lookups (shares)
 #   python.json        the Python package against plyvel and the view
+#   db.json            the read-only database rows: bloomtable's Database view
+#                      and a leveldb::DB on copies of one LevelDB-written
+#                      directory, RocksDB opened read-only; 1M keys
 # each stamped with the commit it was built from, then bench/report.py writes
 # BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
 #
@@ -194,6 +197,14 @@ run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --engines=bloomtable$peer_tables,leveldb,leveldb+bloomtable,rocksdb \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated
+# The read-only database rows at equal stored filter memory: bloomtable's
+# Database view (bloomtable_db) and a leveldb::DB (leveldb_dir) on copies of
+# one directory that LevelDB wrote, and RocksDB opened read-only.
+run db "$db_bench" "${common[@]}" --num=$num --reads=$reads \
+  --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
+  --engines=bloomtable_db,leveldb_dir,rocksdb_readonly \
+  --compare_no_filter=false \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,seekrandom,readseq
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --stored_bits=10 --engines=bloomtable$own_tables \
   --compare_no_filter=true --benchmarks=fillseq

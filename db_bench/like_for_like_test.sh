@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
   --results "$work/results" --report "$work/BENCHMARKS.md" --plots "$work" \
   >"$work/run.log" 2>&1 || { tail -40 "$work/run.log"; exit 1; }
 "$check" "$work/results/main.json" "$work/results/build.json" \
-  "$work/results/sweep.json"
+  "$work/results/sweep.json" "$work/results/db.json"
 
 md=$work/BENCHMARKS.md
 expect() {
@@ -60,6 +60,8 @@ grep -E '^\| rocksdb_(table|sst_iterator) rocksdb_bloom whole_table \| [0-9.]+ \
   { echo "FAIL: no interpolated FP for rocksdb_bloom" >&2; exit 1; }
 expect "| goal | measured (medians, range) | status | what is left (notes, with the profiles' shares) |"
 expect "Smoke run, not a measurement."
+expect "| readmissing | pread |"
+expect "| opening the database reads no data block |"
 grep -q '<svg' "$work/fp_vs_bits.svg"
 grep -q '<svg' "$work/latency.svg"
 
