@@ -125,7 +125,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kBloomtable = "bloomtable";
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 constexpr const char* kRocksDB = "rocksdb";
+#endif
 
 std::vector<int64_t> ParseList(const std::string& text) {
   std::vector<int64_t> values;
@@ -385,7 +387,7 @@ std::vector<std::string> EnginesToRun() {
   return engines;
 }
 
-int Run() {
+int Run(const std::string& command_line) {
   const int64_t num = absl::GetFlag(FLAGS_num);
   const int64_t reads = absl::GetFlag(FLAGS_reads);
   const int runs = std::max(absl::GetFlag(FLAGS_runs), 1);
@@ -515,8 +517,12 @@ int Run() {
   nlohmann::json lookups = nlohmann::json::array();
   for (const Row& row : rows) lookups.push_back(RowJson(row));
 
+  // The peers this binary links, of which cold_bench runs RocksDB only.
+  nlohmann::json peers = PeersJson();
+  peers.erase("leveldb");
   const nlohmann::json report = {
       {"program", "cold_bench"},
+      {"command_line", command_line},
       {"machine", MachineJson()},
       {"device", DeviceOf(path)},
       {"dir", dir},
@@ -533,7 +539,7 @@ int Run() {
       {"warm_cache_bytes", cache_bytes},
       {"file_bytes", *file_size},
       {"engines", engines_json},
-      {"peers", PeersJson()},
+      {"peers", peers},
       {"raw_4k_direct_reads", raw},
       {"lookups", lookups}};
   const std::string json_path = absl::GetFlag(FLAGS_json);
@@ -553,6 +559,10 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "Cold lookups (direct I/O) of bloomtable and RocksDB beside the "
       "device's raw 4 KiB read rate from the same run, and warm lookups");
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) {
+    command_line += (i == 0 ? "" : " ") + std::string(argv[i]);
+  }
   absl::ParseCommandLine(argc, argv);
-  return bloomtable::db_bench::Run();
+  return bloomtable::db_bench::Run(command_line);
 }
