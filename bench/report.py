@@ -1425,7 +1425,10 @@ def cold_io_section(cold_io, warm_io):
             out.append(f"No committed run (bench/results/{name}).\n")
             continue
         machine = report.get("machine", {})
-        out.append(f"#### `{name}`: {report.get('num', 0):,} keys, device "
+        out.append(f"#### `{name}`: {report.get('num', 0):,} keys, "
+                   f"{report.get('value_size', '?')}-byte values, "
+                   f"{report.get('compression', '?')}, "
+                   f"{report.get('block_size', '?')}-byte blocks, device "
                    f"`{report.get('device') or '?'}` (`--dir` "
                    f"`{report.get('dir', '?')}`), kernel "
                    f"{machine.get('kernel', '?')}, {machine.get('cpu', '?')}; "

@@ -63,7 +63,7 @@ expect "| goal | measured (medians, range) | status | what is left (notes, with 
 expect "Smoke run, not a measurement."
 # cold_bench: the device's raw rates, and bloomtable's and RocksDB's Get and
 # MultiGet rows, cold and warm, each cold row beside its floor.
-expect "#### \`cold_io.json\`: 20,000 keys, device"
+expect "#### \`cold_io.json\`: 20,000 keys, 100-byte values, snappy, 4096-byte blocks, device"
 expect "| raw 4 KiB O_DIRECT reads, queue depth | reads/s (range) | µs per read |"
 grep -E '^\| readrandom \| rocksdb \| MultiGet\(32\) \| [0-9.]+ .*\| QD 32: ' "$md" >/dev/null ||
   { echo "FAIL: no cold RocksDB MultiGet(32) row with its floor" >&2; exit 1; }
