@@ -394,15 +394,15 @@ int Run(const std::string& command_line) {
   const bool cold = absl::GetFlag(FLAGS_cold);
   const bool warm = absl::GetFlag(FLAGS_warm);
   const int64_t warm_batch = absl::GetFlag(FLAGS_warm_batch);
-  const uint64_t cache_bytes =
-      static_cast<uint64_t>(absl::GetFlag(FLAGS_warm_cache_mb)) << 20;
+  const int64_t cache_mb = absl::GetFlag(FLAGS_warm_cache_mb);
   if (num < 1 || reads < 1 || warm_batch < 1 || warm_batch > 4096 ||
-      cache_bytes == 0) {
+      cache_mb < 1 || cache_mb > (int64_t{1} << 30)) {
     std::fprintf(stderr,
                  "cold_bench: --num, --reads, --warm_cache_mb and "
                  "--warm_batch (up to 4096) must be positive\n");
     return 2;
   }
+  const uint64_t cache_bytes = static_cast<uint64_t>(cache_mb) << 20;
   const std::vector<std::string> engines = EnginesToRun();
   const std::string dir = absl::GetFlag(FLAGS_dir);
   const std::string path = dir + "/cold_bench_" + std::to_string(num) + ".ldb";
