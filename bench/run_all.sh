@@ -33,7 +33,9 @@
 #                               # idle 2-core machine to build the release
 #                               # peers (RocksDB is most of it); then about
 #                               # 15 minutes (up to 30 if runs must be
-#                               # retaken)
+#                               # retaken), plus cold_bench's: writing 10^7
+#                               # keys once (reused later) and a few
+#                               # minutes of cold and warm lookups
 #   bench/run_all.sh --smoke --build-dir build/release --results DIR \
 #       --report FILE --plots DIR   # the same at toy sizes, in seconds (CI)
 #
