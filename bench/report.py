@@ -44,8 +44,13 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WORKLOADS = ["readmissing", "readnearmiss", "readrandom"]
-ABSENT = {"readmissing": "random", "readnearmiss": "near-miss"}
+WORKLOADS = ["readmissing", "readnearmiss", "readunrelated", "readrandom"]
+# The absent-key streams (db_bench's KeyGenerator): a present key plus 8
+# random letters; a present key's number plus one; a key drawn independently
+# of the present keys (in range, last bytes random).
+ABSENT = {"readmissing": "key+suffix", "readnearmiss": "near-miss",
+          "readunrelated": "unrelated"}
+ABSENT_NAMES = " / ".join(ABSENT.values())
 # Stored filter bits per key at which the sweep is compared.
 BUDGETS = [6, 8, 10, 12, 16]
 # Two filters store "equal" memory when within this fraction of each other.
@@ -147,7 +152,7 @@ def us(value):
 
 
 def with_range(result, field="micros_per_op", digits=3):
-    value = result.get(field)
+    value = None if result is None else result.get(field)
     if value is None:
         return "-"
     low_high = result.get("range", {}).get(field)
@@ -208,8 +213,11 @@ def require_shape(main, sweep):
             if not any((needed[0], e) in have for e in needed[1]):
                 raise ShapeError(f"main.json: no {needed[0]}-level "
                                  f"{' or '.join(needed[1])} rows")
+        # Every workload the run was asked for, in every row (a run from
+        # before a workload existed shows it as not measured).
+        asked = main.get("settings", {}).get("benchmarks", WORKLOADS)
         for config in configs(main):
-            for workload in WORKLOADS:
+            for workload in (w for w in WORKLOADS if w in asked):
                 if results_of(config, workload) is None:
                     raise ShapeError(f"main.json: {series(config)} "
                                      f"{config['io']} has no {workload}")
@@ -233,7 +241,7 @@ def summary(main):
     if main is None:
         return "No committed run (bench/results/main.json)."
     header = ["level", "engine", "filter", "stored b/key"] + \
-        [f"{w} µs" for w in WORKLOADS] + ["FP % random / near-miss"]
+        [f"{w} µs" for w in WORKLOADS] + [f"FP % {ABSENT_NAMES}"]
     rows = []
     for config in configs(main, io="pread"):
         fps = [pct((results_of(config, w) or {}).get("false_positive_rate"))
@@ -401,8 +409,8 @@ def goals(main, sweep, filter_bench, scale=None, cold=None, profile=None,
             if not name.startswith("bloomtable") or ribbon is None:
                 continue
             known = None not in bits and None not in ribbon
-            row = [f"memory: {name} reaches 1.0% FP (random and "
-                   "near-miss) at ≤ RocksDB Ribbon's stored bits/key",
+            row = [f"memory: {name} reaches 1.0% FP ({ABSENT_NAMES}) "
+                   "at ≤ RocksDB Ribbon's stored bits/key",
                    " / ".join(fmt_bits(b) for b in bits) + " vs " +
                    " / ".join(fmt_bits(b) for b in ribbon),
                    verdict(max(bits) <= max(ribbon) + 1e-9
@@ -484,7 +492,7 @@ def present_profile(goal):
 def what_is_left(row, main, profile):
     """A missed goal's explanation, from the profiles and the runs."""
     goal = row[0]
-    if goal.startswith(("`readmissing`, table", "`readnearmiss`, table")):
+    if goal.startswith(tuple(f"`{w}`, table" for w in ABSENT)):
         return ("the per-block layout searches the index before it can ask "
                 "the filter (LevelDB's layout; the whole-table rows ask "
                 "first): " + profile_summary(
@@ -701,7 +709,7 @@ def scale_memory_goal(num, config):
            for w in ABSENT]
     known = None not in fps and per_key is not None
     return [f"memory: {series(config)} at {num:,} keys holds ≤ 1.5 bytes/key "
-            "(table, index and filter) at ≤ 1.0% FP, random and near-miss",
+            f"(table, index and filter) at ≤ 1.0% FP, {ABSENT_NAMES}",
             ("-" if per_key is None else f"{per_key:.2f}") +
             f" B/key at stored {stored(config)} bits/key, FP " +
             " / ".join(pct(f) for f in fps) + " %",
@@ -964,8 +972,8 @@ def equal_memory(sweep):
                         [pct((results_of(config, w) or {}).get(
                             "false_positive_rate")) for w in ABSENT])
     out.append("\nThe measured points:\n")
-    out.append(table(["filter", "bits_per_key", "stored b/key",
-                      "FP % random", "FP % near-miss"], measured))
+    out.append(table(["filter", "bits_per_key", "stored b/key"] +
+                     [f"FP % {keys}" for keys in ABSENT.values()], measured))
     return "\n".join(out)
 
 
@@ -1143,8 +1151,8 @@ def plot_fp(source, path):
                                                     if r]
     rates = [r for w in named.values() for p in w.values() for _, r in p]
     low = min(rates, default=1e-4) / 3
-    script = terminal(path, 1000, 560) + [
-        "set multiplot layout 1,2", "set logscale y", "set format y '%g'",
+    script = terminal(path, 1400, 560) + [
+        f"set multiplot layout 1,{len(ABSENT)}", "set logscale y", "set format y '%g'",
         "set grid", f"set yrange [{low}:1]",
         "set xlabel 'filter bits per key as stored'",
         "set ylabel 'false-positive rate'", "set key below font ',9'"]

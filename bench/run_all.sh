@@ -199,14 +199,14 @@ run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --index_block_restart_interval=16 \
   --engines=bloomtable$peer_tables,leveldb,leveldb+bloomtable,rocksdb \
   --compare_no_filter=false \
-  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --stored_bits=10 --engines=bloomtable$own_tables \
   --compare_no_filter=true --benchmarks=fillseq
 run sweep "$db_bench" "${common[@]}" "${filters[@]}" --num=$sweep_num \
   --reads=$sweep_reads --stored_bits=$budgets \
   --engines=bloomtable,leveldb,$rocksdb_own --compare_no_filter=false \
-  --benchmarks=fillseq,readmissing,readnearmiss
+  --benchmarks=fillseq,readmissing,readnearmiss,readunrelated
 run filter_bench "$filter_bench" "${filter_bench_flags[@]}"
 # A probe whose line is not in L1 or L2: one filter over 10^7 keys (12 MB at
 # 10 bits/key, three times this machine's L2).
@@ -231,7 +231,7 @@ for n in $scale_nums; do
     --filter_layout=whole_table,partitioned --index_block_restart_interval=16 \
     --num=$n --reads=$reads --min_seconds=$min_seconds --stored_bits=7.2 \
     --engines=bloomtable,$rocksdb_own --compare_no_filter=false \
-    --benchmarks=fillseq,readrandom,readmissing,readnearmiss
+    --benchmarks=fillseq,readrandom,readmissing,readnearmiss,readunrelated
 done
 run compression "$compression_bench" "${compression_flags[@]}"
 # Cold lookups, then warm ones at 10^7 keys (no raw reads: --depths=). Each

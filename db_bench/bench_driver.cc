@@ -46,7 +46,8 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"value_size", flags.value_size},
       {"compression_ratio", flags.compression_ratio},
       {"block_size", flags.block_size},
-      {"index_block_restart_interval", flags.index_block_restart_interval},
+      {"index_block_restart_interval",
+       config.engine_options.bloomtable_index_block_restart_interval},
       {"compression_type", flags.compression_type},
       {"tables", TablesFor(config.engine, flags.tables)},
   };
@@ -303,6 +304,10 @@ std::vector<ConfigReport> RunOnce(const BenchPlan& plan,
       report.filter = config_plan.filter;
       report.bloom_bits = config_plan.bloom_bits;
       report.filter_layout = config_plan.filter_layout;
+      if (EngineFamily(config_plan.engine) == "bloomtable") {
+        report.index_block_restart_interval =
+            config_plan.engine_options.bloomtable_index_block_restart_interval;
+      }
       report.scan_filter = config_plan.scan_filter;
       report.target_stored_bits = config_plan.target_stored_bits;
       report.tables = TablesFor(config_plan.engine, plan.flags.tables);

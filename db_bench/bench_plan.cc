@@ -153,6 +153,11 @@ std::vector<std::string> BuiltEngines() {
   return engines;
 }
 
+int IndexRestartInterval(int flag, std::string_view layout) {
+  if (flag > 0) return flag;
+  return layout.empty() || layout == "per_block" ? 1 : 16;
+}
+
 absl::Status ApplyFilterBits(double bits, ConfigPlan* config) {
   EngineOptions& options = config->engine_options;
   config->bloom_bits = bits;
@@ -179,9 +184,18 @@ absl::Status ApplyFilterBits(double bits, ConfigPlan* config) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
+absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   BenchPlan plan;
-  plan.flags = flags;
+  plan.flags = given_flags;
+  // --bloom_bits unset: 10 bits per key, and (--stored_bits=auto) every
+  // filter calibrated to 10 stored bits per key, so that the default run
+  // compares filters at equal memory.
+  const bool bloom_bits_given = !plan.flags.bloom_bits.empty();
+  if (!bloom_bits_given) plan.flags.bloom_bits = "10";
+  if (plan.flags.stored_bits == "auto") {
+    plan.flags.stored_bits = bloom_bits_given ? "" : "10";
+  }
+  const PlanFlags& flags = plan.flags;
   absl::StatusOr<std::vector<BenchmarkKind>> benchmarks =
       ParseBenchmarks(flags.benchmarks);
   if (!benchmarks.ok()) return benchmarks.status();
@@ -204,8 +218,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
     return Invalid(
         absl::StrFormat("--block_size must be in [1, %d]", kMaxBlockSize));
   }
-  if (flags.index_block_restart_interval < 1) {
-    return Invalid("--index_block_restart_interval must be at least 1");
+  if (flags.index_block_restart_interval < 0) {
+    return Invalid(
+        "--index_block_restart_interval must be at least 1 (or 0: auto)");
   }
   if (flags.compression_type != "snappy" && flags.compression_type != "none") {
     return Invalid(absl::StrCat("--compression_type=", flags.compression_type,
@@ -374,6 +389,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags) {
       if (calibrated) config.target_stored_bits = value;
     }
     if (!layout.empty()) absl::StrAppend(&config.dir_name, "-", layout);
+    config.engine_options.bloomtable_index_block_restart_interval =
+        IndexRestartInterval(flags.index_block_restart_interval,
+                             config.filter_layout);
     absl::Status status =
         ApplyFilterBits(filter == "none" ? 0 : value, &config);
     if (!status.ok()) return status;

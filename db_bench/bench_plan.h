@@ -33,8 +33,10 @@ struct PlanFlags {
   int32_t value_size = 100;
   double compression_ratio = 0.5;
   int32_t block_size = 4096;
-  int32_t index_block_restart_interval = 1;
+  // 0: auto (IndexRestartInterval).
+  int32_t index_block_restart_interval = 0;
   std::string compression_type;
+  // Comma list; empty: 10 (MakePlan).
   std::string bloom_bits;
   bool compare_no_filter = true;
   std::string filter;
@@ -53,7 +55,8 @@ struct PlanFlags {
   bool verify_checksum = true;
   // pread, mmap or both ("pread,mmap").
   std::string io = "pread";
-  // Target stored filter bits per key (comma list); empty: use bloom_bits.
+  // Target stored filter bits per key (comma list); empty: use bloom_bits;
+  // "auto": 10 if bloom_bits is empty, else empty.
   std::string stored_bits;
   int repeats = 1;
   double min_seconds = 0;
@@ -134,6 +137,14 @@ int TablesFor(const std::string& engine, int tables);
 
 // Sets the configuration's bits per key and makes its filter policy for it.
 absl::Status ApplyFilterBits(double bits, ConfigPlan* config);
+
+// The index block restart interval of a bloomtable store of filter layout
+// `layout` ("" for a store without a filter): `flag` where positive; for 0
+// (auto, the default) 1 for the per-block layout and stores without a filter
+// (what LevelDB writes, so that the compatible row is LevelDB's byte layout)
+// and 16 for the whole-table and partitioned layouts (README's recommended
+// configuration: a smaller index, searched fewer times).
+int IndexRestartInterval(int flag, std::string_view layout);
 
 // The engines this binary was built with, in default order.
 std::vector<std::string> BuiltEngines();

@@ -11,8 +11,8 @@
 #include "db_bench/latency_samples.h"
 #include "db_bench/progress.h"
 #include "db_bench/random.h"
-#include "util/string_util.h"
 #include "db_bench/scan_ranges.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -41,6 +41,7 @@ constexpr KindName kKindNames[] = {
     {BenchmarkKind::kMultiReadRandom, "multireadrandom"},
     {BenchmarkKind::kReadMissing, "readmissing"},
     {BenchmarkKind::kReadNearMiss, "readnearmiss"},
+    {BenchmarkKind::kReadUnrelated, "readunrelated"},
     {BenchmarkKind::kReadHot, "readhot"},
     {BenchmarkKind::kReadSeq, "readseq"},
     {BenchmarkKind::kSeekRandom, "seekrandom"},
@@ -122,6 +123,9 @@ ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
         break;
       case BenchmarkKind::kReadNearMiss:
         keys.NearMissKey(j, dst);
+        break;
+      case BenchmarkKind::kReadUnrelated:
+        keys.UnrelatedKey(&random, dst);
         break;
       default:
         keys.PresentKey(j, dst);
@@ -367,6 +371,7 @@ bool IsRead(BenchmarkKind kind) {
 bool ReadsAbsentKeys(BenchmarkKind kind) {
   return kind == BenchmarkKind::kReadMissing ||
          kind == BenchmarkKind::kReadNearMiss ||
+         kind == BenchmarkKind::kReadUnrelated ||
          kind == BenchmarkKind::kScanMissing;
 }
 

@@ -10,6 +10,9 @@
 //                 with Engine::MultiGet (ops count keys, as in RocksDB's)
 //   readmissing   Get absent keys: a present key plus 8 random letters
 //   readnearmiss  Get absent keys one past a present key in the last digit
+//   readunrelated Get absent keys drawn independently of the present keys:
+//                 anywhere in the key range, last bytes random
+//                 (KeyGenerator::UnrelatedKey)
 //   readhot       Get present keys from the first 1% of the key space
 //   readseq       iterate in key order from the first entry
 //   seekrandom    Seek to present keys at random, one iterator per thread,
@@ -53,6 +56,7 @@ enum class BenchmarkKind {
   kMultiReadRandom,
   kReadMissing,
   kReadNearMiss,
+  kReadUnrelated,
   kReadHot,
   kReadSeq,
   kSeekRandom,

@@ -42,10 +42,11 @@
 #include "db_bench/report.h"
 
 ABSL_FLAG(std::string, benchmarks,
-          "fillrandom,readrandom,readmissing,readnearmiss",
+          "fillrandom,readrandom,readmissing,readnearmiss,readunrelated",
           "Comma-separated list run in order for every engine and filter: "
           "fillseq, fillrandom, readrandom, multireadrandom, readmissing, "
-          "readnearmiss, readhot, readseq, seekrandom, scanmissing, scanshort, "
+          "readnearmiss, readunrelated, readhot, readseq, seekrandom, "
+          "scanmissing, scanshort, "
           "stats.");
 ABSL_FLAG(int64_t, num, 1000000, "Number of key/value pairs in the store.");
 ABSL_FLAG(int64_t, reads, -1,
@@ -58,13 +59,15 @@ ABSL_FLAG(double, compression_ratio, 0.5,
           "Values compress to about this fraction of their size.");
 ABSL_FLAG(int32_t, block_size, 4096, "Data block size in bytes.");
 ABSL_FLAG(std::string, compression_type, "snappy", "snappy or none.");
-ABSL_FLAG(std::string, bloom_bits, "10",
+ABSL_FLAG(std::string, bloom_bits, "",
           "Filter bits per key; a comma-separated list runs each. 0 or "
-          "negative: no filter. Fractional values only for policies that "
+          "negative: no filter. Unset: 10, with every filter calibrated to 10 "
+          "stored bits per key (--stored_bits=auto). Fractional values only "
+          "for policies that "
           "take them (not LevelDB's Bloom).");
 ABSL_FLAG(bool, compare_no_filter, true,
           "Also run every engine without a filter, for the comparison.");
-ABSL_FLAG(std::string, filter, "cache_local_bloom",
+ABSL_FLAG(std::string, filter, "leveldb_bloom,cache_local_bloom,ribbon",
           "bloomtable's filter policy by name, for the bloomtable engines and "
           "leveldb+bloomtable (which skips policies that cannot work per "
           "block); a comma-separated list runs each. See --helpfull for the "
@@ -73,10 +76,11 @@ ABSL_FLAG(std::string, filter_layout, "auto",
           "bloomtable's filter layout: per_block (LevelDB's 2 KiB filter "
           "block), whole_table, partitioned, or auto (per_block where the "
           "policy allows); a comma-separated list runs each.");
-ABSL_FLAG(int32_t, index_block_restart_interval, 1,
+ABSL_FLAG(int32_t, index_block_restart_interval, 0,
           "bloomtable's index block restart interval (1 = what LevelDB and "
           "RocksDB write; 16 shares separator prefixes and holds a smaller "
-          "index).");
+          "index; 0 = 1 for the per-block layout and no filter, 16 for the "
+          "whole-table and partitioned layouts).");
 ABSL_FLAG(std::string, cache_size, "8388608",
           "Block cache bytes of every engine (K, M, G suffixes allowed); a "
           "comma-separated list reopens each store with each size in turn.");
@@ -123,10 +127,12 @@ ABSL_FLAG(std::string, io, "pread",
           "OpenMmapRandomAccessFile; LevelDB: its default Env; RocksDB: "
           "allow_mmap_reads), or both (pread,mmap: each store is reopened "
           "with each).");
-ABSL_FLAG(std::string, stored_bits, "",
+ABSL_FLAG(std::string, stored_bits, "auto",
           "Target filter bits per key as stored (comma list, e.g. 6,8,10): "
           "for each filter, the bits per key that stores this many is found "
-          "by building small tables first, and replaces --bloom_bits.");
+          "by building small tables first, and replaces --bloom_bits. auto: "
+          "10 (every filter at equal memory), unless --bloom_bits is given; "
+          "empty: use --bloom_bits.");
 ABSL_FLAG(int32_t, repeats, 1,
           "Runs of the whole plan, the engines' order rotated between runs; "
           "each figure is then the median of the runs, with its range.");

@@ -15,7 +15,8 @@
 //     tell; filter bytes only with a filter) and the cache's usage;
 //   - with several --threads values, every result past the first reports
 //     its throughput ratio;
-//   - lookups of absent keys (readmissing, readnearmiss) found none;
+//   - lookups of absent keys (readmissing, readnearmiss, readunrelated)
+//     found none;
 //   - every configuration says its level (table or db), its I/O path
 //     (pread or mmap) and, with a filter, its stored filter bits per key;
 //   - a configuration with a filter reports filter queries and a
@@ -69,7 +70,8 @@ class Checker {
 };
 
 bool IsAbsentKeyBenchmark(const std::string& name) {
-  return name == "readmissing" || name == "readnearmiss";
+  return name == "readmissing" || name == "readnearmiss" ||
+         name == "readunrelated";
 }
 
 bool IsPresentKeyBenchmark(const std::string& name) {

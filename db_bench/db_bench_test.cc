@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/table_builder.h"
 #include "db_bench/bench_plan.h"
@@ -63,6 +64,71 @@ TEST(KeyGenerator, MissingKeySortsRightAfterItsPresentKey) {
   EXPECT_LT(missing, Key(keys, 83));  // the near-miss key after it
   EXPECT_LT(missing, keys.PresentKey(42));
   for (char c : missing.substr(16)) EXPECT_TRUE(c >= 'a' && c <= 'z');
+}
+
+TEST(KeyGenerator, IsPresentRecognisesExactlyTheStoredKeys) {
+  for (const KeySchemeOptions& scheme :
+       {KeySchemeOptions{KeyScheme::kDecimal},
+        KeySchemeOptions{KeyScheme::kStrided, 128},
+        KeySchemeOptions{KeyScheme::kRandom64, 128, 7}}) {
+    KeyGenerator keys(16, 5000, scheme);
+    for (uint64_t j : {0ull, 1ull, 2500ull, 4999ull}) {
+      EXPECT_TRUE(keys.IsPresent(keys.PresentKey(j)));
+      std::string near_miss(keys.key_size(), '?');
+      keys.NearMissKey(j, near_miss.data());
+      EXPECT_FALSE(keys.IsPresent(near_miss));
+      std::string missing(keys.missing_key_size(), '?');
+      keys.MissingKey(j, 12345, missing.data());
+      EXPECT_FALSE(keys.IsPresent(missing));
+    }
+  }
+  KeyGenerator keys(16, 1000);
+  EXPECT_FALSE(keys.IsPresent(Key(keys, 2000)));  // past the last entry
+  EXPECT_FALSE(keys.IsPresent("000000000000008a"));
+  EXPECT_FALSE(keys.IsPresent("84"));  // not the key width
+}
+
+TEST(KeyGenerator, UnrelatedKeysAreAbsentAndSpreadOverTheKeyRange) {
+  for (const KeySchemeOptions& scheme :
+       {KeySchemeOptions{KeyScheme::kDecimal},
+        KeySchemeOptions{KeyScheme::kStrided, 128},
+        KeySchemeOptions{KeyScheme::kRandom64, 128, 7}}) {
+    constexpr uint64_t kNum = 100000;
+    KeyGenerator keys(16, kNum, scheme);
+    const std::string first = keys.PresentKey(0);
+    const std::string last = keys.PresentKey(kNum - 1);
+    Random64 random(99);
+    std::vector<std::string> present_keys;
+    for (uint64_t j = 0; j < kNum; ++j)
+      present_keys.push_back(keys.PresentKey(j));
+    std::vector<uint64_t> buckets(10);
+    int in_range = 0;
+    constexpr int kDraws = 20000;
+    for (int i = 0; i < kDraws; ++i) {
+      std::string key(keys.key_size(), '?');
+      keys.UnrelatedKey(&random, key.data());
+      ASSERT_FALSE(
+          std::binary_search(present_keys.begin(), present_keys.end(), key))
+          << KeySchemeName(scheme.scheme);
+      // The key's last bytes are random; the rest is the scheme's form.
+      const size_t fixed = key.size() - KeyGenerator::kUnrelatedRandomBytes;
+      if (key >= first && key <= last) {
+        ++in_range;
+        const size_t position =
+            std::lower_bound(present_keys.begin(), present_keys.end(), key) -
+            present_keys.begin();
+        ++buckets[position * buckets.size() / (kNum + 1)];
+      }
+      EXPECT_LE(key.substr(0, fixed), last.substr(0, fixed));
+    }
+    // Nearly all land inside the table's key range, and they spread over it:
+    // every tenth of the keys gets about a tenth of them.
+    EXPECT_GE(in_range, kDraws * 99 / 100) << KeySchemeName(scheme.scheme);
+    for (uint64_t count : buckets) {
+      EXPECT_GT(count, static_cast<uint64_t>(in_range) / 20)
+          << KeySchemeName(scheme.scheme);
+    }
+  }
 }
 
 TEST(KeyGenerator, KeyOrderIsNumericOrder) {
@@ -271,6 +337,49 @@ TEST(BenchPlan, ALayoutListSkipsTheLayoutsAPolicyCannotBuild) {
   // Alone, a layout the policy cannot build is an error.
   flags.filter = "ribbon";
   flags.filter_layout = "per_block";
+  EXPECT_EQ(MakePlan(flags).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(BenchPlan, UnsetBitsRunTheCompatibleAndTheRecommendedRowsAtEqualMemory) {
+  PlanFlags flags = DefaultFlags();
+  flags.engines = "bloomtable";
+  flags.compare_no_filter = false;
+  // db_bench's own defaults.
+  flags.bloom_bits = "";
+  flags.stored_bits = "auto";
+  flags.filter = "leveldb_bloom,cache_local_bloom,ribbon";
+  flags.index_block_restart_interval = 0;
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::vector<std::string> rows;
+  for (const ConfigPlan& config : plan->configs) {
+    EXPECT_EQ(config.target_stored_bits, 10);
+    rows.push_back(absl::StrCat(
+        config.filter, " ", config.filter_layout, " ",
+        config.engine_options.bloomtable_index_block_restart_interval));
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"leveldb_bloom per_block 1",
+                                            "cache_local_bloom per_block 1",
+                                            "ribbon whole_table 16"}));
+  bool says_which = false;
+  for (const std::string& note : plan->notes) {
+    says_which |= note.find("LevelDB-compatible") != std::string::npos &&
+                  note.find("README recommends") != std::string::npos;
+  }
+  EXPECT_TRUE(says_which);
+
+  // Bits given: no calibration; an interval given applies to every layout.
+  flags.bloom_bits = "12";
+  flags.index_block_restart_interval = 4;
+  plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  for (const ConfigPlan& config : plan->configs) {
+    EXPECT_EQ(config.target_stored_bits, 0);
+    EXPECT_EQ(config.bloom_bits, 12);
+    EXPECT_EQ(config.engine_options.bloomtable_index_block_restart_interval, 4);
+  }
+  flags.index_block_restart_interval = -1;
   EXPECT_EQ(MakePlan(flags).status().code(),
             absl::StatusCode::kInvalidArgument);
 }

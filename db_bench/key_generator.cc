@@ -178,5 +178,38 @@ void KeyGenerator::MissingKey(uint64_t j, uint64_t random_bits,
   }
 }
 
+void KeyGenerator::UnrelatedKey(Random64* random, char* dst) const {
+  const uint64_t first = Number(0);
+  const uint64_t span = Number(num_ - 1) - first;
+  const size_t random_bytes = std::min(kUnrelatedRandomBytes, key_size_);
+  do {
+    const uint64_t number =
+        first +
+        (span == UINT64_MAX ? random->Next() : random->Uniform(span + 1));
+    KeyNumber(number, dst);
+    for (size_t i = key_size_ - random_bytes; i < key_size_; ++i) {
+      dst[i] = static_cast<char>(random->Next() >> 56);
+    }
+  } while (IsPresent(std::string_view(dst, key_size_)));
+}
+
+bool KeyGenerator::IsPresent(std::string_view key) const {
+  if (key.size() != key_size_) return false;
+  uint64_t number = 0;
+  if (scheme_ == KeyScheme::kRandom64) {
+    for (char c : key) number = (number << 8) | static_cast<uint8_t>(c);
+    return std::binary_search(random_numbers_.begin(), random_numbers_.end(),
+                              number);
+  }
+  for (char c : key) {
+    if (c < '0' || c > '9') return false;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (number > (UINT64_MAX - digit) / 10) return false;
+    number = number * 10 + digit;
+  }
+  if (number % stride_ != 0) return false;
+  return number / stride_ < num_;
+}
+
 }  // namespace db_bench
 }  // namespace bloomtable

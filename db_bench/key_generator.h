@@ -11,7 +11,15 @@
 //   - a missing key is present key 2j followed by kMissingSuffixSize random
 //     lowercase letters: absent, sorting just after 2j (so it lands in the
 //     same data blocks as a read of 2j, spread over the whole table), with a
-//     hash unrelated to any present key's.
+//     hash unrelated to any present key's;
+//   - an unrelated key is drawn independently of the present keys: a number
+//     drawn uniformly between the smallest and the largest key's, written in
+//     the scheme's form, with its last kUnrelatedRandomBytes bytes replaced
+//     by random bytes (any of 256), drawn again in the rare case that this
+//     makes a present key. It has the present keys' length, lands anywhere
+//     in the key range (so its lookups spread over the whole table), and the
+//     random bytes make its hash, word-wise hashes included, independent of
+//     every present key's.
 // Because every key has the same width, numeric order is key order.
 //
 // --key_size other than 16 changes the padding, never the scheme: keys are
@@ -41,6 +49,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "db_bench/random.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -65,6 +74,11 @@ class KeyGenerator {
   // key: 8 letters (26^8, about 2e11 values) make repeats rare and carry
   // two whole 4-byte words into a word-wise hash.
   static constexpr size_t kMissingSuffixSize = 8;
+  // Random trailing bytes of an unrelated key: one word-wise hash step's
+  // worth would spread such keys over groups of 10^4 numbers only (their
+  // lookups would meet a few hundred data blocks); two keep them spread over
+  // groups of 100 while randomising the last 32-bit word's high half.
+  static constexpr size_t kUnrelatedRandomBytes = 2;
   // The widest key: 20 digits hold any uint64_t.
   static constexpr size_t kMaxDigits = 20;
 
@@ -114,6 +128,13 @@ class KeyGenerator {
   void NearMissKey(uint64_t j, char* dst) const {
     KeyNumber(Number(j) + 1, dst);
   }
+
+  // An unrelated absent key (above), of key_size() bytes, drawn with
+  // `random`.
+  void UnrelatedKey(Random64* random, char* dst) const;
+
+  // True if `key` is one of the table's keys.
+  bool IsPresent(std::string_view key) const;
 
   // Present key 2j followed by kMissingSuffixSize letters drawn from
   // `random_bits` (any 64 random bits), written to dst[0, missing_key_size()).

@@ -38,6 +38,28 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
       "class not being public); io mmap: mapped (bloomtable "
       "OpenMmapRandomAccessFile; LevelDB's default Env, which maps up to "
       "1000 table files on 64-bit; RocksDB allow_mmap_reads).");
+  // Which bloomtable row is which, where both configurations run.
+  bool compatible = false;
+  bool recommended = false;
+  for (const ConfigPlan& config : plan->configs) {
+    if (config.engine != "bloomtable") continue;
+    const int restart =
+        config.engine_options.bloomtable_index_block_restart_interval;
+    compatible |= config.filter == "leveldb_bloom" &&
+                  config.filter_layout == "per_block" && restart == 1;
+    recommended |= config.filter == "ribbon" &&
+                   config.filter_layout == "whole_table" && restart == 16;
+  }
+  if (compatible && recommended) {
+    plan->notes.push_back(
+        "bloomtable rows: 'leveldb_bloom' per_block (index restart interval "
+        "1) is the LevelDB-compatible configuration: its tables are "
+        "byte-identical to LevelDB's and LevelDB uses their filters; "
+        "'ribbon' whole_table (index restart interval 16) is the "
+        "configuration README recommends for tables that only bloomtable "
+        "reads; 'cache_local_bloom' per_block is bloomtable's own per-block "
+        "filter (LevelDB reads such tables and ignores the filter).");
+  }
   if (Contains(plan->engines, "leveldb_table")) {
     plan->notes.push_back(
         "leveldb_table: LevelDB's filter-aware table lookup, "

@@ -498,6 +498,10 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
     c["filter_layout"] = config.filter_layout.empty()
                              ? nlohmann::json(nullptr)
                              : nlohmann::json(config.filter_layout);
+    c["index_block_restart_interval"] =
+        config.index_block_restart_interval > 0
+            ? nlohmann::json(config.index_block_restart_interval)
+            : nlohmann::json(nullptr);
     c["tables"] = config.tables;
     c["cache_size"] = config.cache_size;
     c["dir"] = config.dir;

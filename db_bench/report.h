@@ -32,6 +32,8 @@ struct ConfigReport {
   std::string filter;  // leveldb_bloom, rocksdb_bloom, rocksdb_ribbon, none
   double bloom_bits = 0;
   std::string filter_layout;  // per_block, whole_table; empty for none
+  // bloomtable's Options::index_block_restart_interval (0: another engine).
+  int index_block_restart_interval = 0;
   // none, prefix or range (ConfigPlan::scan_filter).
   std::string scan_filter = "none";
   // The stored bits per key bloom_bits was calibrated for (0: none).
