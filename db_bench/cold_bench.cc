@@ -108,6 +108,10 @@ ABSL_FLAG(bool, warm, true,
           "measure warm lookups: buffered reads and a block cache, after an "
           "untimed pass over the same keys");
 ABSL_FLAG(int64_t, warm_batch, 32, "MultiGet batch size of the warm rows");
+ABSL_FLAG(bool, rocksdb_io_uring, true,
+          "let RocksDB read a MultiGet's blocks through io_uring "
+          "(RocksDbIOUringEnable, as RocksDB's own db_bench does); only a "
+          "RocksDB built with liburing has it");
 ABSL_FLAG(int64_t, warm_cache_mb, 256,
           "block cache of each engine in the warm rows, MiB");
 ABSL_FLAG(int64_t, reads, 20000, "lookups (and raw reads) per measurement");
@@ -117,6 +121,17 @@ ABSL_FLAG(int32_t, runs, 3,
           "runs of each measurement, the engines' order rotated between "
           "runs; the median is kept");
 ABSL_FLAG(std::string, json, "", "write the report here (default: stdout)");
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+// RocksDB's POSIX file system reads a MultiRead through io_uring only when
+// the program defines this function and it returns true (RocksDB declares it
+// weak, env/fs_posix.cc; its own db_bench defines it, --io_uring_enabled
+// defaulting to true). Asked when RocksDB opens a file, after the flags are
+// parsed. A RocksDB built without liburing (Debian's package) never asks.
+extern "C" bool RocksDbIOUringEnable() {
+  return absl::GetFlag(FLAGS_rocksdb_io_uring);
+}
+#endif
 
 namespace bloomtable {
 namespace db_bench {
@@ -442,6 +457,12 @@ int Run(const std::string& command_line) {
     Check(prepared.status());
     rocksdb = *std::move(prepared);
     engines_json[kRocksDB] = rocksdb->SettingsJson();
+    engines_json[kRocksDB]["io_uring"] = {
+        {"RocksDbIOUringEnable", absl::GetFlag(FLAGS_rocksdb_io_uring)},
+        {"note",
+         "RocksDB's MultiRead uses io_uring only where it was built with "
+         "liburing (bench/build_peers.sh's release build; not Debian's "
+         "package) and RocksDbIOUringEnable() returns true"}};
   }
 #endif
   auto open = [&](const std::string& engine, bool cold_mode,

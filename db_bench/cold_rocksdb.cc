@@ -303,7 +303,8 @@ nlohmann::json MultiGetReadOptionsJson() {
        "drives only iterators' readahead (FilePrefetchBuffer, BlockFetcher). "
        "The synchronous MultiGet reads each table file's data blocks for a "
        "batch with one MultiRead (RetrieveMultipleBlocks), through io_uring "
-       "where RocksDB was built with liburing"}};
+       "where RocksDB was built with liburing and the program's "
+       "RocksDbIOUringEnable() returns true"}};
 }
 
 }  // namespace db_bench

@@ -22,9 +22,11 @@
 // it) honours neither async_io nor optimize_multiget_for_io in MultiGet:
 // Version::MultiGet asks them only for its coroutine paths, and the
 // synchronous path reads each table file's data blocks for a batch with one
-// MultiRead whatever they say (io_uring where RocksDB was built with
-// liburing). Both stay at RocksDB's defaults; MultiGetReadOptionsJson says
-// so in the report.
+// MultiRead whatever they say: through io_uring where RocksDB was built with
+// liburing and the program defines RocksDbIOUringEnable() to return true
+// (RocksDB declares it weak; cold_bench defines it, as RocksDB's db_bench
+// does), else one pread after another. Both options stay at RocksDB's
+// defaults; MultiGetReadOptionsJson says so in the report.
 //
 // Thread-safety: none; one measurement at a time.
 
