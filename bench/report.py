@@ -1460,6 +1460,12 @@ def cold_io_section(cold_io, warm_io):
                          "`optimize_multiget_for_io="
                          f"{str(options.get('optimize_multiget_for_io')).lower()}`"
                          f" ({options.get('set', '?')}): {options.get('why', '')}.")
+        uring = (engines.get("rocksdb") or {}).get("io_uring")
+        if isinstance(uring, dict):
+            facts.append("- RocksDB's io_uring: `RocksDbIOUringEnable()` "
+                         "returns "
+                         f"{str(uring.get('RocksDbIOUringEnable')).lower()}; "
+                         f"{uring.get('note', '')}.")
         ok, text = peer_provenance(report)
         facts.append(f"- Peers: {text}" + ("." if ok else ": its "
                      "cross-engine ratios are not results."))

@@ -137,7 +137,9 @@ def cold_io_report(peers, num=1000000, multiget32=25.0, get=110.0,
                                  "multiget_read_options": {
                                      "async_io": False,
                                      "optimize_multiget_for_io": True,
-                                     "set": "neither", "why": "no coroutines"}}},
+                                     "set": "neither", "why": "no coroutines"},
+                                 "io_uring": {"RocksDbIOUringEnable": True,
+                                              "note": "release build"}}},
          "raw_4k_direct_reads": [
              {"queue_depth": 1, "reads_per_second": summary(10000.0)},
              {"queue_depth": 32, "reads_per_second": summary(40000.0)}],
@@ -452,6 +454,7 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("Linux 6.1", text)
         self.assertIn("No committed run (bench/results/warm_io.json)", text)
         self.assertIn("async_io=false", text)
+        self.assertIn("`RocksDbIOUringEnable()` returns true", text)
         # The MultiGet(32) row against 32 raw reads in flight: 40,000 / 40,000.
         line = [l for l in text.splitlines()
                 if l.startswith("| readrandom | bloomtable | MultiGet(32) |")
