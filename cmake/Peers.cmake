@@ -51,6 +51,13 @@ if(BLOOMTABLE_WITH_LEVELDB)
   find_package(leveldb CONFIG REQUIRED ${_peer_find_args})
 endif()
 if(BLOOMTABLE_WITH_ROCKSDB)
+  if(BLOOMTABLE_RELEASE_PEERS AND NOT TARGET uring::uring)
+    # The release RocksDB is built with liburing, and its exported target
+    # names uring::uring without defining it: Debian's liburing, found by
+    # pkg-config in the top-level CMakeLists.txt.
+    add_library(uring::uring INTERFACE IMPORTED)
+    target_link_libraries(uring::uring INTERFACE PkgConfig::LIBURING)
+  endif()
   find_package(RocksDB CONFIG REQUIRED ${_peer_find_args})
   add_library(bloomtable_rocksdb_peer INTERFACE)
   if(BLOOMTABLE_RELEASE_PEERS)
