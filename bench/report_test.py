@@ -6,6 +6,7 @@ exactly what report.py writes from the committed JSON.
     bench/report_test.py                   # every test
     bench/report_test.py VerdictTest       # the verdicts only
     bench/report_test.py PythonSectionTest # the Python section's verdicts
+    bench/report_test.py DatabaseSectionTest  # the read-only database rows
     bench/report_test.py RegenerationTest  # BENCHMARKS.md only (gnuplot)
     bench/report_test.py ReadmeFiguresTest # README's figures only
 """
@@ -22,6 +23,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import db_report  # noqa: E402
 import report  # noqa: E402
 
 RELEASE_PEERS = {
@@ -93,6 +95,67 @@ def main_report(peers, rocksdb_engine="rocksdb_table", ours=0.05,
     if peers is not None:
         r["peers"] = copy.deepcopy(peers)
     return r
+
+
+def summary(value):
+    return {"median": value, "min": value * 0.9, "max": value * 1.1}
+
+
+def cold_row(mode, engine, benchmark, batch, micros, reads):
+    """One cold_bench row; batch 0 is a Get."""
+    return {"mode": mode, "engine": engine, "benchmark": benchmark,
+            "api": "Get" if batch == 0 else "MultiGet",
+            "batch": max(batch, 1), "micros_per_key": summary(micros),
+            "keys_per_second": summary(1e6 / micros),
+            "device_reads_per_key": summary(reads)}
+
+
+def cold_io_report(peers, num=1000000, multiget32=25.0, get=110.0,
+                   absent_reads=0.01, rocksdb32=40.0, warm_multiget=0.04,
+                   warm_get=0.10, rocksdb_warm=0.2):
+    """A cold_io.json: raw reads at QD 1 and 32 (10,000 and 40,000 reads/s),
+    cold and warm rows of both engines."""
+    lookups = []
+    for engine, m32 in (("bloomtable", multiget32), ("rocksdb", rocksdb32)):
+        lookups += [
+            cold_row("cold", engine, "readrandom", 0, get, 1.0),
+            cold_row("cold", engine, "readrandom", 32, m32, 0.9),
+            cold_row("cold", engine, "readmissing", 0, 1.0, absent_reads),
+            cold_row("cold", engine, "readmissing", 32, m32 / 50,
+                     absent_reads / 2)]
+        w = warm_multiget if engine == "bloomtable" else rocksdb_warm
+        lookups += [
+            cold_row("warm", engine, "readrandom", 0, 1.0, 0),
+            cold_row("warm", engine, "readrandom", 32,
+                     0.5 if engine == "bloomtable" else 2.0, 0),
+            cold_row("warm", engine, "readmissing", 0,
+                     warm_get if engine == "bloomtable" else 0.2, 0),
+            cold_row("warm", engine, "readmissing", 32, w, 0),
+        ]
+    r = {"program": "cold_bench", "num": num, "runs": 3, "warm_batch": 32,
+         "device": "../../block/nvme0n1", "dir": "build/cold_io",
+         "machine": {"cpu": "2 * test cpu", "kernel": "Linux 6.1"},
+         "engines": {"bloomtable": {"stored_filter_bits_per_key": 10.01},
+                     "rocksdb": {"stored_filter_bits_per_key": 10.02,
+                                 "multiget_read_options": {
+                                     "async_io": False,
+                                     "optimize_multiget_for_io": True,
+                                     "set": "neither", "why": "no coroutines"},
+                                 "io_uring": {"RocksDbIOUringEnable": True,
+                                              "note": "release build"}}},
+         "raw_4k_direct_reads": [
+             {"queue_depth": 1, "reads_per_second": summary(10000.0)},
+             {"queue_depth": 32, "reads_per_second": summary(40000.0)}],
+         "lookups": lookups}
+    if peers is not None:
+        r["peers"] = {"rocksdb": copy.deepcopy(peers["rocksdb"])}
+    return r
+
+
+def cold_goal(rows, start):
+    found = [g for g in rows if g.startswith(start)]
+    assert len(found) == 1, (start, found)
+    return found[0]
 
 
 def goal_rows(markdown):
@@ -301,6 +364,108 @@ class VerdictTest(unittest.TestCase):
         with self.assertRaises(report.ShapeError):
             report.require_shape(main, None)
 
+    def cold_goals(self, cold_io, warm_io=None):
+        return goal_rows(report.goals(None, None, None, cold_io=cold_io,
+                                      warm_io=warm_io))
+
+    def test_cold_goals_are_computed_from_the_run(self):
+        rows = self.cold_goals(cold_io_report(RELEASE_PEERS))
+        # 40,000 keys/s of 40,000 raw reads/s at QD 32.
+        self.assertEqual(rows[cold_goal(rows, "cold `readrandom`: bloomtable "
+                                        "MultiGet(32) ≥ 70%")], "met")
+        # 110 µs against one 100 µs raw read: 1.1×.
+        self.assertEqual(rows[cold_goal(rows, "cold `readrandom`: one "
+                                        "bloomtable Get")], "met")
+        self.assertEqual(rows[cold_goal(rows, "cold `readmissing`: "
+                                        "bloomtable ≤ 0.02")], "met")
+        slow = self.cold_goals(cold_io_report(RELEASE_PEERS, multiget32=40.0,
+                                              get=130.0, absent_reads=0.03))
+        # 25,000 of 40,000 reads/s is 62%; 130 µs is 1.3× a raw read; the
+        # worst absent call reads 0.03 per key.
+        for start in ("cold `readrandom`: bloomtable MultiGet(32) ≥ 70%",
+                      "cold `readrandom`: one bloomtable Get",
+                      "cold `readmissing`: bloomtable ≤ 0.02"):
+            self.assertEqual(slow[cold_goal(slow, start)], "**not met**",
+                             start)
+
+    def test_cold_against_rocksdb_decides_only_against_a_release_peer(self):
+        start = "cold `readrandom` (cold_io.json, 1,000,000 keys)"
+        release = self.cold_goals(cold_io_report(RELEASE_PEERS))
+        self.assertEqual(release[cold_goal(release, start)], "met")  # 0.62×
+        behind = self.cold_goals(cold_io_report(RELEASE_PEERS,
+                                                rocksdb32=30.0))  # 0.83×
+        self.assertEqual(behind[cold_goal(behind, start)], "**not met**")
+        packaged = self.cold_goals(cold_io_report(PACKAGED_PEERS))
+        self.assertEqual(packaged[cold_goal(packaged, start)],
+                         report.NOT_A_RESULT)
+        unrecorded = self.cold_goals(cold_io_report(None))
+        self.assertEqual(unrecorded[cold_goal(unrecorded, start)],
+                         report.NOT_A_RESULT)
+        warm = "warm `readmissing` (cold_io.json, 1,000,000 keys)"
+        self.assertEqual(release[cold_goal(release, warm)], "met")  # 0.2×
+        slow = self.cold_goals(cold_io_report(RELEASE_PEERS,
+                                              warm_multiget=0.18))
+        self.assertEqual(slow[cold_goal(slow, warm)], "**not met**")
+
+    def test_warm_multiget_against_get_needs_ten_million_keys(self):
+        start = "warm `readmissing`, 10^7 keys"
+        small = self.cold_goals(cold_io_report(RELEASE_PEERS),
+                                cold_io_report(RELEASE_PEERS, num=10 ** 6))
+        self.assertEqual(small[cold_goal(small, start)], "not measured")
+        big = self.cold_goals(None, cold_io_report(RELEASE_PEERS,
+                                                   num=10 ** 7))
+        self.assertEqual(big[cold_goal(big, start)], "met")  # 0.04 / 0.10
+        slow = self.cold_goals(None, cold_io_report(
+            RELEASE_PEERS, num=10 ** 7, warm_multiget=0.06))
+        self.assertEqual(slow[cold_goal(slow, start)], "**not met**")
+        # An assert-enabled peer does not matter: bloomtable against itself.
+        packaged = self.cold_goals(None, cold_io_report(PACKAGED_PEERS,
+                                                        num=10 ** 7))
+        self.assertEqual(packaged[cold_goal(packaged, start)], "met")
+
+    def test_missing_cold_json_reads_not_measured(self):
+        rows = self.cold_goals(None, None)
+        cold = [g for g in rows if g.startswith(("cold ", "warm "))]
+        self.assertGreaterEqual(len(cold), 6)
+        for goal in cold:
+            self.assertEqual(rows[goal], "not measured", goal)
+        # A run without the raw rate at queue depth 32 decides nothing
+        # against it.
+        no_raw = cold_io_report(RELEASE_PEERS)
+        no_raw["raw_4k_direct_reads"] = no_raw["raw_4k_direct_reads"][:1]
+        rows = self.cold_goals(no_raw)
+        self.assertEqual(rows[cold_goal(rows, "cold `readrandom`: bloomtable "
+                                        "MultiGet(32) ≥ 70%")],
+                         "not measured")
+
+    def test_cold_json_before_the_peer_is_bloomtable_cold(self):
+        old = cold_io_report(None)
+        old["lookups"] = [{k: v for k, v in r.items()
+                           if k not in ("mode", "engine")}
+                          for r in old["lookups"]
+                          if r["engine"] == "bloomtable" and
+                          r["mode"] == "cold"]
+        rows = self.cold_goals(old)
+        self.assertEqual(rows[cold_goal(rows, "cold `readrandom`: one "
+                                        "bloomtable Get")], "met")
+        self.assertEqual(rows[cold_goal(
+            rows, "cold `readrandom` (cold_io.json")], "not measured")
+
+    def test_cold_section_names_device_kernel_and_floor(self):
+        text = report.cold_io_section(cold_io_report(RELEASE_PEERS), None)
+        self.assertIn("../../block/nvme0n1", text)
+        self.assertIn("Linux 6.1", text)
+        self.assertIn("No committed run (bench/results/warm_io.json)", text)
+        self.assertIn("async_io=false", text)
+        self.assertIn("`RocksDbIOUringEnable()` returns true", text)
+        # The MultiGet(32) row against 32 raw reads in flight: 40,000 / 40,000.
+        line = [l for l in text.splitlines()
+                if l.startswith("| readrandom | bloomtable | MultiGet(32) |")
+                and "QD" in l]
+        self.assertEqual(len(line), 1)
+        self.assertIn("QD 32: 40,000", line[0])
+        self.assertIn("| 100% |", line[0])
+
     def test_report_of_a_fixture_directory(self):
         with tempfile.TemporaryDirectory() as tmp:
             results = os.path.join(tmp, "results")
@@ -375,6 +540,88 @@ class PythonSectionTest(unittest.TestCase):
         self.assertIn("No committed run",
                       report.python_section(None, report.table,
                                             report.verdict))
+def db_report_json(peers, view=(0.2, 0.2, 1.0, 0.1), opened=0):
+    """A db.json: bloomtable_db, leveldb_dir and rocksdb_readonly at pread;
+    `view` is the view's readmissing, readnearmiss, readrandom and readseq
+    micros; the peers take 1.0, 1.0, 2.0 and 0.2."""
+    def row(engine, micros):
+        memory = {"open_data_block_reads": opened, "open_file_reads": opened}
+        c = config(engine, level="db", filter_name="leveldb_bloom",
+                   micros=micros[:3])
+        c["call"] = f"{engine}::Get"
+        c["results"].append(result("readseq", micros[3]))
+        for r in c["results"]:
+            r["files_before"] = "L0: 2 files, L1: 5 files"
+            r["files_after"] = r["files_before"]
+            if engine == "bloomtable_db":
+                r["memory"] = memory
+        return c
+    r = {"settings": {"num": 1000, "stored_bits": [10]},
+         "configs": [row("bloomtable_db", view),
+                     row("leveldb_dir", (1.0, 1.0, 2.0, 0.2)),
+                     row("rocksdb_readonly", (1.0, 1.0, 2.0, 0.2))]}
+    if peers is not None:
+        r["peers"] = copy.deepcopy(peers)
+    return r
+
+
+class DatabaseSectionTest(unittest.TestCase):
+    def test_without_db_json_every_goal_is_not_measured(self):
+        text = db_report.db_section(None)
+        self.assertIn("Not measured", text)
+        statuses = set(goal_rows(text.split("\n\n", 1)[1]).values())
+        self.assertEqual(statuses, {"not measured"})
+
+    def test_goals_are_computed_from_the_medians(self):
+        rows = goal_rows(db_report.goals(db_report_json(RELEASE_PEERS)))
+        self.assertEqual(rows["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
+                         "met")
+        self.assertEqual(rows["present-key Get ≤ 0.8× leveldb_dir (pread)"],
+                         "met")
+        self.assertEqual(
+            rows["full scan ≤ 0.8× leveldb_dir per entry (pread)"], "met")
+        self.assertEqual(rows["opening the database reads no data block"],
+                         "met")
+        slow = db_report_json(RELEASE_PEERS, view=(0.6, 0.2, 1.9, 0.3),
+                              opened=1)
+        rows = goal_rows(db_report.goals(slow))
+        for goal in ("absent-key Get ≤ 0.5× leveldb_dir (pread)",
+                     "present-key Get ≤ 0.8× leveldb_dir (pread)",
+                     "full scan ≤ 0.8× leveldb_dir per entry (pread)",
+                     "opening the database reads no data block"):
+            self.assertEqual(rows[goal], "**not met**", goal)
+
+    def test_ratios_against_assert_enabled_peers_are_refused(self):
+        db = db_report_json(PACKAGED_PEERS)
+        rows = goal_rows(db_report.goals(db))
+        self.assertEqual(rows["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
+                         report.NOT_A_RESULT)
+        # The opening goal compares with no peer: decided all the same.
+        self.assertEqual(rows["opening the database reads no data block"],
+                         "met")
+        section = db_report.db_section(db)
+        self.assertIn("not a result", section)
+        self.assertNotIn("0.20×", section)
+        self.assertIn("0.20×", db_report.db_section(
+            db_report_json(RELEASE_PEERS)))
+
+    def test_a_missing_engine_reads_not_measured(self):
+        db = db_report_json(RELEASE_PEERS)
+        db["configs"] = [c for c in db["configs"]
+                         if c["engine"] != "rocksdb_readonly"]
+        rows = goal_rows(db_report.goals(db))
+        self.assertEqual(
+            rows["absent-key Get ≤ 1.0× rocksdb_readonly (pread)"],
+            "not measured")
+        self.assertIn("`rocksdb_readonly`: no rows",
+                      db_report.db_section(db))
+
+    def test_files_per_level_show_a_compaction(self):
+        db = db_report_json(RELEASE_PEERS)
+        db["configs"][1]["results"][0]["files_after"] = "L2: 1 files"
+        section = db_report.db_section(db)
+        self.assertIn("L0: 2 files, L1: 5 files → L2: 1 files", section)
+        self.assertIn("L0: 2 files, L1: 5 files (unchanged)", section)
 
 
 class RegenerationTest(unittest.TestCase):

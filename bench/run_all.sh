@@ -13,6 +13,15 @@
 #                      L1 or L2)
 #   profile.json       perf profiles of table-level lookups (shares)
 #   python.json        the Python package against plyvel and the view
+#   db.json            the read-only database rows: bloomtable's Database view
+#                      and a leveldb::DB on copies of one LevelDB-written
+#                      directory, RocksDB opened read-only; 1M keys
+#   cold_io.json       cold_bench: lookups that reach the device (direct I/O,
+#                      no block cache), bloomtable's Get and MultiGet beside
+#                      RocksDB's, with the device's raw 4 KiB read rates at
+#                      queue depths 1/8/32/128 from the same run, and the same
+#                      lookups warm; 1M keys
+#   warm_io.json       cold_bench --cold=false: the warm lookups at 10^7 keys
 # each stamped with the commit it was built from, then bench/report.py writes
 # BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
 #
@@ -26,9 +35,10 @@
 #
 #   bench/run_all.sh            # the first time 20-40 minutes more on an
 #                               # idle 2-core machine to build the release
-#                               # peers (RocksDB is most of it); then about
-#                               # 15 minutes (up to 30 if runs must be
-#                               # retaken)
+#                               # peers (RocksDB is most of it; 17 minutes
+#                               # here); then about an hour (52 minutes
+#                               # here without the database, cold and
+#                               # Python runs; more if runs are retaken)
 #   bench/run_all.sh --only db,python   # retake only these JSON files
 #                               # (names as above, without .json), then
 #                               # regenerate BENCHMARKS.md from all of them
@@ -84,7 +94,7 @@ if [[ $smoke -eq 0 ]]; then
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DBLOOMTABLE_RELEASE_PEERS="$peers" >/dev/null
   cmake --build "$build_dir" --target db_bench filter_bench compression_bench \
-    _bloomtable
+    _bloomtable cold_bench
   idle_or_exit 300
   # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
   # at least 1 s per engine and workload), 200k for the sweep (counts only).
@@ -102,6 +112,8 @@ if [[ $smoke -eq 0 ]]; then
   scale_nums="100000 1000000 10000000"
   compression_flags=(--runs=5)
   scan_num=200000
+  cold_io_flags=(--num=1000000 --runs=3)
+  warm_io_flags=(--num=10000000 --runs=3)
 else
   num=20000 reads=5000 min_seconds=0 repeats=2 reject=-1
   sweep_num=20000 sweep_reads=5000 budgets=6,10,16
@@ -112,11 +124,17 @@ else
   scale_nums="2000 20000"
   compression_flags=(--blocks=64 --runs=1 --min_run_seconds=0)
   scan_num=5000
+  cold_io_flags=(--num=20000 --reads=1000 --runs=1)
+  warm_io_flags=(--num=20000 --reads=1000 --runs=1)
 fi
 
 db_bench=$build_dir/db_bench/db_bench
 filter_bench=$build_dir/db_bench/filter_bench
 compression_bench=$build_dir/db_bench/compression_bench
+cold_bench=$build_dir/db_bench/cold_bench
+# cold_bench's files: on the disk that holds the build tree (never a tmpfs:
+# direct I/O must reach a device); its JSON names the device.
+cold_dir=$build_dir/cold_io
 
 # The peers' table-level rows: each peer's own lookup and its public
 # iterator. The real run needs all four (release peers); a smoke run takes
@@ -194,6 +212,14 @@ run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --engines=bloomtable$peer_tables,leveldb,leveldb+bloomtable,rocksdb \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated
+# The read-only database rows at equal stored filter memory: bloomtable's
+# Database view (bloomtable_db) and a leveldb::DB (leveldb_dir) on copies of
+# one directory that LevelDB wrote, and RocksDB opened read-only.
+run db "$db_bench" "${common[@]}" --num=$num --reads=$reads \
+  --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
+  --engines=bloomtable_db,leveldb_dir,rocksdb_readonly \
+  --compare_no_filter=false \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,seekrandom,readseq
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --stored_bits=10 --engines=bloomtable$own_tables \
   --compare_no_filter=true --benchmarks=fillseq
@@ -228,6 +254,13 @@ for n in $scale_nums; do
     --benchmarks=fillseq,readrandom,readmissing,readnearmiss,readunrelated
 done
 run compression "$compression_bench" "${compression_flags[@]}"
+# Cold lookups, then warm ones at 10^7 keys (no raw reads: --depths=). Each
+# reuses its files from an earlier run of the same size.
+mkdir -p "$cold_dir"
+run cold_io "$cold_bench" "${cold_io_flags[@]}" --dir="$cold_dir" \
+  --use_existing
+run warm_io "$cold_bench" "${warm_io_flags[@]}" --dir="$cold_dir" \
+  --use_existing --cold=false --depths=
 # Scans over sparse keys: 16-digit decimal keys 128 apart (a 12-digit prefix
 # holds 78 keys) and random 64-bit big-endian keys (5-byte prefix); no scan
 # filter, a prefix filter, a range filter; 64-number ranges.

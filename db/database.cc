@@ -326,6 +326,32 @@ const std::vector<std::string>& Database::warnings() const {
   return rep_->warnings;
 }
 
+DatabaseStats Database::GetStats() const {
+  DatabaseStats stats;
+  rep_->tables.ForEachOpen([&stats](const Table& table) {
+    const TableStats t = table.GetStats();
+    TableStats& sum = stats.tables;
+    sum.filter_checks += t.filter_checks;
+    sum.filter_negatives += t.filter_negatives;
+    sum.data_block_reads += t.data_block_reads;
+    sum.bytes_read += t.bytes_read;
+    sum.checksum_failures += t.checksum_failures;
+    sum.block_cache_hits += t.block_cache_hits;
+    sum.block_cache_misses += t.block_cache_misses;
+    sum.filter_partition_reads += t.filter_partition_reads;
+    sum.multiget_io_uring_batches += t.multiget_io_uring_batches;
+    sum.multiget_pread_batches += t.multiget_pread_batches;
+    sum.multiget_coalesced_reads += t.multiget_coalesced_reads;
+    sum.prefix_filter_checks += t.prefix_filter_checks;
+    sum.prefix_filter_negatives += t.prefix_filter_negatives;
+    sum.range_filter_checks += t.range_filter_checks;
+    sum.range_filter_negatives += t.range_filter_negatives;
+    ++stats.open_tables;
+    stats.table_memory_bytes += table.ApproximateMemoryUsage();
+  });
+  return stats;
+}
+
 absl::StatusOr<std::shared_ptr<const Table>> Database::OpenTable(
     const DatabaseTableFile& file) const {
   return rep_->tables.Open(file);

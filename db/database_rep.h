@@ -26,7 +26,8 @@ struct Database::Rep {
         user_comparator(ucmp),
         internal_comparator(ucmp != nullptr ? ucmp : BytewiseComparator()),
         tables(dir, std::move(table_options),
-               static_cast<size_t>(std::max(o.max_open_files, 1))),
+               static_cast<size_t>(std::max(o.max_open_files, 1)), o.mmap_reads,
+               o.wrap_table_file),
         log_view(ucmp) {}
 
   const std::string dir;

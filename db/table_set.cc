@@ -7,10 +7,15 @@
 
 namespace bloomtable {
 
-TableSet::TableSet(std::string dir, Options options, size_t max_open)
+TableSet::TableSet(std::string dir, Options options, size_t max_open, bool mmap,
+                   std::function<std::unique_ptr<RandomAccessFile>(
+                       std::unique_ptr<RandomAccessFile>)>
+                       wrap)
     : dir_(std::move(dir)),
       options_(std::move(options)),
-      max_open_(std::max<size_t>(max_open, 1)) {}
+      max_open_(std::max<size_t>(max_open, 1)),
+      mmap_(mmap),
+      wrap_(std::move(wrap)) {}
 
 absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
     const std::string& name, std::optional<uint64_t> recorded_size) const {
@@ -35,7 +40,7 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
     size = *recorded_size;
   }
   absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(path);
+      mmap_ ? OpenMmapRandomAccessFile(path) : OpenRandomAccessFile(path);
   if (!file.ok()) {
     if (absl::IsNotFound(file.status())) {
       return absl::DataLossError(
@@ -43,6 +48,7 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
     }
     return file.status();
   }
+  if (wrap_) *file = wrap_(*std::move(file));
   absl::StatusOr<std::unique_ptr<Table>> table =
       Table::Open(options_, *std::move(file), size);
   if (!table.ok()) return table.status();
@@ -84,6 +90,12 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenUnlisted(
 size_t TableSet::open_tables() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return lru_.size();
+}
+
+void TableSet::ForEachOpen(
+    const std::function<void(const Table&)>& visit) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [number, table] : lru_) visit(*table);
 }
 
 }  // namespace bloomtable

@@ -10,6 +10,7 @@
 #define BLOOMTABLE_DB_TABLE_SET_H_
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -27,8 +28,13 @@ namespace bloomtable {
 class TableSet {
  public:
   // `options` are the tables' reading options (internal keys, the filter
-  // policies, the block cache). `dir` is the database directory.
-  TableSet(std::string dir, Options options, size_t max_open);
+  // policies, the block cache). `dir` is the database directory. Files are
+  // mapped if `mmap`, else read with pread, and passed through `wrap` if it
+  // is set (DatabaseOptions::wrap_table_file).
+  TableSet(std::string dir, Options options, size_t max_open, bool mmap,
+           std::function<std::unique_ptr<RandomAccessFile>(
+               std::unique_ptr<RandomAccessFile>)>
+               wrap);
 
   TableSet(const TableSet&) = delete;
   TableSet& operator=(const TableSet&) = delete;
@@ -47,6 +53,9 @@ class TableSet {
 
   const Options& options() const { return options_; }
   size_t open_tables() const;
+  // Calls `visit` on every open table, most recently used first, under the
+  // lock: `visit` must not call back into the set.
+  void ForEachOpen(const std::function<void(const Table&)>& visit) const;
 
  private:
   absl::StatusOr<std::shared_ptr<const Table>> OpenFile(
@@ -55,6 +64,10 @@ class TableSet {
   const std::string dir_;
   const Options options_;
   const size_t max_open_;
+  const bool mmap_;
+  const std::function<std::unique_ptr<RandomAccessFile>(
+      std::unique_ptr<RandomAccessFile>)>
+      wrap_;
   mutable std::mutex mutex_;
   // Most recently used first.
   std::list<std::pair<uint64_t, std::shared_ptr<const Table>>> lru_;

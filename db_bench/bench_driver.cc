@@ -130,6 +130,13 @@ void PrintHeader(const BenchPlan& plan, const std::string& dir,
   std::fflush(stdout);
 }
 
+// The engine's files per level now (StorageSummary::shape); empty if
+// Storage() fails.
+std::string FilesPerLevel(const Engine& engine) {
+  absl::StatusOr<StorageSummary> storage = engine.Storage();
+  return storage.ok() ? storage->shape : std::string();
+}
+
 // Runs the plan's benchmarks on one configuration.
 void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
                const KeyGenerator& keys, const ValueGenerator& values,
@@ -221,6 +228,7 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
     } else {
       for (int threads : plan.threads) {
         run_options.threads = threads;
+        const std::string files_before = FilesPerLevel(*engine);
         engine->SetReadLatency(true);
         absl::StatusOr<BenchmarkResult> result =
             RunRead(kind, run_options, engine);
@@ -231,6 +239,8 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
           return;
         }
         result->memory = engine->Memory();
+        result->files_before = files_before;
+        result->files_after = FilesPerLevel(*engine);
         std::printf("%s\n", BenchmarkLine(*result).c_str());
         if (!result->histogram_text.empty()) {
           std::printf("Microseconds per op:\n%s\n",

@@ -130,6 +130,11 @@ bool IsLevelDBEngine(const std::string& engine) {
   return engine == "leveldb" || engine == kLevelDBAdapted;
 }
 
+bool UsesLevelDBBloom(const std::string& engine) {
+  return (EngineFamily(engine) == "leveldb" && engine != kLevelDBAdapted) ||
+         engine == "bloomtable_db";
+}
+
 std::string EngineLevel(const std::string& engine) {
   const EngineEntry* entry = FindEngine(engine);
   return entry != nullptr ? entry->level : "table";
@@ -326,11 +331,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     filters.push_back(*entry);
   }
   if (filters.empty()) return Invalid("--filter is empty");
-  if (std::any_of(plan.engines.begin(), plan.engines.end(),
-                  [](const std::string& engine) {
-                    return EngineFamily(engine) == "leveldb" &&
-                           engine != kLevelDBAdapted;
-                  })) {
+  if (std::any_of(
+          plan.engines.begin(), plan.engines.end(),
+          [](const std::string& engine) { return UsesLevelDBBloom(engine); })) {
     for (double bits : filtered_bits) {
       if (!IsWholeNumber(bits)) {
         return Invalid(absl::StrFormat(
@@ -450,8 +453,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
             }
           }
         }
-      } else if (engine != kLevelDBAdapted &&
-                 EngineFamily(engine) == "leveldb") {
+      } else if (UsesLevelDBBloom(engine)) {
         status = add_store(engine, "leveldb_bloom", value, "per_block");
       } else if (engine == kLevelDBAdapted) {
         for (const FilterEntry* entry : filters) {
@@ -464,6 +466,10 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
           status.Update(
               add_store(engine, std::string(entry->name), value, "per_block"));
         }
+      } else if (engine == "rocksdb_readonly") {
+        // Beside the LevelDB-directory engines' Bloom filters: RocksDB's
+        // Bloom only.
+        status = add_store(engine, "rocksdb_bloom", value, "whole_table");
       } else if (EngineFamily(engine) == "rocksdb") {
         status = add_store(engine, "rocksdb_bloom", value, "whole_table");
         status.Update(

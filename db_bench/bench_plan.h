@@ -125,6 +125,11 @@ struct BenchPlan {
 // --tables does not apply).
 bool IsLevelDBEngine(const std::string& engine);
 
+// True for the engines whose tables carry LevelDB's own Bloom filter
+// (written by LevelDB): LevelDB's engines but leveldb+bloomtable, and
+// bloomtable_db, which reads a LevelDB-written directory.
+bool UsesLevelDBBloom(const std::string& engine);
+
 // "table" or "db" (engine.h says what each means).
 std::string EngineLevel(const std::string& engine);
 

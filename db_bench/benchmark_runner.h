@@ -141,6 +141,11 @@ struct BenchmarkResult {
   std::string stats_text;      // the stats benchmark
   // What the engine held in memory right after the benchmark (reads).
   std::optional<MemorySummary> memory;
+  // Reads: the engine's files per level (StorageSummary::shape) right
+  // before and right after the benchmark, so that a compaction during it
+  // shows; empty where Storage() failed.
+  std::string files_before;
+  std::string files_after;
   // With several runs (--repeats): each run's figures, in run order; the
   // figures above are then their medians (MergeRuns).
   std::vector<RunFigures> runs;

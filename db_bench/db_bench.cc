@@ -120,8 +120,13 @@ ABSL_FLAG(std::string, engines, "",
           "rocksdb_sst_iterator (SstFileReader, iterator Seek with a "
           "whole-key prefix filter). DB level: leveldb, "
           "leveldb+bloomtable (LevelDB with bloomtable's --filter through the "
-          "adapter), rocksdb. Default: every engine built (bloomtable_single "
-          "only with --tables > 1).");
+          "adapter), rocksdb; read-only: bloomtable_db (bloomtable's "
+          "Database view, Database::Get) and leveldb_dir (leveldb::DB, "
+          "reuse_logs) on copies of one directory LevelDB wrote by Puts "
+          "without a full compaction (tables on several levels, the last "
+          "writes in the live log), rocksdb_readonly (filled as rocksdb, "
+          "then DB::OpenForReadOnly). Default: every engine built "
+          "(bloomtable_single only with --tables > 1).");
 ABSL_FLAG(std::string, io, "pread",
           "How table files are read: pread, mmap (bloomtable: "
           "OpenMmapRandomAccessFile; LevelDB: its default Env; RocksDB: "

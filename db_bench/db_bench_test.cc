@@ -256,6 +256,16 @@ TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
                   {"db rocksdb rocksdb_bloom pread",
                    "db rocksdb rocksdb_ribbon pread", "db rocksdb none pread"});
 #endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+  expected.insert(
+      expected.end(),
+      {"db bloomtable_db leveldb_bloom pread", "db bloomtable_db none pread",
+       "db leveldb_dir leveldb_bloom pread", "db leveldb_dir none pread"});
+#endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  expected.insert(expected.end(), {"db rocksdb_readonly rocksdb_bloom pread",
+                                   "db rocksdb_readonly none pread"});
+#endif
   EXPECT_EQ(rows, expected);
   EXPECT_EQ(plan->reads, 1000u);
 }

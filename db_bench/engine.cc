@@ -95,7 +95,9 @@ std::vector<EngineEntry> MakeRegistry() {
   constexpr Make kNotBuilt = nullptr;
   Make leveldb_table = kNotBuilt, leveldb_table_iterator = kNotBuilt,
        leveldb_db = kNotBuilt, rocksdb_table = kNotBuilt,
-       rocksdb_sst_iterator = kNotBuilt, rocksdb_db = kNotBuilt;
+       rocksdb_sst_iterator = kNotBuilt, rocksdb_db = kNotBuilt,
+       leveldb_dir = kNotBuilt, bloomtable_db = kNotBuilt,
+       rocksdb_readonly = kNotBuilt;
   std::string leveldb_table_left_out = kNoLevelDB;
   std::string leveldb_left_out = kNoLevelDB;
   std::string rocksdb_table_left_out = kNoRocksDB;
@@ -103,6 +105,8 @@ std::vector<EngineEntry> MakeRegistry() {
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
   leveldb_table_iterator = &NewLevelDBTableIteratorEngine;
   leveldb_db = &NewLevelDBEngine;
+  leveldb_dir = &NewLevelDBDirEngine;
+  bloomtable_db = &NewBloomtableDbEngine;
   leveldb_left_out.clear();
   leveldb_table_left_out =
       "LevelDB's source package is not unpacked (bench/build_peers.sh "
@@ -115,6 +119,7 @@ std::vector<EngineEntry> MakeRegistry() {
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
   rocksdb_sst_iterator = &NewRocksDBSstIteratorEngine;
   rocksdb_db = &NewRocksDBEngine;
+  rocksdb_readonly = &NewRocksDBReadOnlyEngine;
   rocksdb_left_out.clear();
   rocksdb_table_left_out =
       "TableReader::Get is built only against a release build of RocksDB "
@@ -148,6 +153,17 @@ std::vector<EngineEntry> MakeRegistry() {
        "leveldb::DB::Get with bloomtable's filter through the adapter",
        leveldb_db, leveldb_left_out},
       {"rocksdb", "db", "rocksdb", "rocksdb::DB::Get", rocksdb_db,
+       rocksdb_left_out},
+      // The read-only rows. bloomtable_db needs LevelDB, which writes the
+      // directory it reads.
+      {"bloomtable_db", "db", "bloomtable",
+       "bloomtable::Database::Get (read-only view of a LevelDB directory)",
+       bloomtable_db, leveldb_left_out},
+      {"leveldb_dir", "db", "leveldb",
+       "leveldb::DB::Get (the same LevelDB directory, reuse_logs)", leveldb_dir,
+       leveldb_left_out},
+      {"rocksdb_readonly", "db", "rocksdb",
+       "rocksdb::DB::Get (DB::OpenForReadOnly)", rocksdb_readonly,
        rocksdb_left_out},
   };
 }

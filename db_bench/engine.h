@@ -9,7 +9,11 @@
 //     table;
 //   - db: a database's Get (leveldb::DB, rocksdb::DB), which adds a memtable
 //     probe, version and table-cache lookups and internal keys, filled by
-//     Puts, a flush and a full compaction.
+//     Puts, a flush and a full compaction; and the read-only rows:
+//     bloomtable's Database view (bloomtable_db) and a leveldb::DB
+//     (leveldb_dir) on byte-identical copies of one LevelDB-written
+//     directory (leveldb_dir_source.h), and RocksDB opened with
+//     DB::OpenForReadOnly (rocksdb_readonly).
 //
 // Call order: (Fill | OpenExisting) then any number of reads (Get, NewReader,
 // MultiGet, NewIterator) and counter snapshots; Fill may be called again, and
@@ -150,6 +154,11 @@ struct MemorySummary {
   // the fastest and slowest run in open_micros_range.
   std::optional<double> open_micros;
   std::optional<std::pair<double, double>> open_micros_range;
+  // Reads of table files, and data blocks read, between the engine's last
+  // open and its first lookup (bloomtable_db: what opening the database
+  // read of its tables). Absent where the engine does not measure them.
+  std::optional<uint64_t> open_file_reads;
+  std::optional<uint64_t> open_data_block_reads;
 };
 
 // A forward iterator over the engine's entries in key order.
@@ -262,7 +271,8 @@ struct EngineEntry {
 
 // Every engine, built or not, in the order db_bench runs them by default:
 // bloomtable, bloomtable_single, leveldb_table, leveldb_table_iterator,
-// rocksdb_table, rocksdb_sst_iterator, leveldb, leveldb+bloomtable, rocksdb.
+// rocksdb_table, rocksdb_sst_iterator, leveldb, leveldb+bloomtable, rocksdb,
+// bloomtable_db, leveldb_dir, rocksdb_readonly.
 const std::vector<EngineEntry>& EngineRegistry();
 
 // The registry's entry named `name`, or null.
@@ -277,6 +287,12 @@ std::unique_ptr<Engine> NewBloomtableEngine(const EngineOptions& options);
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
 // "leveldb", or "leveldb+bloomtable" with options.leveldb_adapted_policy.
 std::unique_ptr<Engine> NewLevelDBEngine(const EngineOptions& options);
+// "leveldb_dir": a leveldb::DB on a copy of the shared LevelDB-written
+// directory (leveldb_dir_source.h), opened with reuse_logs.
+std::unique_ptr<Engine> NewLevelDBDirEngine(const EngineOptions& options);
+// "bloomtable_db": bloomtable::Database::OpenReadOnly on a copy of the same
+// directory (needs LevelDB, which writes it).
+std::unique_ptr<Engine> NewBloomtableDbEngine(const EngineOptions& options);
 // One leveldb::Table, built by leveldb::TableBuilder: "leveldb_table" (its
 // filter-aware TableCache::Get; null where not built) if `filter_aware`,
 // else "leveldb_table_iterator" (the public iterator's Seek).
@@ -285,6 +301,9 @@ std::unique_ptr<Engine> NewLevelDBTableEngine(const EngineOptions& options,
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 std::unique_ptr<Engine> NewRocksDBEngine(const EngineOptions& options);
+// "rocksdb_readonly": filled as "rocksdb", then read through a DB opened
+// with DB::OpenForReadOnly.
+std::unique_ptr<Engine> NewRocksDBReadOnlyEngine(const EngineOptions& options);
 // One table built by rocksdb::SstFileWriter: "rocksdb_table" (TableReader::
 // Get; null where not built) if `table_reader`, else "rocksdb_sst_iterator"
 // (SstFileReader's iterator Seek).

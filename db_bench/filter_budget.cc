@@ -28,7 +28,7 @@ constexpr double kMaxBits = 100;
 // peer's other engines use.)
 std::string BuilderEngine(const std::string& engine) {
   const EngineEntry* entry = FindEngine(engine);
-  if (entry != nullptr && entry->family == "leveldb") {
+  if (UsesLevelDBBloom(engine) || engine == "leveldb+bloomtable") {
     return "leveldb_table_iterator";
   }
   if (entry != nullptr && entry->family == "rocksdb") {

@@ -20,6 +20,13 @@
 //     level 0 as soon as it holds 4 files, and compacts files that lookups
 //     probe without result, so level-0 files do not stay put while reads
 //     run. The shape reported says what the reads met.
+//
+// As the engine "leveldb_dir", the same DB opens its copy of the shared
+// LevelDB-written directory (leveldb_dir_source.h: Puts without a full
+// compaction, tables on several levels, the last writes in the live log),
+// with reuse_logs, so that it reads what bloomtable_db reads. It may compact
+// on open or when lookups miss: the files per level recorded before and
+// after each benchmark show it.
 
 #include <memory>
 #include <string>
@@ -28,8 +35,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
+#include "db_bench/leveldb_dir_source.h"
 #include "db_bench/leveldb_env.h"
 #include "db_bench/peer_iterator.h"
 #include "db_bench/table_file_info.h"
@@ -50,8 +60,10 @@ leveldb::Slice ToSlice(std::string_view s) {
 
 class LevelDBEngine final : public Engine {
  public:
-  explicit LevelDBEngine(const EngineOptions& options)
+  // `shared_directory`: the engine "leveldb_dir" (see above).
+  LevelDBEngine(const EngineOptions& options, bool shared_directory)
       : options_(options),
+        shared_directory_(shared_directory),
         io_(options.io_latency_us),
         env_(&io_, options.mmap_reads),
         filter_policy_(NewCountingFilterPolicy(options, &setup_status_)),
@@ -62,6 +74,7 @@ class LevelDBEngine final : public Engine {
   ~LevelDBEngine() override { db_.reset(); }
 
   std::string name() const override {
+    if (shared_directory_) return "leveldb_dir";
     return options_.leveldb_adapted_policy != nullptr ? "leveldb+bloomtable"
                                                       : "leveldb";
   }
@@ -69,6 +82,11 @@ class LevelDBEngine final : public Engine {
   absl::Status Fill(const FillInput& input, Progress* progress) override {
     db_.reset();
     if (!setup_status_.ok()) return setup_status_;
+    if (shared_directory_) {
+      absl::Status status = FillFromLevelDBSource(options_, input, progress);
+      if (!status.ok()) return status;
+      return Open();
+    }
     absl::Status status = RecreateDirectory(options_.dir);
     if (!status.ok()) return status;
     status = Open();
@@ -97,6 +115,10 @@ class LevelDBEngine final : public Engine {
   absl::Status OpenExisting() override {
     db_.reset();
     if (!setup_status_.ok()) return setup_status_;
+    if (shared_directory_) {
+      absl::Status status = RecopyLevelDBSource(options_);
+      if (!status.ok()) return status;
+    }
     return Open();
   }
 
@@ -134,13 +156,13 @@ class LevelDBEngine final : public Engine {
         "leveldb.approximate-memory-usage counts the block cache and "
         "memtables only; block cache: Cache::TotalCharge";
     // Compactions may replace files while we list them: then say nothing.
-    absl::StatusOr<std::vector<std::string>> paths =
-        ListFiles(options_.dir, ".ldb");
+    absl::StatusOr<std::vector<std::string>> paths = TablePaths();
     if (!paths.ok()) return memory;
     uint64_t filter_bytes = 0;
     uint64_t index_bytes = 0;
     for (const std::string& path : *paths) {
       absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
+      if (absl::IsNotFound(info.status())) continue;  // compacted away
       if (!info.ok()) return memory;
       if (filter_policy_ != nullptr &&
           info->filter_key == absl::StrCat("filter.", filter_policy_->Name())) {
@@ -155,12 +177,13 @@ class LevelDBEngine final : public Engine {
 
   absl::StatusOr<StorageSummary> Storage() const override {
     StorageSummary summary;
-    absl::StatusOr<std::vector<std::string>> paths =
-        ListFiles(options_.dir, ".ldb");
+    absl::StatusOr<std::vector<std::string>> paths = TablePaths();
     if (!paths.ok()) return paths.status();
     uint64_t filter_bytes = 0;
     for (const std::string& path : *paths) {
       absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
+      // A compaction may delete a file while we list them: skip it.
+      if (absl::IsNotFound(info.status())) continue;
       if (!info.ok()) return info.status();
       ++summary.table_files;
       summary.table_bytes += info->file_size;
@@ -197,7 +220,9 @@ class LevelDBEngine final : public Engine {
  private:
   absl::Status Open() {
     leveldb::Options db_options;
-    db_options.create_if_missing = true;
+    // leveldb_dir opens the copy it was given, keeping its live log.
+    db_options.create_if_missing = !shared_directory_;
+    db_options.reuse_logs = shared_directory_;
     db_options.env = &env_;
     db_options.block_cache = block_cache_.get();
     db_options.block_size = options_.block_size;
@@ -211,7 +236,31 @@ class LevelDBEngine final : public Engine {
     return absl::OkStatus();
   }
 
+  // The table files of the DB's current version (leveldb.sstables), not
+  // the outputs of a compaction still being written; every .ldb file of the
+  // directory if the DB is not open.
+  absl::StatusOr<std::vector<std::string>> TablePaths() const {
+    std::string sstables;
+    if (db_ == nullptr || !db_->GetProperty("leveldb.sstables", &sstables)) {
+      return ListFiles(options_.dir, ".ldb");
+    }
+    // Lines " NUMBER:SIZE[SMALLEST .. LARGEST]" under "--- level N ---".
+    std::vector<std::string> paths;
+    for (absl::string_view line : absl::StrSplit(sstables, '\n')) {
+      line = absl::StripLeadingAsciiWhitespace(line);
+      const size_t colon = line.find(':');
+      uint64_t number = 0;
+      if (colon == absl::string_view::npos ||
+          !absl::SimpleAtoi(line.substr(0, colon), &number)) {
+        continue;
+      }
+      paths.push_back(absl::StrFormat("%s/%06d.ldb", options_.dir, number));
+    }
+    return paths;
+  }
+
   const EngineOptions options_;
+  const bool shared_directory_;
   IoModel io_;
   CountingEnv env_;
   // Why the filter policy could not be made, if it could not.
@@ -226,7 +275,11 @@ class LevelDBEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> NewLevelDBEngine(const EngineOptions& options) {
-  return std::make_unique<LevelDBEngine>(options);
+  return std::make_unique<LevelDBEngine>(options, /*shared_directory=*/false);
+}
+
+std::unique_ptr<Engine> NewLevelDBDirEngine(const EngineOptions& options) {
+  return std::make_unique<LevelDBEngine>(options, /*shared_directory=*/true);
 }
 
 }  // namespace db_bench

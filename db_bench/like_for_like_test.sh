@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The like-for-like rows and the equal-memory comparison, tested for shape:
+# The like-for-like rows and the equal-memory comparison (and cold_bench's
+# cold and warm rows), tested for shape:
 # bench/run_all.sh --smoke takes every run behind BENCHMARKS.md at toy sizes
 # (seconds), db_bench_check checks each JSON, and bench/report.py must find
 # every like-for-like row (table level: bloomtable and each peer's table rows
@@ -22,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
   --results "$work/results" --report "$work/BENCHMARKS.md" --plots "$work" \
   >"$work/run.log" 2>&1 || { tail -40 "$work/run.log"; exit 1; }
 "$check" "$work/results/main.json" "$work/results/build.json" \
-  "$work/results/sweep.json"
+  "$work/results/sweep.json" "$work/results/db.json"
 
 md=$work/BENCHMARKS.md
 expect() {
@@ -60,6 +61,16 @@ grep -E '^\| rocksdb_(table|sst_iterator) rocksdb_bloom whole_table \| [0-9.]+ \
   { echo "FAIL: no interpolated FP for rocksdb_bloom" >&2; exit 1; }
 expect "| goal | measured (medians, range) | status | what is left (notes, with the profiles' shares) |"
 expect "Smoke run, not a measurement."
+expect "| readmissing | pread |"
+expect "| opening the database reads no data block |"
+# cold_bench: the device's raw rates, and bloomtable's and RocksDB's Get and
+# MultiGet rows, cold and warm, each cold row beside its floor.
+expect "#### \`cold_io.json\`: 20,000 keys, 100-byte values, snappy, 4096-byte blocks, device"
+expect "| raw 4 KiB O_DIRECT reads, queue depth | reads/s (range) | µs per read |"
+grep -E '^\| readrandom \| rocksdb \| MultiGet\(32\) \| [0-9.]+ .*\| QD 32: ' "$md" >/dev/null ||
+  { echo "FAIL: no cold RocksDB MultiGet(32) row with its floor" >&2; exit 1; }
+expect "| readmissing | bloomtable | MultiGet(32) |"
+expect "#### \`warm_io.json\`: 20,000 keys"
 grep -q '<svg' "$work/fp_vs_bits.svg"
 grep -q '<svg' "$work/latency.svg"
 

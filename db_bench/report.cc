@@ -460,6 +460,9 @@ nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
       {"block_cache_capacity_bytes", memory.block_cache_capacity},
       {"sources", memory.sources},
       {"open_micros", OptionalJson(memory.open_micros)},
+      {"open_file_reads", OptionalBytesJson(memory.open_file_reads)},
+      {"open_data_block_reads",
+       OptionalBytesJson(memory.open_data_block_reads)},
       {"open_micros_range",
        memory.open_micros_range
            ? nlohmann::json({memory.open_micros_range->first,
@@ -484,6 +487,11 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
     nlohmann::json c;
     c["engine"] = config.engine;
     c["level"] = config.level;
+    {
+      const EngineEntry* entry = FindEngine(config.engine);
+      c["call"] = entry != nullptr ? nlohmann::json(entry->call)
+                                   : nlohmann::json(nullptr);
+    }
     c["io"] = config.io;
     c["filter"] = config.filter;
     c["filter_label"] = config.FilterLabel();
@@ -585,6 +593,8 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
         }
         r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
                                     : nlohmann::json(nullptr);
+        r["files_before"] = result.files_before;
+        r["files_after"] = result.files_after;
       }
       if (result.runs.size() > 1) {
         nlohmann::json runs = nlohmann::json::array();

@@ -21,6 +21,11 @@
 //     into one sorted run (CompactRange); with --tables=N, automatic
 //     compaction is off and the memtable is flushed after each Nth of the
 //     writes, leaving N overlapping level-0 files, newest first.
+//
+// As the engine "rocksdb_readonly", the fill is the same, then the DB is
+// closed and opened again with DB::OpenForReadOnly, whose Get the reads
+// call (OpenExisting opens read-only too): no compaction or flush can run
+// while they do.
 
 #include <map>
 #include <memory>
@@ -56,8 +61,10 @@ rocksdb::Slice ToSlice(std::string_view s) {
 
 class RocksDBEngine final : public Engine {
  public:
-  explicit RocksDBEngine(const EngineOptions& options)
+  // `read_only`: the engine "rocksdb_readonly" (see above).
+  RocksDBEngine(const EngineOptions& options, bool read_only)
       : options_(options),
+        read_only_(read_only),
         io_(options.io_latency_us),
         file_system_(std::make_shared<CountingFileSystem>(&io_)),
         env_(rocksdb::NewCompositeEnv(file_system_)),
@@ -74,13 +81,15 @@ class RocksDBEngine final : public Engine {
 
   ~RocksDBEngine() override { CloseDB(); }
 
-  std::string name() const override { return "rocksdb"; }
+  std::string name() const override {
+    return read_only_ ? "rocksdb_readonly" : "rocksdb";
+  }
 
   absl::Status Fill(const FillInput& input, Progress* progress) override;
 
   absl::Status OpenExisting() override {
     CloseDB();
-    return Open(/*memtable_bytes=*/0);
+    return Open(/*memtable_bytes=*/0, read_only_);
   }
 
   absl::Status Get(std::string_view key, std::string* value) const override {
@@ -162,8 +171,8 @@ class RocksDBEngine final : public Engine {
 
  private:
   // `memtable_bytes` > 0 sizes the memtable to hold that many bytes of writes
-  // without an automatic flush.
-  absl::Status Open(uint64_t memtable_bytes);
+  // without an automatic flush. `read_only`: DB::OpenForReadOnly.
+  absl::Status Open(uint64_t memtable_bytes, bool read_only);
   void CloseDB() {
     if (db_ != nullptr) {
       db_->Close().PermitUncheckedError();
@@ -172,6 +181,7 @@ class RocksDBEngine final : public Engine {
   }
 
   const EngineOptions options_;
+  const bool read_only_;
   IoModel io_;
   const std::shared_ptr<CountingFileSystem> file_system_;
   const std::unique_ptr<rocksdb::Env> env_;
@@ -181,7 +191,7 @@ class RocksDBEngine final : public Engine {
   std::unique_ptr<rocksdb::DB> db_;
 };
 
-absl::Status RocksDBEngine::Open(uint64_t memtable_bytes) {
+absl::Status RocksDBEngine::Open(uint64_t memtable_bytes, bool read_only) {
   rocksdb::Options db_options;
   db_options.create_if_missing = true;
   db_options.allow_mmap_reads = options_.mmap_reads;
@@ -209,7 +219,9 @@ absl::Status RocksDBEngine::Open(uint64_t memtable_bytes) {
     }
   }
   rocksdb::DB* db = nullptr;
-  rocksdb::Status status = rocksdb::DB::Open(db_options, options_.dir, &db);
+  rocksdb::Status status =
+      read_only ? rocksdb::DB::OpenForReadOnly(db_options, options_.dir, &db)
+                : rocksdb::DB::Open(db_options, options_.dir, &db);
   if (!status.ok()) return FromPeerStatus(status);
   db_.reset(db);
   return absl::OkStatus();
@@ -226,7 +238,7 @@ absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
   const uint64_t run_bytes =
       2 * (n / runs + 1) *
       (input.keys->key_size() + input.values->value_size() + 16);
-  status = Open(run_bytes);
+  status = Open(run_bytes, /*read_only=*/false);
   if (!status.ok()) return status;
 
   std::string key(input.keys->key_size(), '0');
@@ -259,6 +271,10 @@ absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
     rocksdb::Status compact =
         db_->CompactRange(compact_options, nullptr, nullptr);
     if (!compact.ok()) return FromPeerStatus(compact);
+  }
+  if (read_only_) {
+    CloseDB();
+    return Open(/*memtable_bytes=*/0, /*read_only=*/true);
   }
   return absl::OkStatus();
 }
@@ -322,7 +338,11 @@ absl::StatusOr<StorageSummary> RocksDBEngine::Storage() const {
 }  // namespace
 
 std::unique_ptr<Engine> NewRocksDBEngine(const EngineOptions& options) {
-  return std::make_unique<RocksDBEngine>(options);
+  return std::make_unique<RocksDBEngine>(options, /*read_only=*/false);
+}
+
+std::unique_ptr<Engine> NewRocksDBReadOnlyEngine(const EngineOptions& options) {
+  return std::make_unique<RocksDBEngine>(options, /*read_only=*/true);
 }
 
 }  // namespace db_bench

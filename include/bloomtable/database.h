@@ -33,6 +33,7 @@
 #include "absl/status/statusor.h"
 #include "bloomtable/cache.h"
 #include "bloomtable/comparator.h"
+#include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/iterator.h"
 #include "bloomtable/table.h"
@@ -72,6 +73,21 @@ struct DatabaseOptions {
   // closes during one) is skipped; damage met while reading one that opened
   // is ListVersions' error.
   bool read_leftovers = false;
+
+  // Read table files through memory maps (OpenMmapRandomAccessFile) instead
+  // of pread (the default, false). See file.h for what a mapped file risks
+  // (SIGBUS if a file is truncated while mapped): use it on a copy or a
+  // directory that no writer changes.
+  bool mmap_reads = false;
+
+  // Called on every table file the view opens (listed or leftover), once,
+  // with the file as opened; the view reads the file it returns instead, e.g.
+  // NewCountingRandomAccessFile to count reads. Called from any thread that
+  // opens a table, so it must be thread-safe. Null (the default): files are
+  // read as opened. Logs and the MANIFEST are not passed to it.
+  std::function<std::unique_ptr<RandomAccessFile>(
+      std::unique_ptr<RandomAccessFile>)>
+      wrap_table_file;
 };
 
 struct DatabaseReadOptions {
@@ -109,6 +125,18 @@ struct DatabaseLogFile {
   // The smallest and largest sequence number of its records (0 if none).
   uint64_t min_sequence = 0;
   uint64_t max_sequence = 0;
+};
+
+// Statistics of the tables a Database holds open.
+struct DatabaseStats {
+  // Tables open now (at most DatabaseOptions::max_open_files).
+  uint64_t open_tables = 0;
+  // The sum of the open tables' TableStats. A table closed by the
+  // max_open_files limit takes its counts with it: with fewer tables than
+  // the limit, nothing is lost.
+  TableStats tables;
+  // The sum of the open tables' Table::ApproximateMemoryUsage.
+  uint64_t table_memory_bytes = 0;
 };
 
 // What RecordStatus a version has in ListVersions.
@@ -197,6 +225,9 @@ class Database {
   // Problems found at open that did not fail it: a MANIFEST found without
   // CURRENT, damaged log records skipped, a torn log tail.
   const std::vector<std::string>& warnings() const;
+
+  // Statistics of the tables open now; opens none. Thread-safe.
+  DatabaseStats GetStats() const;
 
   // The table file of the version numbered `number`, opened (or taken from
   // the open-table cache). For verification and statistics.

@@ -3,11 +3,14 @@
 // read through bloomtable::Database exactly as leveldb::DB reads it: every
 // key, full and bounded scans forward and reverse, direction changes, the
 // all-versions listing's live records, and a read as of an older sequence.
-// Opening the view must not change a byte of the directory.
+// Opening the view must not change a byte of the directory. Mapped and
+// wrapped table files (DatabaseOptions::mmap_reads, wrap_table_file) read
+// the same, and Database::GetStats counts the reads.
 
 #include <leveldb/db.h>
 #include <leveldb/iterator.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <random>
@@ -266,6 +269,57 @@ TEST_F(DatabaseModelTest, OpenFileLimitStillReadsEverything) {
     ASSERT_TRUE(got.ok()) << key;
     EXPECT_EQ(*got, value);
   }
+}
+
+TEST_F(DatabaseModelTest, MappedAndWrappedFilesReadEverythingAndAreCounted) {
+  auto counters = std::make_shared<FileReadCounters>();
+  std::atomic<int> wrapped{0};
+  DatabaseOptions options;
+  options.mmap_reads = true;
+  options.wrap_table_file = [counters,
+                             &wrapped](std::unique_ptr<RandomAccessFile> file) {
+    ++wrapped;
+    return NewCountingRandomAccessFile(std::move(file), counters);
+  };
+  absl::StatusOr<std::unique_ptr<Database>> mapped =
+      Database::OpenReadOnly(dir_.File("db"), options);
+  ASSERT_TRUE(mapped.ok()) << mapped.status();
+  // Opening reads no table: they open when a lookup first needs them.
+  EXPECT_EQ(wrapped.load(), 0);
+  EXPECT_EQ(counters->reads.load(), 0u);
+  DatabaseStats stats = (*mapped)->GetStats();
+  EXPECT_EQ(stats.open_tables, 0u);
+  EXPECT_EQ(stats.tables.data_block_reads, 0u);
+
+  for (const auto& [key, value] : written_.model) {
+    absl::StatusOr<std::string> got =
+        (*mapped)->Get(DatabaseReadOptions(), key);
+    ASSERT_TRUE(got.ok()) << key << " " << got.status();
+    EXPECT_EQ(*got, value);
+  }
+  for (int i = 0; i < 200; ++i) {
+    EXPECT_TRUE(absl::IsNotFound(
+        (*mapped)->Get(DatabaseReadOptions(), ModelKey(5000 + i)).status()));
+  }
+  std::unique_ptr<Iterator> it = (*mapped)->NewIterator(DatabaseReadOptions());
+  std::vector<KV> out;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    out.emplace_back(std::string(it->key()), std::string(it->value()));
+  }
+  EXPECT_TRUE(it->status().ok()) << it->status();
+  EXPECT_EQ(out, ReferenceScan(std::nullopt, std::nullopt, false));
+
+  // Every table opened once, through the wrapper, and was read through it.
+  EXPECT_EQ(wrapped.load(), static_cast<int>((*mapped)->tables().size()));
+  stats = (*mapped)->GetStats();
+  EXPECT_EQ(stats.open_tables, (*mapped)->tables().size());
+  EXPECT_GT(stats.tables.data_block_reads, 0u);
+  EXPECT_GT(stats.tables.filter_checks, 0u);
+  EXPECT_GT(stats.tables.filter_negatives, 0u);
+  EXPECT_GT(stats.table_memory_bytes, 0u);
+  // Data blocks, plus each table's footer, index and filter.
+  EXPECT_GE(counters->reads.load(), stats.tables.data_block_reads);
+  EXPECT_GT(counters->bytes.load(), 0u);
 }
 
 }  // namespace

@@ -1,0 +1,262 @@
+// The engine "bloomtable_db": bloomtable's read-only database view
+// (bloomtable::Database::OpenReadOnly) on its copy of the shared
+// LevelDB-written directory (leveldb_dir_source.h), the same files that
+// "leveldb_dir" opens with a leveldb::DB.
+//
+//   - lookups: Database::Get (the live log's records, then level 0 newest
+//     first, then one table per deeper level); scans: Database::NewIterator;
+//   - filter: the tables' LevelDB Bloom filters, asked per data block through
+//     bloomtable's LevelDB-compatible Bloom policy (among the view's default
+//     policies);
+//   - files: read with pread or, with EngineOptions::mmap_reads, mapped
+//     (DatabaseOptions::mmap_reads), each wrapped to count reads and bytes
+//     and, with --io_latency_us, delayed (DatabaseOptions::wrap_table_file);
+//     tables are opened when a lookup first needs them, as LevelDB does;
+//   - counters: file reads from the wrapper; filter checks, negatives and
+//     block cache hits and misses from Database::GetStats (the open tables);
+//   - memory: the filter and index blocks of the version's tables, read from
+//     the files; Database::GetStats' table memory (the tables open now); the
+//     block cache's usage;
+//   - opening: the table-file reads and data-block reads between
+//     OpenReadOnly and the first lookup are recorded (MemorySummary's
+//     open_file_reads and open_data_block_reads).
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bloomtable/cache.h"
+#include "bloomtable/database.h"
+#include "bloomtable/file.h"
+#include "db_bench/engine.h"
+#include "db_bench/leveldb_dir_source.h"
+#include "db_bench/table_file_info.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+class DatabaseIterator final : public EngineIterator {
+ public:
+  explicit DatabaseIterator(std::unique_ptr<Iterator> inner)
+      : inner_(std::move(inner)) {}
+
+  void SeekToFirst() override { inner_->SeekToFirst(); }
+  void Seek(std::string_view target) override { inner_->Seek(target); }
+  void Next() override { inner_->Next(); }
+  bool Valid() const override { return inner_->Valid(); }
+  std::string_view key() const override { return inner_->key(); }
+  std::string_view value() const override { return inner_->value(); }
+  absl::Status status() const override { return inner_->status(); }
+
+ private:
+  const std::unique_ptr<Iterator> inner_;
+};
+
+class BloomtableDbEngine final : public Engine {
+ public:
+  explicit BloomtableDbEngine(const EngineOptions& options)
+      : options_(options),
+        file_counters_(std::make_shared<FileReadCounters>()),
+        block_cache_(NewLRUCache(options.cache_size)) {
+    read_options_.verify_checksums = options.verify_checksums;
+  }
+
+  std::string name() const override { return "bloomtable_db"; }
+
+  absl::Status Fill(const FillInput& input, Progress* progress) override {
+    db_.reset();
+    absl::Status status = FillFromLevelDBSource(options_, input, progress);
+    if (!status.ok()) return status;
+    return Open();
+  }
+
+  absl::Status OpenExisting() override {
+    db_.reset();
+    absl::Status status = RecopyLevelDBSource(options_);
+    if (!status.ok()) return status;
+    return Open();
+  }
+
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    absl::StatusOr<std::string> found = db_->Get(read_options_, key);
+    if (!found.ok()) {
+      return absl::IsNotFound(found.status()) ? absl::NotFoundError("")
+                                              : found.status();
+    }
+    *value = *std::move(found);
+    return absl::OkStatus();
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    return std::make_unique<DatabaseIterator>(db_->NewIterator(read_options_));
+  }
+
+  EngineCounters Counters() const override {
+    EngineCounters counters;
+    counters.file_reads = file_counters_->reads.load(std::memory_order_relaxed);
+    counters.file_bytes_read =
+        file_counters_->bytes.load(std::memory_order_relaxed);
+    if (db_ == nullptr) return counters;
+    const DatabaseStats stats = db_->GetStats();
+    counters.has_filter_counters = options_.bloom_bits > 0;
+    counters.filter_checks = stats.tables.filter_checks;
+    counters.filter_negatives = stats.tables.filter_negatives;
+    counters.has_block_cache_counters = true;
+    counters.block_cache_hits = stats.tables.block_cache_hits;
+    counters.block_cache_misses = stats.tables.block_cache_misses;
+    return counters;
+  }
+
+  MemorySummary Memory() const override;
+  absl::StatusOr<StorageSummary> Storage() const override;
+  std::string StatsText() const override;
+
+  // The delay is part of each table file's wrapper, and the view opens
+  // table files only for lookups and scans (the fill writes through
+  // LevelDB), so it already applies to reads only.
+  void SetReadLatency(bool) override {}
+
+ private:
+  absl::Status Open();
+
+  const EngineOptions options_;
+  const std::shared_ptr<FileReadCounters> file_counters_;
+  const std::shared_ptr<Cache> block_cache_;
+  DatabaseReadOptions read_options_;
+  std::unique_ptr<Database> db_;
+  // Table-file reads and data-block reads between the last OpenReadOnly and
+  // the first lookup after it, and OpenReadOnly's time.
+  uint64_t open_file_reads_ = 0;
+  uint64_t open_data_block_reads_ = 0;
+  double open_micros_ = 0;
+};
+
+absl::Status BloomtableDbEngine::Open() {
+  db_.reset();
+  DatabaseOptions db_options;
+  db_options.block_cache = block_cache_;
+  db_options.mmap_reads = options_.mmap_reads;
+  const std::shared_ptr<FileReadCounters> counters = file_counters_;
+  const std::chrono::microseconds latency(options_.io_latency_us);
+  db_options.wrap_table_file =
+      [counters, latency](std::unique_ptr<RandomAccessFile> file) {
+        std::unique_ptr<RandomAccessFile> wrapped =
+            NewCountingRandomAccessFile(std::move(file), counters);
+        if (latency.count() > 0) {
+          wrapped = NewDelayedRandomAccessFile(std::move(wrapped), latency);
+        }
+        return wrapped;
+      };
+  const uint64_t reads_before = file_counters_->reads.load();
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      Database::OpenReadOnly(options_.dir, db_options);
+  open_micros_ = std::chrono::duration<double, std::micro>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+  if (!db.ok()) return db.status();
+  db_ = *std::move(db);
+  if (!db_->ordered()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        options_.dir, ": comparator ", db_->comparator_name(), " unknown"));
+  }
+  // What opening read of the tables: nothing has looked a key up yet.
+  open_file_reads_ = file_counters_->reads.load() - reads_before;
+  open_data_block_reads_ = db_->GetStats().tables.data_block_reads;
+  return absl::OkStatus();
+}
+
+MemorySummary BloomtableDbEngine::Memory() const {
+  MemorySummary memory;
+  memory.block_cache_usage = block_cache_->usage();
+  memory.block_cache_capacity = block_cache_->capacity();
+  memory.sources =
+      "filter and index: the blocks of every table of the version, read "
+      "from the files (what the view holds once every table is open); "
+      "Database::GetStats: Table::ApproximateMemoryUsage of the tables open "
+      "now (they open when first needed); block "
+      "cache: Cache::usage; open: Database::OpenReadOnly's time, and the "
+      "table-file and data-block reads between it and the first lookup";
+  memory.open_micros = open_micros_;
+  memory.open_file_reads = open_file_reads_;
+  memory.open_data_block_reads = open_data_block_reads_;
+  if (db_ == nullptr) return memory;
+  memory.engine_bytes = db_->GetStats().table_memory_bytes;
+  memory.engine_bytes_name = "Database::GetStats().table_memory_bytes";
+  uint64_t filter_bytes = 0;
+  uint64_t index_bytes = 0;
+  for (const DatabaseTableFile& file : db_->tables()) {
+    absl::StatusOr<TableFileInfo> info =
+        ReadTableFileInfo(absl::StrCat(options_.dir, "/", file.name));
+    if (!info.ok()) return memory;
+    filter_bytes += info->filter_bytes;
+    index_bytes += info->index_bytes;
+  }
+  memory.filter_bytes = filter_bytes;
+  memory.index_bytes = index_bytes;
+  return memory;
+}
+
+absl::StatusOr<StorageSummary> BloomtableDbEngine::Storage() const {
+  if (db_ == nullptr) return absl::FailedPreconditionError("not open");
+  StorageSummary summary;
+  std::map<int, int> files_per_level;
+  uint64_t filter_bytes = 0;
+  for (const DatabaseTableFile& file : db_->tables()) {
+    ++summary.table_files;
+    summary.table_bytes += file.size;
+    ++files_per_level[file.level];
+    absl::StatusOr<TableFileInfo> info =
+        ReadTableFileInfo(absl::StrCat(options_.dir, "/", file.name));
+    if (!info.ok()) return info.status();
+    filter_bytes += info->filter_bytes;
+  }
+  summary.filter_bytes = filter_bytes;
+  for (const auto& [level, count] : files_per_level) {
+    if (!summary.shape.empty()) summary.shape += ", ";
+    absl::StrAppend(&summary.shape, "L", level, ": ", count, " files");
+  }
+  uint64_t log_records = 0;
+  for (const DatabaseLogFile& log : db_->logs()) log_records += log.records;
+  if (!summary.shape.empty()) summary.shape += ", ";
+  absl::StrAppend(&summary.shape, "log: ", log_records, " records");
+  return summary;
+}
+
+std::string BloomtableDbEngine::StatsText() const {
+  if (db_ == nullptr) return "(not open)\n";
+  const DatabaseStats stats = db_->GetStats();
+  std::string text = absl::StrFormat(
+      "manifest %s, last sequence %d, %d tables open of %d\n", db_->manifest(),
+      db_->last_sequence(), stats.open_tables, db_->tables().size());
+  absl::StrAppendFormat(
+      &text,
+      "filter checks %d, negatives %d; data block reads %d, bytes read %d, "
+      "checksum failures %d; block cache hits %d, misses %d\n",
+      stats.tables.filter_checks, stats.tables.filter_negatives,
+      stats.tables.data_block_reads, stats.tables.bytes_read,
+      stats.tables.checksum_failures, stats.tables.block_cache_hits,
+      stats.tables.block_cache_misses);
+  for (const DatabaseLogFile& log : db_->logs()) {
+    absl::StrAppendFormat(&text, "log %s: %d records, %d damaged ranges\n",
+                          log.name, log.records, log.damaged);
+  }
+  for (const std::string& warning : db_->warnings()) {
+    absl::StrAppend(&text, "warning: ", warning, "\n");
+  }
+  return text;
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> NewBloomtableDbEngine(const EngineOptions& options) {
+  return std::make_unique<BloomtableDbEngine>(options);
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable

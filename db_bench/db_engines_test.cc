@@ -1,0 +1,283 @@
+// Tests of db_bench's read-only database rows: bloomtable_db and leveldb_dir
+// on copies of one LevelDB-written directory, and rocksdb_readonly. Each
+// engine must answer exactly as the data written says: present keys with
+// their values (those still in the live log among them), absent keys
+// NotFound, a full scan in order with every entry.
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bloomtable/database.h"
+#include "db_bench/bench_plan.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/key_generator.h"
+#include "db_bench/leveldb_dir_source.h"
+#include "db_bench/value_generator.h"
+#include "gtest/gtest.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+class TempDir {
+ public:
+  TempDir() : path_(*MakeTempDirectory("db_engines_test-")) {}
+  ~TempDir() { RemoveDirectory(path_).IgnoreError(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Enough entries for several memtable flushes (SourceWriteBufferSize) and a
+// partly full memtable left in the live log.
+constexpr uint64_t kNum = 6000;
+
+struct TestData {
+  KeyGenerator keys{16, kNum};
+  ValueGenerator values{100, 0.5, 301};
+  std::vector<uint64_t> order;
+
+  TestData() {
+    for (uint64_t j = 0; j < kNum; ++j) order.push_back((j * 7919) % kNum);
+  }
+  FillInput Input() const { return FillInput{&keys, &values, order}; }
+};
+
+EngineOptions OptionsFor(const std::string& dir) {
+  EngineOptions options;
+  options.dir = dir;
+  options.bloom_bits = 10;
+  options.cache_size = 0;  // every data block from the file
+  return options;
+}
+
+std::string ReadWholeFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The files of `dir` by name with their contents, db_bench's own left out.
+std::map<std::string, std::string> DirectoryContents(const std::string& dir) {
+  std::map<std::string, std::string> contents;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("db_bench_", 0) == 0) continue;
+    contents[name] = ReadWholeFile(entry.path());
+  }
+  return contents;
+}
+
+// Every present key with its value, near-miss and missing keys NotFound,
+// and a full scan in key order yielding every entry once.
+void ExpectAnswersAsWritten(const Engine& engine, const TestData& data) {
+  SCOPED_TRACE(engine.name());
+  std::string value;
+  std::string near_miss(16, '?');
+  std::string missing(data.keys.missing_key_size(), '?');
+  for (uint64_t j = 0; j < kNum; ++j) {
+    const std::string key = data.keys.PresentKey(j);
+    absl::Status status = engine.Get(key, &value);
+    ASSERT_TRUE(status.ok()) << key << ": " << status;
+    ASSERT_EQ(value, data.values.Value(j)) << key;
+    data.keys.NearMissKey(j, near_miss.data());
+    ASSERT_TRUE(absl::IsNotFound(engine.Get(near_miss, &value))) << near_miss;
+    data.keys.MissingKey(j, j * 0x9e3779b97f4a7c15ULL, missing.data());
+    ASSERT_TRUE(absl::IsNotFound(engine.Get(missing, &value))) << missing;
+  }
+  std::unique_ptr<EngineIterator> it = engine.NewIterator();
+  uint64_t j = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++j) {
+    ASSERT_LT(j, kNum);
+    ASSERT_EQ(it->key(), data.keys.PresentKey(j));
+    ASSERT_EQ(it->value(), data.values.Value(j));
+  }
+  EXPECT_TRUE(it->status().ok()) << it->status();
+  EXPECT_EQ(j, kNum);
+  // A seek lands on the first key at or after its target.
+  it->Seek(near_miss);
+  ASSERT_FALSE(it->Valid());  // past the last key
+  data.keys.NearMissKey(kNum / 2, near_miss.data());
+  it->Seek(near_miss);
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->key(), data.keys.PresentKey(kNum / 2 + 1));
+}
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+TEST(LevelDBSource, CopiesAreByteIdenticalToTheSourceWrittenOnce) {
+  TempDir dir;
+  const TestData data;
+  const EngineOptions a = OptionsFor(dir.path() + "/a");
+  const EngineOptions b = OptionsFor(dir.path() + "/b");
+  const std::string source = LevelDBSourceDirectory(a, data.Input());
+  EXPECT_EQ(source, LevelDBSourceDirectory(b, data.Input()));
+  Progress progress("test", kNum);
+  ASSERT_TRUE(FillFromLevelDBSource(a, data.Input(), &progress).ok());
+  const auto written = std::filesystem::last_write_time(source + "/CURRENT");
+  ASSERT_TRUE(FillFromLevelDBSource(b, data.Input(), &progress).ok());
+  // The second fill copied the source rather than writing it again.
+  EXPECT_EQ(std::filesystem::last_write_time(source + "/CURRENT"), written);
+  const std::map<std::string, std::string> expected = DirectoryContents(source);
+  EXPECT_EQ(DirectoryContents(a.dir), expected);
+  EXPECT_EQ(DirectoryContents(b.dir), expected);
+
+  // LevelDB left tables and a live log that holds the last writes: every
+  // entry is in one or the other.
+  absl::StatusOr<std::unique_ptr<Database>> db = Database::OpenReadOnly(source);
+  ASSERT_TRUE(db.ok()) << db.status();
+  EXPECT_FALSE((*db)->tables().empty());
+  uint64_t log_records = 0;
+  for (const DatabaseLogFile& log : (*db)->logs()) log_records += log.records;
+  EXPECT_GT(log_records, 0u);
+  EXPECT_LT(log_records, kNum);
+
+  // Another data set (other bits per key) has its own source.
+  EngineOptions other = a;
+  other.bloom_bits = 8;
+  EXPECT_NE(LevelDBSourceDirectory(other, data.Input()), source);
+}
+
+TEST(LevelDBDirectoryEngines, AnswerAsWrittenIncludingTheLiveLogsKeys) {
+  TempDir dir;
+  const TestData data;
+  Progress progress("test", kNum);
+  const EngineOptions view_options = OptionsFor(dir.path() + "/view");
+  std::unique_ptr<Engine> view = NewBloomtableDbEngine(view_options);
+  EXPECT_EQ(view->name(), "bloomtable_db");
+  ASSERT_TRUE(view->Fill(data.Input(), &progress).ok());
+
+  // Opening the view read nothing of the tables.
+  const MemorySummary opened = view->Memory();
+  ASSERT_TRUE(opened.open_file_reads.has_value());
+  EXPECT_EQ(*opened.open_file_reads, 0u);
+  ASSERT_TRUE(opened.open_data_block_reads.has_value());
+  EXPECT_EQ(*opened.open_data_block_reads, 0u);
+  EXPECT_EQ(view->Counters().file_reads, 0u);
+
+  // The view's shape names the levels and the live log, and matches the
+  // source's version file for file.
+  absl::StatusOr<StorageSummary> storage = view->Storage();
+  ASSERT_TRUE(storage.ok()) << storage.status();
+  EXPECT_NE(storage->shape.find("L"), std::string::npos) << storage->shape;
+  EXPECT_NE(storage->shape.find("log: "), std::string::npos) << storage->shape;
+  const std::string source = LevelDBSourceDirectory(view_options, data.Input());
+  absl::StatusOr<std::unique_ptr<Database>> source_db =
+      Database::OpenReadOnly(source);
+  ASSERT_TRUE(source_db.ok()) << source_db.status();
+  EXPECT_EQ(storage->table_files, (*source_db)->tables().size());
+
+  // Keys whose newest version is only in the live log.
+  std::set<std::string> log_keys;
+  ASSERT_TRUE((*source_db)
+                  ->ListVersions({},
+                                 [&log_keys](const VersionRecord& record) {
+                                   if (record.file.size() > 4 &&
+                                       record.file.substr(record.file.size() -
+                                                          4) == ".log") {
+                                     log_keys.insert(record.user_key);
+                                   }
+                                   return true;
+                                 })
+                  .ok());
+  ASSERT_FALSE(log_keys.empty());
+
+  ExpectAnswersAsWritten(*view, data);
+  // Lookups read the tables through the counting files and asked the
+  // per-block filters (absent keys, mostly answered "absent").
+  const EngineCounters counters = view->Counters();
+  EXPECT_GT(counters.file_reads, 0u);
+  ASSERT_TRUE(counters.has_filter_counters);
+  EXPECT_GT(counters.filter_checks, 0u);
+  EXPECT_GT(counters.filter_negatives, counters.filter_checks / 2);
+
+  // leveldb::DB on its own copy of the same directory, pread and mmap.
+  for (bool mmap : {false, true}) {
+    EngineOptions options = OptionsFor(dir.path() + "/leveldb");
+    options.mmap_reads = mmap;
+    std::unique_ptr<Engine> leveldb = NewLevelDBDirEngine(options);
+    EXPECT_EQ(leveldb->name(), "leveldb_dir");
+    ASSERT_TRUE((mmap ? leveldb->OpenExisting()
+                      : leveldb->Fill(data.Input(), &progress))
+                    .ok());
+    ExpectAnswersAsWritten(*leveldb, data);
+  }
+
+  // The view reading mapped files answers the same, from a fresh copy.
+  EngineOptions mapped_options = view_options;
+  mapped_options.mmap_reads = true;
+  std::unique_ptr<Engine> mapped = NewBloomtableDbEngine(mapped_options);
+  ASSERT_TRUE(mapped->OpenExisting().ok());
+  ExpectAnswersAsWritten(*mapped, data);
+  EXPECT_GT(mapped->Counters().file_reads, 0u);
+}
+
+TEST(LevelDBDirectoryEngines, OpenExistingWithoutAFillIsNotFound) {
+  TempDir dir;
+  std::unique_ptr<Engine> view =
+      NewBloomtableDbEngine(OptionsFor(dir.path() + "/never"));
+  EXPECT_TRUE(absl::IsNotFound(view->OpenExisting()));
+}
+#endif
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+TEST(RocksDBReadOnlyEngine, AnswersAsWritten) {
+  TempDir dir;
+  const TestData data;
+  Progress progress("test", kNum);
+  for (bool mmap : {false, true}) {
+    EngineOptions options = OptionsFor(dir.path() + "/rocks");
+    options.mmap_reads = mmap;
+    std::unique_ptr<Engine> engine = NewRocksDBReadOnlyEngine(options);
+    EXPECT_EQ(engine->name(), "rocksdb_readonly");
+    ASSERT_TRUE(
+        (mmap ? engine->OpenExisting() : engine->Fill(data.Input(), &progress))
+            .ok());
+    ExpectAnswersAsWritten(*engine, data);
+    absl::StatusOr<StorageSummary> storage = engine->Storage();
+    ASSERT_TRUE(storage.ok()) << storage.status();
+    EXPECT_EQ(storage->entries, kNum);
+  }
+}
+#endif
+
+#if defined(BLOOMTABLE_DB_BENCH_WITH_LEVELDB) && \
+    defined(BLOOMTABLE_DB_BENCH_WITH_ROCKSDB)
+TEST(BenchPlan, ReadOnlyRowsUseLevelDBsBloomAndRocksDBsBloom) {
+  PlanFlags flags;
+  flags.benchmarks = "fillrandom,readrandom";
+  flags.num = 1000;
+  flags.compression_type = "snappy";
+  flags.bloom_bits = "10";
+  flags.filter = "cache_local_bloom";
+  flags.filter_layout = "auto";
+  flags.cache_size = "8388608";
+  flags.threads = "1";
+  flags.compare_no_filter = false;
+  flags.engines = "bloomtable_db,leveldb_dir,rocksdb_readonly";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::vector<std::string> rows;
+  for (const ConfigPlan& config : plan->configs) {
+    rows.push_back(config.level + " " + config.engine + " " + config.filter);
+  }
+  EXPECT_EQ(rows,
+            (std::vector<std::string>{"db bloomtable_db leveldb_bloom",
+                                      "db leveldb_dir leveldb_bloom",
+                                      "db rocksdb_readonly rocksdb_bloom"}));
+  // LevelDB's Bloom takes whole bits, for the view's directory too.
+  flags.engines = "bloomtable_db";
+  flags.bloom_bits = "9.5";
+  EXPECT_TRUE(absl::IsInvalidArgument(MakePlan(flags).status()));
+}
+#endif
+
+}  // namespace
+}  // namespace db_bench
+}  // namespace bloomtable
