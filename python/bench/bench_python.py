@@ -18,8 +18,7 @@ What it measures, on the same data set (--keys distinct 16-byte decimal keys,
   (LevelDB's Bloom filter in LevelDB's layout, 10 bits per key: what a
   LevelDB table holds) and "ribbon_whole_table" (Ribbon, whole-table layout,
   index_block_restart_interval 16: the README's fastest lookups), read with
-  pread, and the latter also opened with mmap=True ("ribbon_whole_table_mmap",
-  the I/O path plyvel's LevelDB takes: its default Env maps table files).
+  pread (Table.open's default; plyvel's LevelDB maps its table files).
 - view: bloomtable.Database, the read-only view, opened on the very
   directory plyvel wrote (after plyvel closed it), with a block cache of the
   same size: get and a full scan through the database layer (no goal; shown
@@ -72,10 +71,6 @@ CONFIGS = {
                            "filter_layout": "whole_table",
                            "index_block_restart_interval": 16},
 }
-# The same table as CONFIGS' ribbon_whole_table, opened with mmap=True: the
-# I/O path plyvel's LevelDB takes (its default Env maps table files).
-CONFIGS["ribbon_whole_table_mmap"] = CONFIGS["ribbon_whole_table"]
-OPEN_OPTIONS = {"ribbon_whole_table_mmap": {"mmap": True}}
 GOALS = {  # operation: (what it is compared with, the ratio it must not pass)
     "get_absent": ("plyvel get_absent", 0.5),
     "get_present": ("plyvel get_present", 0.8),
@@ -186,8 +181,7 @@ def measure_run(args, workdir, run):
             row["build_seconds"] = build_bloomtable(path, args, CONFIGS[engine])
             row["file_bytes"] = os.path.getsize(path)
             with bloomtable.Table.open(
-                    path, block_cache=bloomtable.BlockCache(args.cache_mb << 20),
-                    **OPEN_OPTIONS.get(engine, {})) as t:
+                    path, block_cache=bloomtable.BlockCache(args.cache_mb << 20)) as t:
                 row["get_absent"] = per_call_ns(t.get, absent)
                 row["get_present"] = per_call_ns(t.get, present)
                 row["get_loop_multi_get_keys"] = per_call_ns(t.get, batch_keys)
@@ -270,8 +264,7 @@ def main():
         "machine": {"platform": platform.platform(), "cpu": cpu_model(),
                     "kernel": platform.release(), "cpus": os.cpu_count(),
                     "loadavg_at_end": os.getloadavg()},
-        "table_configs": {name: {k: str(v) for k, v in
-                                 {**c, **OPEN_OPTIONS.get(name, {})}.items()}
+        "table_configs": {name: {k: str(v) for k, v in c.items()}
                           for name, c in CONFIGS.items()},
         "units": "ns per call, per key or per entry; build in seconds",
         "medians": summary,
