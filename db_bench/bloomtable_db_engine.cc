@@ -32,6 +32,7 @@
 #include "bloomtable/cache.h"
 #include "bloomtable/database.h"
 #include "bloomtable/file.h"
+#include "db_bench/bloomtable_iterator.h"
 #include "db_bench/engine.h"
 #include "db_bench/leveldb_dir_source.h"
 #include "db_bench/table_file_info.h"
@@ -39,23 +40,6 @@
 namespace bloomtable {
 namespace db_bench {
 namespace {
-
-class DatabaseIterator final : public EngineIterator {
- public:
-  explicit DatabaseIterator(std::unique_ptr<Iterator> inner)
-      : inner_(std::move(inner)) {}
-
-  void SeekToFirst() override { inner_->SeekToFirst(); }
-  void Seek(std::string_view target) override { inner_->Seek(target); }
-  void Next() override { inner_->Next(); }
-  bool Valid() const override { return inner_->Valid(); }
-  std::string_view key() const override { return inner_->key(); }
-  std::string_view value() const override { return inner_->value(); }
-  absl::Status status() const override { return inner_->status(); }
-
- private:
-  const std::unique_ptr<Iterator> inner_;
-};
 
 class BloomtableDbEngine final : public Engine {
  public:
@@ -93,7 +77,8 @@ class BloomtableDbEngine final : public Engine {
   }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
-    return std::make_unique<DatabaseIterator>(db_->NewIterator(read_options_));
+    return std::make_unique<BloomtableIterator<Iterator>>(
+        db_->NewIterator(read_options_));
   }
 
   EngineCounters Counters() const override {

@@ -29,6 +29,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
+#include "db_bench/bloomtable_iterator.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/merging_iterator.h"
@@ -39,26 +40,6 @@ namespace db_bench {
 namespace {
 
 constexpr char kTableSuffix[] = ".ldb";
-
-// A table's iterator, or the merge of several tables' (MergingIterator), as
-// an EngineIterator.
-template <typename Inner>
-class BloomtableIterator final : public EngineIterator {
- public:
-  explicit BloomtableIterator(std::unique_ptr<Inner> inner)
-      : inner_(std::move(inner)) {}
-
-  void SeekToFirst() override { inner_->SeekToFirst(); }
-  void Seek(std::string_view target) override { inner_->Seek(target); }
-  void Next() override { inner_->Next(); }
-  bool Valid() const override { return inner_->Valid(); }
-  std::string_view key() const override { return inner_->key(); }
-  std::string_view value() const override { return inner_->value(); }
-  absl::Status status() const override { return inner_->status(); }
-
- private:
-  const std::unique_ptr<Inner> inner_;
-};
 
 class BloomtableEngine final : public Engine {
  public:
