@@ -11,6 +11,34 @@
 
 namespace bloomtable {
 
+namespace {
+
+// Decodes an entry's three lengths at `p`, entries ending at `limit`.
+// Returns where the key bytes start, or nullptr if the lengths are malformed
+// or the key and value would run past `limit`.
+inline const char* DecodeEntry(const char* p, const char* limit,
+                               uint32_t* shared, uint32_t* unshared,
+                               uint32_t* value_length) {
+  if (limit - p < 3) return nullptr;
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  if ((u[0] | u[1] | u[2]) < 0x80) {
+    // Fast path: the three lengths are one byte each.
+    *shared = u[0];
+    *unshared = u[1];
+    *value_length = u[2];
+    p += 3;
+  } else {
+    if ((p = DecodeVarint32(p, limit, shared)) == nullptr) return nullptr;
+    if ((p = DecodeVarint32(p, limit, unshared)) == nullptr) return nullptr;
+    if ((p = DecodeVarint32(p, limit, value_length)) == nullptr) return nullptr;
+  }
+  const uint64_t needed = uint64_t{*unshared} + *value_length;
+  if (static_cast<uint64_t>(limit - p) < needed) return nullptr;
+  return p;
+}
+
+}  // namespace
+
 absl::StatusOr<std::shared_ptr<const Block>> Block::Parse(
     BlockContents contents) {
   const size_t size = contents.data.size();
@@ -45,6 +73,21 @@ Block::Block(PrivateTag, BlockContents contents, uint32_t restart_array_offset,
       restart_array_offset_(restart_array_offset),
       num_restarts_(num_restarts) {}
 
+bool Block::RestartKey(uint32_t index, std::string_view* key) const {
+  if (index >= num_restarts_) return false;
+  const char* const data = contents_.data.data();
+  const uint32_t offset =
+      DecodeFixed32(data + restart_array_offset_ + index * sizeof(uint32_t));
+  if (offset >= restart_array_offset_) return false;
+  uint32_t shared, unshared, value_length;
+  const char* key_start =
+      DecodeEntry(data + offset, data + restart_array_offset_, &shared,
+                  &unshared, &value_length);
+  if (key_start == nullptr || shared != 0) return false;
+  *key = std::string_view(key_start, unshared);
+  return true;
+}
+
 void KeyBuffer::Append(const char* bytes, size_t n) {
   if (n > capacity_ - size_) {
     const size_t new_capacity = std::max(size_ + n, 2 * capacity_);
@@ -57,34 +100,6 @@ void KeyBuffer::Append(const char* bytes, size_t n) {
   std::memcpy(data_ + size_, bytes, n);
   size_ += n;
 }
-
-namespace {
-
-// Decodes an entry's three lengths at `p`, entries ending at `limit`.
-// Returns where the key bytes start, or nullptr if the lengths are malformed
-// or the key and value would run past `limit`.
-inline const char* DecodeEntry(const char* p, const char* limit,
-                               uint32_t* shared, uint32_t* unshared,
-                               uint32_t* value_length) {
-  if (limit - p < 3) return nullptr;
-  const auto* u = reinterpret_cast<const unsigned char*>(p);
-  if ((u[0] | u[1] | u[2]) < 0x80) {
-    // Fast path: the three lengths are one byte each.
-    *shared = u[0];
-    *unshared = u[1];
-    *value_length = u[2];
-    p += 3;
-  } else {
-    if ((p = DecodeVarint32(p, limit, shared)) == nullptr) return nullptr;
-    if ((p = DecodeVarint32(p, limit, unshared)) == nullptr) return nullptr;
-    if ((p = DecodeVarint32(p, limit, value_length)) == nullptr) return nullptr;
-  }
-  const uint64_t needed = uint64_t{*unshared} + *value_length;
-  if (static_cast<uint64_t>(limit - p) < needed) return nullptr;
-  return p;
-}
-
-}  // namespace
 
 BlockIter::BlockIter(const Comparator* comparator, const Block* block)
     : comparator_(comparator),
@@ -193,12 +208,21 @@ void BlockIter::SeekToLast() {
 }
 
 void BlockIter::Seek(std::string_view target) {
+  if (num_restarts_ == 0) {
+    status_ = absl::OkStatus();
+    return MarkInvalid();
+  }
+  SeekWithin(target, 0, num_restarts_ - 1);
+}
+
+void BlockIter::SeekWithin(std::string_view target, uint32_t left,
+                           uint32_t right) {
   status_ = absl::OkStatus();
   if (num_restarts_ == 0) return MarkInvalid();
+  right = std::min(right, num_restarts_ - 1);
+  left = std::min(left, right);
   // Find the last restart point whose key is < target (or the first one),
   // comparing the restart keys where they lie in the block.
-  uint32_t left = 0;
-  uint32_t right = num_restarts_ - 1;
   const char* const limit = data_ + restarts_;
   while (left < right) {
     const uint32_t mid = left + (right - left + 1) / 2;

@@ -50,6 +50,11 @@ class Block {
   uint32_t restart_array_offset() const { return restart_array_offset_; }
   uint32_t num_restarts() const { return num_restarts_; }
 
+  // The key of restart entry `index` (< num_restarts()), in place: false if
+  // the restart offset or the entry there is malformed (a restart entry
+  // shares no bytes with the key before it).
+  bool RestartKey(uint32_t index, std::string_view* key) const;
+
  private:
   struct PrivateTag {};
 
@@ -102,6 +107,11 @@ class BlockIter final : public Iterator {
   void SeekToFirst() override;
   void SeekToLast() override;
   void Seek(std::string_view target) override;
+  // Seek, told that the last restart point whose key is < target (or the
+  // first one, if none is) lies in [left, right]: RestartKeyDigest::Narrow
+  // (restart_key_digest.h) finds such bounds without reading the block.
+  // REQUIRES: left <= right < num_restarts of a non-empty block.
+  void SeekWithin(std::string_view target, uint32_t left, uint32_t right);
   void Next() override;
   void Prev() override;
   std::string_view key() const override { return key_; }

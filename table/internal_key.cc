@@ -1,6 +1,7 @@
 #include "table/internal_key.h"
 
 #include "util/coding.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
@@ -33,8 +34,11 @@ bool ParseInternalKey(std::string_view internal_key,
 
 int InternalKeyComparator::Compare(std::string_view a,
                                    std::string_view b) const {
-  const int by_user_key =
-      user_comparator_->Compare(ExtractUserKey(a), ExtractUserKey(b));
+  const std::string_view user_a = ExtractUserKey(a);
+  const std::string_view user_b = ExtractUserKey(b);
+  const int by_user_key = user_bytewise_
+                              ? BytewiseCompare(user_a, user_b)
+                              : user_comparator_->Compare(user_a, user_b);
   if (by_user_key != 0) return by_user_key;
   const uint64_t a_tag = ExtractTag(a);
   const uint64_t b_tag = ExtractTag(b);

@@ -69,7 +69,8 @@ class InternalKeyComparator final : public Comparator {
  public:
   // `user_comparator` must outlive this comparator.
   explicit InternalKeyComparator(const Comparator* user_comparator)
-      : user_comparator_(user_comparator) {}
+      : user_comparator_(user_comparator),
+        user_bytewise_(user_comparator == BytewiseComparator()) {}
 
   int Compare(std::string_view a, std::string_view b) const override;
   std::string_view Name() const override;
@@ -81,6 +82,8 @@ class InternalKeyComparator final : public Comparator {
 
  private:
   const Comparator* const user_comparator_;
+  // Compares user keys inline rather than through the virtual call.
+  const bool user_bytewise_;
 };
 
 }  // namespace bloomtable

@@ -7,21 +7,6 @@
 #include "util/coding.h"
 
 namespace bloomtable {
-namespace {
-
-// The first 8 bytes of `s` as a big-endian integer, zero-padded: if
-// Prefix8(a) < Prefix8(b) then a < b bytewise (at the first differing byte
-// either both bytes are real, or a has ended and b's byte is not zero), so
-// bytewise order never decreases it.
-inline uint64_t Prefix8(std::string_view s) {
-  if (s.size() >= 8) return DecodeBigEndian64(s.data());
-  if (s.empty()) return 0;
-  uint64_t value = 0;
-  for (unsigned char byte : s) value = (value << 8) | byte;
-  return value << (8 * (8 - s.size()));
-}
-
-}  // namespace
 
 SeparatorIndex::SeparatorIndex(const Comparator* comparator)
     : comparator_(comparator),
@@ -47,12 +32,12 @@ void SeparatorIndex::Finish() {
   while (common < limit && first[common] == last[common]) ++common;
   common_prefix_length_ = common;
   if (common <= 8) {
-    common_head_ = Prefix8(first.substr(0, common));
+    common_head_ = BigEndianPrefix64(first.substr(0, common));
     common_mask_ = common == 0 ? 0 : ~uint64_t{0} << (64 - 8 * common);
   }
   prefixes_.reserve(searched);
   for (size_t i = 0; i < searched; ++i) {
-    prefixes_.push_back(Prefix8(separator(i).substr(common)));
+    prefixes_.push_back(BigEndianPrefix64(separator(i).substr(common)));
   }
 }
 
@@ -88,7 +73,7 @@ size_t SeparatorIndex::SearchPrefixes(std::string_view key) const {
 
   // The first separator whose integer is >= the key's (a branch-free binary
   // search): every one before it is < key.
-  const uint64_t target = Prefix8(key.substr(common));
+  const uint64_t target = BigEndianPrefix64(key.substr(common));
   const uint64_t* const prefixes = prefixes_.data();
   const uint64_t* base = prefixes;
   size_t length = n;

@@ -78,7 +78,8 @@ class SeparatorIndex {
   // integer.
   size_t common_prefix_length_ = 0;
   // When the common prefix has at most 8 bytes: them as an integer (as
-  // Prefix8 pads them) and the mask that keeps them in a key's first 8.
+  // BigEndianPrefix64 pads them) and the mask that keeps them in a key's
+  // first 8.
   uint64_t common_head_ = 0;
   uint64_t common_mask_ = 0;
   std::vector<uint64_t> prefixes_;

@@ -18,6 +18,7 @@
 #include "table/internal_key.h"
 #include "table/iterate_bounds.h"
 #include "table/multi_get.h"
+#include "table/restart_key_digest.h"
 #include "table/scan_filters.h"
 #include "table/table_counters.h"
 #include "table/table_filter.h"
@@ -132,7 +133,13 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   absl::Status SearchIndex(std::string_view seek_key,
                            BlockHandle* handle) const override {
     BlockIter index_iter(comparator, index_block.get());
-    index_iter.Seek(seek_key);
+    if (index_digest != nullptr) {
+      uint32_t left, right;
+      index_digest->Narrow(seek_key, &left, &right);
+      index_iter.SeekWithin(seek_key, left, right);
+    } else {
+      index_iter.Seek(seek_key);
+    }
     if (!index_iter.Valid()) {
       return index_iter.status().ok()
                  ? KeyNotFound()
@@ -327,6 +334,8 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   ReadBlockOptions block_read_options;
   Footer footer;
   std::shared_ptr<const Block> index_block;
+  // Narrows index searches (null where the key order does not allow it).
+  std::unique_ptr<const RestartKeyDigest> index_digest;
   std::unique_ptr<TableFilter> filter;
   TableFilterInfo filter_info;
   // The prefix and range filters (null if neither is usable).
@@ -401,13 +410,21 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
                               /*visit=*/nullptr);
   if (!status.ok()) return status;
   rep->index_block = *std::move(index);
+  if (options.comparator == BytewiseComparator()) {
+    rep->index_digest = RestartKeyDigest::Build(
+        *rep->index_block, options.key_format == KeyFormat::kLevelDBInternal
+                               ? RestartKeyDigest::KeyOrder::kInternalBytewise
+                               : RestartKeyDigest::KeyOrder::kBytewise);
+  }
 
   if (cache != nullptr) {
     rep->cache_id = cache->NewId();
     if (options.cache_index_and_filter_blocks) {
-      rep->cache_charge = rep->index_block->contents().size() +
-                          (rep->filter ? rep->filter->size() : 0) +
-                          (rep->scan_filters ? rep->scan_filters->size() : 0);
+      rep->cache_charge =
+          rep->index_block->contents().size() +
+          (rep->index_digest ? rep->index_digest->MemoryUsage() : 0) +
+          (rep->filter ? rep->filter->size() : 0) +
+          (rep->scan_filters ? rep->scan_filters->size() : 0);
       cache->AdjustPinnedCharge(static_cast<int64_t>(rep->cache_charge));
     }
   }
@@ -555,6 +572,7 @@ size_t Table::ApproximateMemoryUsage() const {
   const Rep& r = *rep_;
   const int64_t pinned = r.pinned_bytes.load(std::memory_order_relaxed);
   return sizeof(Rep) + r.index_block->contents().size() +
+         (r.index_digest ? r.index_digest->MemoryUsage() : 0) +
          (r.filter ? r.filter->size() : 0) +
          (r.scan_filters ? r.scan_filters->size() : 0) +
          static_cast<size_t>(pinned > 0 ? pinned : 0);

@@ -73,6 +73,17 @@ inline uint64_t DecodeBigEndian64(const char* p) {
 #endif
 }
 
+// The first 8 bytes of `s` as a big-endian integer, zero-padded. Bytewise
+// order never decreases it: if BigEndianPrefix64(a) < BigEndianPrefix64(b)
+// then a < b under memcmp order (at the first differing byte either both
+// bytes are real, or a has ended and b's byte is not zero).
+inline uint64_t BigEndianPrefix64(std::string_view s) {
+  if (s.size() >= 8) return DecodeBigEndian64(s.data());
+  uint64_t value = 0;
+  for (unsigned char byte : s) value = (value << 8) | byte;
+  return s.empty() ? 0 : value << (8 * (8 - s.size()));
+}
+
 bool GetFixed32(std::string_view* input, uint32_t* value);
 bool GetFixed64(std::string_view* input, uint64_t* value);
 bool GetVarint32(std::string_view* input, uint32_t* value);

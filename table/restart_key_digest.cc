@@ -1,0 +1,99 @@
+#include "table/restart_key_digest.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "util/coding.h"
+
+namespace bloomtable {
+namespace {
+
+// Internal keys end in an 8-byte (sequence, type) tag.
+constexpr size_t kTagSize = 8;
+
+}  // namespace
+
+RestartKeyDigest::RestartKeyDigest(KeyOrder order, uint32_t num_restarts)
+    : order_(order), num_restarts_(num_restarts) {}
+
+std::unique_ptr<const RestartKeyDigest> RestartKeyDigest::Build(
+    const Block& block, KeyOrder order) {
+  const uint32_t n = block.num_restarts();
+  if (n < 2) return nullptr;
+  std::vector<std::string_view> user_keys;
+  user_keys.reserve(n - 1);
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    std::string_view key;
+    if (!block.RestartKey(i, &key)) return nullptr;
+    if (order == KeyOrder::kInternalBytewise) {
+      if (key.size() < kTagSize) return nullptr;
+      key.remove_suffix(kTagSize);
+    }
+    // Sorted user keys share the prefix of the first and the last.
+    if (!user_keys.empty() && key.compare(user_keys.back()) < 0) {
+      return nullptr;
+    }
+    user_keys.push_back(key);
+  }
+  const std::string_view first = user_keys.front();
+  const std::string_view last = user_keys.back();
+  const size_t limit = std::min(first.size(), last.size());
+  size_t common = 0;
+  while (common < limit && first[common] == last[common]) ++common;
+
+  std::unique_ptr<RestartKeyDigest> digest(new RestartKeyDigest(order, n));
+  digest->common_prefix_.assign(first.data(), common);
+  digest->prefixes_.reserve(user_keys.size());
+  for (std::string_view key : user_keys) {
+    digest->prefixes_.push_back(BigEndianPrefix64(key.substr(common)));
+  }
+  return digest;
+}
+
+void RestartKeyDigest::Narrow(std::string_view target, uint32_t* left,
+                              uint32_t* right) const {
+  const auto digested = static_cast<uint32_t>(prefixes_.size());
+  *left = 0;
+  *right = num_restarts_ - 1;
+  std::string_view user_key = target;
+  if (order_ == KeyOrder::kInternalBytewise) {
+    if (user_key.size() < kTagSize) return;  // no internal key: search all
+    user_key.remove_suffix(kTagSize);
+  }
+
+  // [0, below) hold keys < target, [above, digested) keys > target.
+  uint32_t below;
+  uint32_t above;
+  const size_t common = common_prefix_.size();
+  const size_t compared = std::min(common, user_key.size());
+  const int order =
+      compared == 0
+          ? 0
+          : std::memcmp(user_key.data(), common_prefix_.data(), compared);
+  if (order < 0 || (order == 0 && user_key.size() < common)) {
+    below = above = 0;  // before every digested key
+  } else if (order > 0) {
+    below = above = digested;  // after every one
+  } else {
+    const uint64_t target_prefix = BigEndianPrefix64(user_key.substr(common));
+    const uint64_t* const begin = prefixes_.data();
+    const uint64_t* const end = begin + digested;
+    const uint64_t* const first_tie =
+        std::lower_bound(begin, end, target_prefix);
+    below = static_cast<uint32_t>(first_tie - begin);
+    above = static_cast<uint32_t>(
+        std::upper_bound(first_tie, end, target_prefix) - begin);
+  }
+  // Restart below - 1 is < target; restart `above`, if digested, is not,
+  // so the last restart < target comes before it. The last restart point
+  // is not digested: it stays a candidate unless a digested one is above.
+  *left = below > 0 ? below - 1 : 0;
+  if (above < digested) *right = above > 0 ? above - 1 : 0;
+}
+
+size_t RestartKeyDigest::MemoryUsage() const {
+  return sizeof(*this) + common_prefix_.capacity() +
+         prefixes_.capacity() * sizeof(uint64_t);
+}
+
+}  // namespace bloomtable
