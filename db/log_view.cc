@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace bloomtable {
 
@@ -71,10 +72,25 @@ void LogView::Finish() {
                    [&cmp](const Record& a, const Record& b) {
                      return cmp.Compare(a.internal_key, b.internal_key) < 0;
                    });
+  if (user_comparator_ != BytewiseComparator() || records_.empty()) return;
+  std::vector<std::string_view> user_keys;
+  user_keys.reserve(records_.size());
+  for (const Record& record : records_) {
+    user_keys.push_back(ExtractUserKey(record.internal_key));
+  }
+  // About 1% of absent keys still search the records.
+  key_filter_policy_ = NewCacheLocalBloomFilterPolicy(10);
+  key_filter_policy_->CreateFilter(user_keys.data(), user_keys.size(),
+                                   &key_filter_);
+  key_filter_reader_ = key_filter_policy_->NewReader(key_filter_);
 }
 
 const LogView::Record* LogView::Lookup(std::string_view user_key,
                                        uint64_t max_sequence) const {
+  if (key_filter_reader_ != nullptr &&
+      !key_filter_reader_->KeyMayMatch(user_key)) {
+    return nullptr;
+  }
   std::string target;
   AppendInternalKey(&target, user_key,
                     std::min(max_sequence, kMaxSequenceNumber),

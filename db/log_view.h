@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bloomtable/comparator.h"
+#include "bloomtable/filter_policy.h"
 #include "bloomtable/iterator.h"
 #include "table/internal_key.h"
 
@@ -41,7 +42,10 @@ class LogView {
   uint32_t AddSource(std::string file_name);
   void Add(std::string_view user_key, uint64_t sequence, ValueType type,
            std::string_view value, uint32_t source, uint64_t offset);
-  // Sorts the records (stable: equal keys keep the order they were added).
+  // Sorts the records (stable: equal keys keep the order they were added)
+  // and, under the bytewise comparator (where equal keys are equal bytes),
+  // builds a Bloom filter of their user keys, so that Lookup of a key the
+  // logs do not hold rarely searches the records.
   void Finish();
 
   // The newest record of `user_key` with sequence <= max_sequence, or null.
@@ -65,6 +69,11 @@ class LogView {
   std::vector<std::string> sources_;
   uint64_t max_sequence_ = 0;
   uint64_t min_sequence_ = 0;
+  // The user keys' filter (null if not built); the reader refers to
+  // key_filter_.
+  std::shared_ptr<const FilterPolicy> key_filter_policy_;
+  std::string key_filter_;
+  std::unique_ptr<FilterReader> key_filter_reader_;
 };
 
 }  // namespace bloomtable
