@@ -22,6 +22,12 @@
 namespace bloomtable {
 namespace {
 
+// NotFound without a message: an empty message keeps absl::Status inline,
+// so that a lookup of an absent key allocates nothing.
+absl::Status KeyNotFound() {
+  return absl::Status(absl::StatusCode::kNotFound, absl::string_view());
+}
+
 constexpr std::string_view kBytewiseName = "leveldb.BytewiseComparator";
 
 // The library's filter policies, under every name a table may store.
@@ -212,6 +218,12 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     rep->all_tables.insert(rep->all_tables.end(), files.begin(), files.end());
   }
 
+  std::vector<uint64_t> numbers;
+  for (const DatabaseTableFile& file : rep->all_tables) {
+    numbers.push_back(file.number);
+  }
+  rep->tables.PinVersion(std::move(numbers));
+
   for (uint64_t number : read->live_logs) {
     DatabaseLogFile log;
     log.number = number;
@@ -240,7 +252,7 @@ absl::StatusOr<std::string> Database::Get(
     ParsedInternalKey parsed;
     ParseInternalKey(record->internal_key, &parsed);
     if (parsed.type == ValueType::kDeletion) {
-      return absl::NotFoundError("deleted");
+      return KeyNotFound();
     }
     return record->value;
   }
@@ -250,6 +262,7 @@ absl::StatusOr<std::string> Database::Get(
   table_read.fill_cache = read_options.fill_cache;
   KeyVersion version;
   bool found = false;
+  std::string target;  // (user_key, snapshot), made when first needed
   for (size_t level = 0; level < r.levels.size() && !found; ++level) {
     const std::vector<DatabaseTableFile>& files = r.levels[level];
     if (level == 0) {
@@ -264,8 +277,9 @@ absl::StatusOr<std::string> Database::Get(
     }
     // The first file whose largest key is at or after (user_key, snapshot):
     // the one that may hold the newest visible version.
-    std::string target;
-    AppendInternalKey(&target, user_key, snapshot, ValueType::kValue);
+    if (target.empty()) {
+      AppendInternalKey(&target, user_key, snapshot, ValueType::kValue);
+    }
     auto it = std::lower_bound(
         files.begin(), files.end(), target,
         [&r](const DatabaseTableFile& file, const std::string& key) {
@@ -276,8 +290,8 @@ absl::StatusOr<std::string> Database::Get(
         r.LookupTable(*it, table_read, user_key, snapshot, &version, &found);
     if (!status.ok()) return status;
   }
-  if (!found) return absl::NotFoundError("no such key");
-  if (version.deleted) return absl::NotFoundError("deleted");
+  if (!found) return KeyNotFound();
+  if (version.deleted) return KeyNotFound();
   return std::move(version.value);
 }
 

@@ -66,10 +66,11 @@ struct Database::Rep {
                            std::string_view user_key, uint64_t snapshot,
                            KeyVersion* version, bool* found) const {
     *found = false;
-    absl::StatusOr<std::shared_ptr<const Table>> table = tables.Open(file);
-    if (!table.ok()) return table.status();
-    absl::Status status =
-        (*table)->GetVersion(read_options, user_key, snapshot, version);
+    std::shared_ptr<const Table> held;
+    const Table* table = nullptr;
+    absl::Status status = tables.OpenForLookup(file, &held, &table);
+    if (!status.ok()) return status;
+    status = table->GetVersion(read_options, user_key, snapshot, version);
     if (absl::IsNotFound(status)) return absl::OkStatus();
     if (!status.ok()) {
       // Never NotFound from here: that would read as "no such key".

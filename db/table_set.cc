@@ -82,6 +82,46 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::Open(
   return table;
 }
 
+void TableSet::PinVersion(std::vector<uint64_t> numbers) {
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  if (numbers.size() > max_open_) return;
+  pinned_numbers_ = std::move(numbers);
+  pinned_owners_ =
+      std::make_unique<std::shared_ptr<const Table>[]>(pinned_numbers_.size());
+  pinned_tables_ =
+      std::make_unique<std::atomic<const Table*>[]>(pinned_numbers_.size());
+  for (size_t i = 0; i < pinned_numbers_.size(); ++i) {
+    pinned_tables_[i].store(nullptr, std::memory_order_relaxed);
+  }
+}
+
+absl::Status TableSet::OpenForLookup(const DatabaseTableFile& file,
+                                     std::shared_ptr<const Table>* held,
+                                     const Table** table) {
+  const auto slot = std::lower_bound(pinned_numbers_.begin(),
+                                     pinned_numbers_.end(), file.number);
+  const bool pinned = slot != pinned_numbers_.end() && *slot == file.number;
+  const size_t index = static_cast<size_t>(slot - pinned_numbers_.begin());
+  if (pinned) {
+    *table = pinned_tables_[index].load(std::memory_order_acquire);
+    if (*table != nullptr) return absl::OkStatus();
+  }
+  absl::StatusOr<std::shared_ptr<const Table>> opened = Open(file);
+  if (!opened.ok()) return opened.status();
+  *held = *std::move(opened);
+  *table = held->get();
+  if (pinned) {
+    // Kept here, not only in the LRU list (Database::OpenTable may open
+    // files of no version, which could push it out).
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pinned_owners_[index] == nullptr) pinned_owners_[index] = *held;
+    pinned_tables_[index].store(pinned_owners_[index].get(),
+                                std::memory_order_release);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenUnlisted(
     const std::string& name) const {
   return OpenFile(name, std::nullopt);

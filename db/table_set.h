@@ -4,11 +4,15 @@
 //
 // A table is handed out as a shared_ptr: a table closed by the limit stays
 // usable by whoever still holds it (an iterator), and its file descriptor
-// stays open until then. Thread-safe: Open may be called from many threads.
+// stays open until then. When every table of the version fits under the
+// limit (PinVersion), no table is ever closed, and a point lookup finds an
+// open one without the lock or a reference count (OpenForLookup).
+// Thread-safe: every method but PinVersion may be called from many threads.
 
 #ifndef BLOOMTABLE_DB_TABLE_SET_H_
 #define BLOOMTABLE_DB_TABLE_SET_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -17,6 +21,7 @@
 #include <string>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "bloomtable/database.h"
@@ -46,6 +51,18 @@ class TableSet {
   absl::StatusOr<std::shared_ptr<const Table>> Open(
       const DatabaseTableFile& file);
 
+  // Called once, before any other method: the numbers of the version's
+  // tables. If there are at most `max_open` of them, their tables stay open
+  // once opened, until the set is destroyed.
+  void PinVersion(std::vector<uint64_t> numbers);
+
+  // For one lookup: sets *table to the table of `file`, valid while *held
+  // (which it may leave empty, for a pinned table) or the set lives.
+  // Errors as Open's.
+  absl::Status OpenForLookup(const DatabaseTableFile& file,
+                             std::shared_ptr<const Table>* held,
+                             const Table** table);
+
   // Opens a table file of the directory that the version does not list (a
   // leftover), at its actual size, without caching it.
   absl::StatusOr<std::shared_ptr<const Table>> OpenUnlisted(
@@ -72,6 +89,11 @@ class TableSet {
   // Most recently used first.
   std::list<std::pair<uint64_t, std::shared_ptr<const Table>>> lru_;
   std::unordered_map<uint64_t, decltype(lru_)::iterator> by_number_;
+  // PinVersion: the version's table numbers, sorted; each one's table once
+  // opened (set once, under mutex_), and a pointer to it for lookups.
+  std::vector<uint64_t> pinned_numbers_;
+  std::unique_ptr<std::shared_ptr<const Table>[]> pinned_owners_;
+  std::unique_ptr<std::atomic<const Table*>[]> pinned_tables_;
 };
 
 }  // namespace bloomtable

@@ -1,6 +1,8 @@
 // Concurrency of the read-only database view: many threads look keys up and
-// scan at once through one Database whose open-table limit (1) makes them
-// close and reopen tables under each other. Every answer must be the one a
+// scan at once through one Database, whose open-table limit (1) makes them
+// close and reopen tables under each other, or (the default limit) lets
+// every table stay open, found by lookups without the table set's lock once
+// the first lookup to need it has opened it. Every answer must be the one a
 // single thread gets. Run under ThreadSanitizer in CI (its name matches the
 // concurrency selection).
 
@@ -18,9 +20,7 @@
 namespace bloomtable {
 namespace {
 
-TEST(DatabaseConcurrencyTest, LookupsAndScansShareTheTableSet) {
-  DatabaseOptions options;
-  options.max_open_files = 1;
+void ExpectThreadsAgree(const DatabaseOptions& options) {
   absl::StatusOr<std::unique_ptr<Database>> db = Database::OpenReadOnly(
       absl::StrCat(BLOOMTABLE_TEST_DATA_DIR, "/goleveldb_db"), options);
   ASSERT_TRUE(db.ok()) << db.status();
@@ -62,6 +62,16 @@ TEST(DatabaseConcurrencyTest, LookupsAndScansShareTheTableSet) {
   }
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(wrong.load(), 0);
+}
+
+TEST(DatabaseConcurrencyTest, LookupsAndScansShareTheTableSet) {
+  DatabaseOptions options;
+  options.max_open_files = 1;
+  ExpectThreadsAgree(options);
+}
+
+TEST(DatabaseConcurrencyTest, LookupsOpenPinnedTablesTogether) {
+  ExpectThreadsAgree(DatabaseOptions());
 }
 
 }  // namespace
