@@ -273,6 +273,12 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     return Invalid(absl::StrFormat("--io_latency_us must be in [0, %d]",
                                    kMaxIoLatencyMicros));
   }
+  if (flags.leveldb_source != "as_written" &&
+      flags.leveldb_source != "compacted") {
+    return Invalid(absl::StrFormat(
+        "--leveldb_source must be as_written or compacted, not '%s'",
+        flags.leveldb_source));
+  }
   if (flags.use_existing_db && flags.db.empty()) {
     return Invalid("--use_existing_db needs --db=DIR");
   }
@@ -360,6 +366,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   base.snappy = flags.compression_type == "snappy";
   base.tables = flags.tables;
   base.io_latency_us = static_cast<uint64_t>(flags.io_latency_us);
+  base.leveldb_source_compacted = flags.leveldb_source == "compacted";
   base.verify_checksums = flags.verify_checksum;
   base.bloomtable_known_policies = known_policies;
   base.longest_key = static_cast<size_t>(plan.flags.key_size) +

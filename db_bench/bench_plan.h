@@ -51,6 +51,9 @@ struct PlanFlags {
   bool histogram = false;
   int32_t tables = 1;
   int64_t io_latency_us = 0;
+  // The shared LevelDB-written directory of bloomtable_db and leveldb_dir:
+  // "as_written" or "compacted" (EngineOptions::leveldb_source_compacted).
+  std::string leveldb_source = "as_written";
   std::string engines;
   bool verify_checksum = true;
   // pread, mmap or both ("pread,mmap").

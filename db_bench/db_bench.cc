@@ -111,6 +111,14 @@ ABSL_FLAG(int32_t, tables, 1,
 ABSL_FLAG(int64_t, io_latency_us, 0,
           "Delay added to every table-file read during read benchmarks, to "
           "model a device.");
+ABSL_FLAG(std::string, leveldb_source, "as_written",
+          "The LevelDB directory that bloomtable_db and leveldb_dir read: "
+          "as_written (Puts only: tables on several levels as LevelDB's "
+          "background compactions left them, which leveldb::DB goes on "
+          "compacting when it opens its copy; the last writes in the live "
+          "log) or compacted (99% of the keys Put and compacted into one "
+          "level with CompactRange, the last 1% Put after it and left in the "
+          "live log: a layout neither side changes).");
 ABSL_FLAG(std::string, engines, "",
           "Comma-separated engines. Table level: bloomtable (Table::Get), "
           "bloomtable_single (one table through Table::Get), leveldb_table "
@@ -122,9 +130,8 @@ ABSL_FLAG(std::string, engines, "",
           "leveldb+bloomtable (LevelDB with bloomtable's --filter through the "
           "adapter), rocksdb; read-only: bloomtable_db (bloomtable's "
           "Database view, Database::Get) and leveldb_dir (leveldb::DB, "
-          "reuse_logs) on copies of one directory LevelDB wrote by Puts "
-          "without a full compaction (tables on several levels, the last "
-          "writes in the live log), rocksdb_readonly (filled as rocksdb, "
+          "reuse_logs) on copies of one directory LevelDB wrote "
+          "(--leveldb_source), rocksdb_readonly (filled as rocksdb, "
           "then DB::OpenForReadOnly). Default: every engine built "
           "(bloomtable_single only with --tables > 1).");
 ABSL_FLAG(std::string, io, "pread",
@@ -208,6 +215,7 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.histogram = absl::GetFlag(FLAGS_histogram);
   flags.tables = absl::GetFlag(FLAGS_tables);
   flags.io_latency_us = absl::GetFlag(FLAGS_io_latency_us);
+  flags.leveldb_source = absl::GetFlag(FLAGS_leveldb_source);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);
   flags.io = absl::GetFlag(FLAGS_io);

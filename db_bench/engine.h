@@ -82,6 +82,10 @@ struct EngineOptions {
   // OpenMmapRandomAccessFile; LevelDB: its default Env, which maps table
   // files; RocksDB: allow_mmap_reads).
   bool mmap_reads = false;
+  // bloomtable_db and leveldb_dir: their shared LevelDB directory is
+  // compacted into one level before its last 1% of keys is written
+  // (--leveldb_source=compacted), not left as the writes left it.
+  bool leveldb_source_compacted = false;
   // The longest key a lookup may ask for (RocksDB's table-level engine sizes
   // its whole-key prefix extractor with it).
   size_t longest_key = 0;

@@ -25,7 +25,9 @@ constexpr size_t kMinWriteBuffer = 64 << 10;
 constexpr size_t kMaxWriteBuffer = 4 << 20;
 // Changes whenever the way the source is written changes, so that an old
 // source is not reused.
-constexpr char kSourceFormat[] = "leveldb_dir_source v1";
+constexpr char kSourceFormat[] = "leveldb_dir_source v2";
+// A compacted source leaves 1 key in this many in its live log.
+constexpr size_t kCompactedLogShare = 100;
 
 absl::Status FromFilesystemError(const std::string& what,
                                  const std::error_code& error) {
@@ -56,7 +58,19 @@ absl::Status WriteSource(const std::string& dir, const EngineOptions& options,
   const leveldb::WriteOptions write_options;
   constexpr uint64_t kProgressBatch = 1000;
   uint64_t unreported = 0;
-  for (uint64_t j : input.order) {
+  // Compacted: the keys before this position are compacted into one level
+  // before the rest is written.
+  const size_t compact_at =
+      options.leveldb_source_compacted
+          ? input.order.size() - input.order.size() / kCompactedLogShare
+          : input.order.size() + 1;
+  for (size_t position = 0; position < input.order.size(); ++position) {
+    if (position == compact_at) {
+      progress->SetPhase("compacting");
+      db->CompactRange(nullptr, nullptr);
+      progress->SetPhase("filling");
+    }
+    const uint64_t j = input.order[position];
     input.keys->PresentKey(j, key.data());
     const std::string_view value = input.values->Value(j);
     status =
@@ -120,8 +134,9 @@ size_t SourceWriteBufferSize(const FillInput& input) {
 std::string LevelDBSourceDirectory(const EngineOptions& options,
                                    const FillInput& input) {
   uint64_t hash = XXH3Hash64(
-      absl::StrFormat("%s block_size=%d snappy=%d bloom_bits=%g", kSourceFormat,
-                      options.block_size, options.snappy, options.bloom_bits),
+      absl::StrFormat("%s block_size=%d snappy=%d bloom_bits=%g compacted=%d",
+                      kSourceFormat, options.block_size, options.snappy,
+                      options.bloom_bits, options.leveldb_source_compacted),
       0);
   std::string key(input.keys->key_size(), '0');
   for (uint64_t j : input.order) {

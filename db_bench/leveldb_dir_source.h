@@ -10,7 +10,14 @@
 // which leaves the last writes in the live log (LevelDB does not flush its
 // memtable on close). The memtable is sized from the data (an eighth of the
 // raw bytes, between 64 KiB and LevelDB's default 4 MiB), so that small data
-// sets have tables too.
+// sets have tables too. A leveldb::DB that opens such a copy goes on
+// compacting it (level 0 past its trigger, then files that lookups probe in
+// vain), so that the two engines soon read different layouts.
+//
+// With EngineOptions::leveldb_source_compacted the source is written to a
+// layout that neither engine changes: the first 99% of the fill's entries,
+// then CompactRange over every key (one level), then the last 1%, which
+// stays in the live log.
 //
 // The source lives beside the engines' directories (in the parent of
 // EngineOptions::dir), named by a fingerprint of the data set (every key and

@@ -242,6 +242,7 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan) {
   settings["seed"] = flags.seed;
   settings["tables"] = flags.tables;
   settings["io_latency_us"] = flags.io_latency_us;
+  settings["leveldb_source"] = flags.leveldb_source;
   settings["use_existing_db"] = flags.use_existing_db;
   settings["verify_checksum"] = flags.verify_checksum;
   settings["io"] = plan.io_paths;
