@@ -11,6 +11,7 @@ Reads, from DIR (default: bench/results beside this script):
   filter_bench.json  filter_bench: the filters alone
   filter_bench_cold.json  filter_bench: the filters alone over 10^7 keys
   profile.json       bench/profile.py: perf's shares of table-level lookups
+                     and of the database level's (db_report.py)
   scale_N.json       db_bench: bloomtable and RocksDB's table level at N keys
   compression.json   compression_bench: decompression speed of every codec
   scan_SCHEME.json   db_bench: bounded scans over sparse keys, scan filters
