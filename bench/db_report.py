@@ -8,6 +8,11 @@ Every figure and verdict comes from db.json; without it the section says
 "not measured". Ratios against a peer are printed, and goals against it
 decided, only where db.json records every peer as a release build (NDEBUG
 on), the rule of report.py's other sections.
+
+Its subsection "Where the time goes" sets the database-level perf profiles
+of profile.json (bench/profile.py) side by side and points at the biggest
+differences behind each goal missed; without them it says they were not
+taken.
 """
 
 import report
@@ -148,7 +153,7 @@ def goals(db):
     return report.table(["goal", "measured", "status"], rows)
 
 
-def db_section(db):
+def db_section(db, profile=None):
     if db is None:
         return NOT_MEASURED + "\n\n" + goals(None)
     provenance = report.peer_provenance(db)
@@ -174,4 +179,201 @@ def db_section(db):
                          for peer in (LEVELDB, ROCKSDB)] +
                         [files(r) for r in results])
     out += [report.table(header, rows), "", goals(db)]
-    return "\n".join(out)
+    return "\n".join(out) + profile_subsection(db, profile)
+
+
+# ---------------------------------------------------- where the time goes --
+
+# (heading, workload) of the database-level profiles.
+PROFILED = [("Absent keys", "readmissing"), ("Present keys", "readrandom")]
+NOT_TAKEN = ("The database-level profiles were not taken: {why}; "
+             "`bench/run_all.sh --only profile` takes them.")
+
+
+def db_profiles(profile):
+    """profile.json's database-level profiles ("level": "db")."""
+    return [p for p in (profile or {}).get("profiles", [])
+            if p.get("level") == "db"]
+
+
+def profile_of(profiles, engine, workload):
+    return next((p for p in profiles if p.get("engine") == engine and
+                 p.get("workload") == workload), None)
+
+
+def shares(p):
+    """{category: % of the lookup thread's samples}."""
+    return report.category_shares(p)
+
+
+def per_lookup(p, category):
+    """µs per lookup spent in `category`: its share of the samples times
+    the µs per lookup measured under perf (None without the latter)."""
+    micros = p.get("micros_per_op_under_perf")
+    if micros is None:
+        return None
+    return shares(p).get(category, 0.0) / 100 * micros
+
+
+def met_files(p):
+    """The files per level the profiled run met, and what it left."""
+    before, after = p.get("files_before"), p.get("files_after")
+    if before is None and after is None:
+        return "not recorded"
+    if before == after:
+        return f"{before}"
+    return f"{before or '?'} → {after or '?'} (compacted during the run)"
+
+
+def cell(text):
+    return str(text).replace("|", "\\|")
+
+
+def shares_table(profiles):
+    """Categories as rows, one column of shares per profile."""
+    table = [shares(p) for p in profiles]
+    names = sorted({c for t in table for c in t},
+                   key=lambda c: (c.startswith("other"),
+                                  -max(t.get(c, 0.0) for t in table)))
+    rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in table]
+            for name in names if max(t.get(name, 0.0) for t in table) >= 0.5]
+    return report.table(["category"] + [f"{p['engine']} %" for p in profiles],
+                        rows)
+
+
+def runs_table(profiles):
+    rows = []
+    for p in profiles:
+        micros = p.get("micros_per_op_under_perf")
+        checks = p.get("filter_checks_per_op")
+        reads = p.get("reads_per_op")
+        top = sorted(p.get("symbols", []), key=lambda s: -s["percent"])[:4]
+        rows.append([
+            f"`{p['engine']}`",
+            "-" if micros is None else f"{micros:.3f}",
+            f"{p.get('samples', '?')} of {p.get('process_samples', '?')}",
+            "-" if checks is None else f"{checks:.2f}",
+            "-" if reads is None else f"{reads:.4f}",
+            cell(met_files(p)),
+            "; ".join(f"`{cell(s['symbol'][:60])}` {s['percent']:.1f}%"
+                      for s in top)])
+    return report.table(["engine", "µs/op under perf",
+                         "samples (lookup thread of process)",
+                         "filter checks per lookup", "block reads per lookup",
+                         "files per level met", "top symbols"], rows)
+
+
+def commands(profiles):
+    lines = []
+    for p in profiles:
+        lines.append(f"- `{p['engine']}`: `{p.get('command', '?')}`" +
+                     (f" (filled by `{p['fill_command']}`)"
+                      if p.get("fill_command") else ""))
+    return "\n".join(lines)
+
+
+def missed_goals(db):
+    """[(goal, workloads, peer, [(workload, ratio)])]: the ratio goals at
+    pread that db.json decides as missed (release peers only)."""
+    if db is None or report.peer_provenance(db)[0] is not True:
+        return []
+    missed = []
+    for name, workloads, peer, limit in RATIO_GOALS:
+        ratios = [(w, ratio(db, w, "pread", peer)) for w in workloads]
+        if all(r is not None for _, r in ratios) and \
+                any(r > limit for _, r in ratios):
+            missed.append((name, workloads, peer, ratios))
+    return missed
+
+
+def differences(mine, theirs, top=3):
+    """The categories whose time per lookup differs most, as text."""
+    names = {c for c in shares(mine)} | {c for c in shares(theirs)}
+    gaps = []
+    for name in names:
+        a, b = per_lookup(mine, name), per_lookup(theirs, name)
+        if a is None or b is None or name.startswith("other"):
+            continue
+        gaps.append((a - b, name, a, b))
+    gaps.sort(key=lambda g: -abs(g[0]))
+    return "; ".join(
+        f"{name} {a:.3f} µs against {b:.3f} µs "
+        f"({shares(mine).get(name, 0.0):.0f}% against "
+        f"{shares(theirs).get(name, 0.0):.0f}%)"
+        for _, name, a, b in gaps[:top])
+
+
+def goal_paragraph(goal, profiles):
+    """What the profiles say about one missed goal."""
+    name, workloads, peer, ratios = goal
+    measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios)
+    head = f"- **{name}** (pread: {measured})"
+    workload = ("readmissing" if set(workloads) & set(ABSENT) else
+                "readrandom" if "readrandom" in workloads else None)
+    if workload is None:
+        return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
+                "point-lookup profiles above show what each store asks per "
+                "table.")
+    mine = profile_of(profiles, VIEW, workload)
+    theirs = profile_of(profiles, peer, workload)
+    if mine is None or theirs is None:
+        missing = VIEW if mine is None else peer
+        return f"{head}: no `{workload}` profile of `{missing}`."
+    ours = mine.get("micros_per_op_under_perf") or 0
+    others = theirs.get("micros_per_op_under_perf") or 0
+    text = [f"{head}: under perf `{workload}` took {ours:.3f} µs per lookup "
+            f"in the view against {others:.3f} µs in `{peer}`"]
+    a, b = mine.get("filter_checks_per_op"), theirs.get("filter_checks_per_op")
+    if a is not None and b is not None:
+        text.append(f"the view asked {a:.2f} table filters per lookup "
+                    f"(filter checks over lookups), `{peer}` {b:.2f}")
+    text.append(f"the view met {met_files(mine)}; `{peer}` met "
+                f"{met_files(theirs)}")
+    gaps = differences(mine, theirs)
+    if gaps:
+        text.append("the largest differences in time per lookup (share of "
+                    "the samples × µs per lookup under perf): " + gaps)
+    return "; ".join(text) + "."
+
+
+def profile_subsection(db, profile):
+    """The database-level profiles side by side, and a paragraph per goal
+    missed; a line saying they were not taken where profile.json has
+    none."""
+    out = ["", "", "#### Where the time goes (perf, pread)", ""]
+    profiles = db_profiles(profile)
+    if not profiles:
+        why = ("no committed run (bench/results/profile.json)"
+               if profile is None else
+               "bench/results/profile.json holds no database-level profile "
+               "(it was taken before bench/profile.py took them)")
+        out.append(NOT_TAKEN.format(why=why))
+        return "\n".join(out) + "\n"
+    settings = profile.get("settings", {})
+    out += [f"`bench/profile.py`: each engine in its own db_bench process "
+            f"on the directory `run db` uses "
+            f"({settings.get('num', 0):,} keys, filters at 10 stored "
+            f"bits/key, 8 MiB block cache, `pread`), filled first, then one "
+            f"workload for {settings.get('seconds', '?')} s under "
+            "`perf record -e cpu-clock`. Shares of the samples of the thread "
+            "that ran the lookups (opening the store, copying its "
+            "directory, LevelDB's compaction on open and drawing the keys "
+            "ran in other threads), grouped as in the table-level profiles. "
+            "perf counts self time: a comparison counts as block search "
+            "wherever it was called from (a memtable's too), a mutex as "
+            "locking whoever took it.", ""]
+    for heading, workload in PROFILED:
+        found = [p for p in (profile_of(profiles, e, workload)
+                             for e in ENGINES) if p is not None]
+        out.append(f"**{heading} (`{workload}`)**")
+        out.append("")
+        if not found:
+            out += [f"No `{workload}` profile.", ""]
+            continue
+        out += [shares_table(found), "", runs_table(found), "",
+                "Commands:", "", commands(found), ""]
+    missed = missed_goals(db)
+    if missed:
+        out += ["Goals missed, from the profiles:", ""]
+        out += [goal_paragraph(goal, profiles) for goal in missed]
+    return "\n".join(out) + "\n"

@@ -1,21 +1,46 @@
 #!/usr/bin/env python3
-"""Profiles bloomtable's table-level lookups with perf; writes the shares.
+"""Profiles lookups with perf, at table and database level; writes the shares.
 
     bench/profile.py --db_bench PATH --json FILE [--num N] [--seconds S]
 
-For each profile in PROFILES: db_bench fills one table (not profiled), then
-db_bench --use_existing_db runs one read workload for S seconds under
+Table level (PROFILES, "level": "table", engine bloomtable): for each
+profile db_bench fills one table (not profiled), then db_bench
+--use_existing_db runs one read workload for S seconds under
 `perf record -e cpu-clock` (a software clock, so no hardware counters are
 needed), and `perf report` gives the share of the samples that fell in each
-symbol (self time; symbols under 0.2% are dropped). The JSON keeps the raw
-shares; bench/report.py groups them (filter probe, kernel read,
-decompression, ...) for BENCHMARKS.md. Shares are not timings: they say
+symbol (self time; symbols under 0.2% are dropped). The filters are sized
+with --bloom_bits (not calibrated with --stored_bits, whose calibration
+builds would land in the profile).
+
+Database level (DB_PROFILES, "level": "db"): the engines of bench/run_all.sh's
+`run db` (bloomtable_db, leveldb_dir, rocksdb_readonly), each profiled in its
+own process with that run's flags (--num, --cache_size=8M, --io=pread,
+--compare_no_filter=false, filters at 10 stored bits/key). db_bench
+calibrates --stored_bits in every process that is given it, before anything
+else, even with --use_existing_db; so that no calibration lands in a
+profile, one unprofiled `--benchmarks=stats --stored_bits=10` run calibrates
+every engine's filter first (the same calibration as run_all.sh's, which
+builds tables of the first min(num, 200000) entries), and both the fill and
+the profiled run are given the bits per key it found with --bloom_bits (the
+JSON keeps them: "bloom_bits"). The three engines share one --db directory,
+so that bloomtable_db and leveldb_dir copy the same LevelDB-written source
+directory that db_bench writes beside their stores; each engine is filled
+once (--benchmarks=fillrandom, not profiled) and serves both its workloads.
+The profiled run also writes db_bench's JSON, whose files per level before
+and after the benchmark (leveldb_dir may compact on open), filter checks
+and block reads per lookup the profile keeps. A db-level process opens the
+store (copying the source directory, LevelDB compacting in its background
+thread) and draws its keys in other threads than the one that runs the
+lookups: its shares are those of the lookup thread alone (the thread that
+ran db_bench's RunRead, or failing a sample there, the thread with the most
+samples), and the JSON counts every thread's samples apart ("threads").
+
+The JSON keeps the raw shares; bench/report.py groups them (filter probe,
+kernel read, decompression, ...) for BENCHMARKS.md and bench/db_report.py
+sets the database-level ones side by side. Shares are not timings: they say
 where a lookup's time goes, and need no idle machine to be meaningful,
 though an idle one keeps other processes out of the samples (perf records
 db_bench's threads only).
-
-The filters are sized with --bloom_bits (not calibrated with --stored_bits,
-whose calibration builds would land in the profile).
 """
 
 import argparse
@@ -44,6 +69,18 @@ PROFILES = [
      "readmissing"),
 ]
 
+# Database level: (name, engine, read workload), grouped by engine (one fill
+# serves the engine's workloads).
+DB_ENGINES = ("bloomtable_db", "leveldb_dir", "rocksdb_readonly")
+DB_PROFILES = [
+    ("absent keys, bloomtable_db", "bloomtable_db", "readmissing"),
+    ("present keys, bloomtable_db", "bloomtable_db", "readrandom"),
+    ("absent keys, leveldb_dir", "leveldb_dir", "readmissing"),
+    ("present keys, leveldb_dir", "leveldb_dir", "readrandom"),
+    ("absent keys, rocksdb_readonly", "rocksdb_readonly", "readmissing"),
+]
+DB_STORED_BITS = 10
+
 # "  12.34%  db_bench  [.] symbol" with --sort dso,symbol (perf may pad the
 # line with "-" columns for cycle counts it does not have).
 LINE = re.compile(r"^\s*([0-9.]+)%\s+(\S+)\s+\[(.)\]\s+(.*?)(\s+-)*\s*$")
@@ -68,6 +105,19 @@ def run(command, **kwargs):
     return result.stdout
 
 
+def parse_symbols(report):
+    """perf report's lines as [{percent, dso, kernel, symbol}]."""
+    symbols = []
+    for line in report.splitlines():
+        match = LINE.match(line)
+        if match:
+            symbols.append({"percent": float(match.group(1)),
+                            "dso": match.group(2),
+                            "kernel": match.group(3) == "k",
+                            "symbol": match.group(4)})
+    return symbols
+
+
 def profile(args, name, filter_name, layout, workload, scratch):
     db = os.path.join(scratch, "db")
     common = [args.db_bench, "--engines=bloomtable", f"--filter={filter_name}",
@@ -85,23 +135,167 @@ def profile(args, name, filter_name, layout, workload, scratch):
                   "--sort", "dso,symbol", "--percent-limit", "0.2", "-g",
                   "none"])
     samples = re.search(r"# Samples: (\S+)", report)
-    symbols = []
-    for line in report.splitlines():
-        match = LINE.match(line)
-        if match:
-            symbols.append({"percent": float(match.group(1)),
-                            "dso": match.group(2),
-                            "kernel": match.group(3) == "k",
-                            "symbol": match.group(4)})
+    symbols = parse_symbols(report)
     micros = re.search(rf"^{workload}\s*:\s*([0-9.]+) micros/op", output,
                        re.MULTILINE)
-    return {"name": name, "filter": filter_name, "filter_layout": layout,
+    return {"name": name, "level": "table", "engine": "bloomtable",
+            "filter": filter_name, "filter_layout": layout,
             "workload": workload, "samples": samples.group(1) if samples
             else "?", "micros_per_op_under_perf":
             float(micros.group(1)) if micros else None,
             "command": " ".join(record[:-len(read)] + [os.path.basename(
                 args.db_bench)] + read[1:]).replace(db, "DIR"),
             "symbols": symbols}
+
+
+# ------------------------------------------------------- database level --
+
+def db_common(args, db):
+    """run_all.sh's `run db` flags, less --stored_bits (see the docstring)."""
+    return [args.db_bench, f"--num={args.num}", "--cache_size=8M",
+            "--io=pread", "--compare_no_filter=false", f"--db={db}"]
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def calibrate(args, scratch):
+    """{engine: (bloom_bits, filter, layout)}: the bits per key at which
+    each engine's filter stores DB_STORED_BITS, found by db_bench's own
+    calibration in a run that fills nothing (--benchmarks=stats)."""
+    out = os.path.join(scratch, "calibration.json")
+    run(db_common(args, os.path.join(scratch, "calibration")) +
+        [f"--engines={','.join(DB_ENGINES)}",
+         f"--stored_bits={DB_STORED_BITS}", "--benchmarks=stats",
+         f"--json={out}"])
+    found = {}
+    for config in load_json(out).get("configs", []):
+        if config.get("target_stored_bits") != DB_STORED_BITS or \
+                not config.get("bloom_bits"):
+            raise SystemExit(f"profile.py: {config.get('engine')}: no "
+                             f"calibrated filter in {out}")
+        found[config["engine"]] = (config["bloom_bits"], config["filter"],
+                                   config.get("filter_layout"))
+    missing = [e for e in DB_ENGINES if e not in found]
+    if missing:
+        raise SystemExit(f"profile.py: not calibrated: {', '.join(missing)}")
+    return found
+
+
+def the_result(path, engine, workload, bits):
+    """db_bench's JSON result of `workload`, checked to be `engine`'s at
+    `bits` bits per key, uncalibrated."""
+    for config in load_json(path).get("configs", []):
+        if config.get("engine") != engine:
+            continue
+        if config.get("error"):
+            raise SystemExit(f"profile.py: {engine}: {config['error']}")
+        if config.get("bloom_bits") != bits or \
+                config.get("target_stored_bits"):
+            raise SystemExit(f"profile.py: {engine} ran at "
+                             f"{config.get('bloom_bits')} bits per key "
+                             f"(target {config.get('target_stored_bits')}), "
+                             f"not {bits:g}")
+        for result in config.get("results", []):
+            if result.get("benchmark") == workload:
+                return result
+    raise SystemExit(f"profile.py: no {workload} result of {engine} in "
+                     f"{path}")
+
+
+def lookup_thread(data):
+    """(tid, [{tid, samples}]): the thread that ran the lookups (a sample
+    in db_bench's RunRead, else the most samples) and every thread's
+    sample count."""
+    script = run(["perf", "script", "-i", data, "-F", "tid,ip,sym"])
+    counts, readers = {}, set()
+    for line in script.splitlines():
+        fields = line.split(None, 2)
+        if not fields or not fields[0].isdigit():
+            continue
+        tid = int(fields[0])
+        counts[tid] = counts.get(tid, 0) + 1
+        if len(fields) > 2 and "RunRead" in fields[2]:
+            readers.add(tid)
+    if not counts:
+        raise SystemExit(f"profile.py: no samples in {data}")
+    pool = readers or counts.keys()
+    tid = max(pool, key=lambda t: counts[t])
+    threads = [{"tid": t, "samples": n} for t, n in
+               sorted(counts.items(), key=lambda kv: -kv[1])]
+    return tid, threads
+
+
+def db_profile(args, name, engine, workload, bits, scratch):
+    db = os.path.join(scratch, "db")
+    data = os.path.join(scratch, "perf.data")
+    out = os.path.join(scratch, "read.json")
+    read = db_common(args, db) + [
+        f"--engines={engine}", f"--bloom_bits={bits:g}", "--use_existing_db",
+        f"--benchmarks={workload}", f"--min_seconds={args.seconds}",
+        f"--json={out}"]
+    record = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-o",
+              data, "--"] + read
+    output = run(record)
+    if "calibration:" in output:
+        raise SystemExit(f"profile.py: {engine}: the profiled run "
+                         "calibrated its filter")
+    result = the_result(out, engine, workload, bits)
+    tid, threads = lookup_thread(data)
+    report = run(["perf", "report", "-i", data, "--no-children", "--stdio",
+                  "--tid", str(tid), "--percentage", "relative",
+                  "--sort", "dso,symbol", "--percent-limit", "0.2", "-g",
+                  "none"])
+    ops = result.get("ops") or 0
+    checks = result.get("filter_checks")
+    return {"name": name, "level": "db", "engine": engine,
+            "workload": workload, "bloom_bits": bits,
+            "samples": next(t["samples"] for t in threads if t["tid"] == tid),
+            "process_samples": sum(t["samples"] for t in threads),
+            "threads": threads,
+            "micros_per_op_under_perf": result.get("micros_per_op"),
+            "ops": ops,
+            "files_before": result.get("files_before"),
+            "files_after": result.get("files_after"),
+            "filter_checks_per_op": checks / ops if checks and ops else None,
+            "reads_per_op": result.get("reads_per_op"),
+            "false_positive_rate": result.get("false_positive_rate"),
+            "block_cache_hit_rate": result.get("block_cache_hit_rate"),
+            "command": " ".join(record[:-len(read)] + [os.path.basename(
+                args.db_bench)] + read[1:]).replace(scratch, "DIR"),
+            "symbols": parse_symbols(report)}
+
+
+def db_profiles(args):
+    """Every DB_PROFILES entry, in one scratch directory (the stores and the
+    LevelDB source directory db_bench writes beside them)."""
+    profiles = []
+    with tempfile.TemporaryDirectory() as scratch:
+        calibrated = calibrate(args, scratch)
+        db = os.path.join(scratch, "db")
+        for engine in DB_ENGINES:
+            wanted = [p for p in DB_PROFILES if p[1] == engine]
+            if not wanted:
+                continue
+            bits, filter_name, layout = calibrated[engine]
+            fill_json = os.path.join(scratch, "fill.json")
+            fill = db_common(args, db) + [
+                f"--engines={engine}", f"--bloom_bits={bits:g}",
+                "--benchmarks=fillrandom", f"--json={fill_json}"]
+            run(fill)
+            the_result(fill_json, engine, "fillrandom", bits)
+            for name, _, workload in wanted:
+                entry = db_profile(args, name, engine, workload, bits,
+                                   scratch)
+                entry.update({"filter": filter_name, "filter_layout": layout,
+                              "stored_bits_target": DB_STORED_BITS,
+                              "fill_command": " ".join(
+                                  [os.path.basename(args.db_bench)] +
+                                  fill[1:]).replace(scratch, "DIR")})
+                profiles.append(entry)
+    return profiles
 
 
 def main():
@@ -117,6 +311,7 @@ def main():
         with tempfile.TemporaryDirectory() as scratch:
             profiles.append(profile(args, name, filter_name, layout, workload,
                                     scratch))
+    profiles += db_profiles(args)
     report = {"tool": "profile", "perf": version,
               "command_line": " ".join(["bench/profile.py"] + sys.argv[1:]),
               "machine": {"cpu": cpu_model(), "kernel": platform.release()},

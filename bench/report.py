@@ -11,6 +11,7 @@ Reads, from DIR (default: bench/results beside this script):
   filter_bench.json  filter_bench: the filters alone
   filter_bench_cold.json  filter_bench: the filters alone over 10^7 keys
   profile.json       bench/profile.py: perf's shares of table-level lookups
+                     and of the database level's (db_report.py)
   scale_N.json       db_bench: bloomtable and RocksDB's table level at N keys
   compression.json   compression_bench: decompression speed of every codec
   scan_SCHEME.json   db_bench: bounded scans over sparse keys, scan filters
@@ -582,7 +583,7 @@ def profile_goals(profile):
         return [["the filter ≤ 3% of `perf` samples in `readrandom`",
                  "no committed run (profile.json)", verdict(None)]]
     rows = []
-    for p in profile.get("profiles", []):
+    for p in table_profiles(profile):
         if p["workload"] != "readrandom":
             continue
         share = category_shares(p).get("filter probe (hash, lines)")
@@ -597,39 +598,70 @@ def profile_goals(profile):
 # --------------------------------------------------------------- profiles --
 
 # Where a symbol's samples are counted, first match wins: (category, test).
+# perf records self time only, so a comparator's samples count as block
+# search wherever it was called from (a memtable's too), and a mutex's as
+# locking whoever took it (at table level, the block cache's shards).
+PEERS = ("leveldb::", "rocksdb::")
 CATEGORIES = [
     ("filter probe (hash, lines)", lambda d, s, k: any(
         w in s for w in ("KeyMayMatch", "RibbonQuery", "CacheLocalBloom",
                          "Ribbon", "XXH", "TableMayMatch", "BlockMayMatch",
-                         "PartitionedFilter", "FilterReader"))),
+                         "PartitionedFilter", "FilterReader",
+                         # LevelDB's and RocksDB's filters and their hash
+                         "::BloomFilterPolicy::", "FilterBlockReader",
+                         "FastLocalBloom", "LegacyBloom", "rocksdb::Hash64",
+                         "LevelDBHash"))),
     ("kernel: the pread system call", lambda d, s, k: k),
     ("decompression", lambda d, s, k: any(
         w in d for w in ("snappy", "zstd", "lz4", "libz"))),
     ("checksum (CRC32C)", lambda d, s, k: "crc32" in s or "isal" in d),
+    ("memtable / log records", lambda d, s, k: any(
+        w in s for w in ("MemTable", "SkipList", "LogView"))),
     ("block search (index and data)", lambda d, s, k: any(
         w in s for w in ("BlockIter", "Compare", "memcmp", "DecodeEntry",
-                         "KeyBuffer"))),
+                         "KeyBuffer", "RestartKeyDigest", "leveldb::Block",
+                         "rocksdb::IndexBlockIter", "BinarySeek"))),
     ("block cache", lambda d, s, k: any(
-        w in s for w in ("LRUCache", "LRUShard", "Hashtable", "CacheKey"))),
+        w in s for w in ("LRUCache", "LRUShard", "Hashtable", "CacheKey",
+                         "LRUHandle", "lru_cache::"))),
     ("allocation", lambda d, s, k: any(
         w in s for w in ("malloc", "free", "_int_", "unlink_chunk",
                          "operator new", "operator delete"))),
     ("copying (memmove: decompression's copies, values)",
      lambda d, s, k: "memmove" in s or "memcpy" in s),
+    ("database: version, table cache, locking", lambda d, s, k: any(
+        w in s for w in ("pthread_mutex", "Mutex::Lock", "DBImpl::Get",
+                         "CompactedDBImpl", "Version::Get", "TableCache::",
+                         "TableSet::", "Database::Get", "GetContext",
+                         "ForEachOverlapping", "FindFile", "FileMetaData",
+                         "LookupKey", "AppendInternalKey", "ColumnFamily"))),
     ("table lookup (FindDataBlock, block reads, counters)", lambda d, s, k:
      "bloomtable::" in s and "db_bench::" not in s),
+    ("peer's other lookup code (LevelDB, RocksDB)", lambda d, s, k:
+     s.startswith(PEERS)),
     ("benchmark harness (key choice, timing)", lambda d, s, k: any(
         w in s for w in ("db_bench::", "clock_gettime", "std::thread")) or
      "vdso" in d),
 ]
 
 
+def table_profiles(profile):
+    """profile.json's table-level profiles (the database-level ones, which
+    bench/profile.py adds after them, are db_report.py's)."""
+    return [p for p in (profile or {}).get("profiles", [])
+            if p.get("level", "table") == "table"]
+
+
+def category(dso, symbol, kernel=False):
+    """The category of CATEGORIES that counts a symbol's samples."""
+    return next((c for c, test in CATEGORIES if test(dso, symbol, kernel)),
+                "other (each symbol < 0.2% or unattributed)")
+
+
 def category_shares(profile):
     shares = {}
     for sym in profile.get("symbols", []):
-        name = next((c for c, test in CATEGORIES
-                     if test(sym["dso"], sym["symbol"], sym["kernel"])),
-                    "other (each symbol < 0.2% or unattributed)")
+        name = category(sym["dso"], sym["symbol"], sym["kernel"])
         shares[name] = shares.get(name, 0.0) + sym["percent"]
     listed = sum(shares.values())
     if listed < 100:
@@ -642,7 +674,7 @@ def profile_section(profile):
     if profile is None:
         return "No committed run (bench/results/profile.json)."
     out = []
-    for p in profile.get("profiles", []):
+    for p in table_profiles(profile):
         shares = sorted(category_shares(p).items(), key=lambda kv: -kv[1])
         micros = p.get("micros_per_op_under_perf")
         out.append(f"**{p['name']}** (`{p['workload']}`, {p['samples']} "
@@ -654,7 +686,7 @@ def profile_section(profile):
         top = sorted(p.get("symbols", []), key=lambda s: -s["percent"])[:6]
         out.append("\nTop symbols: " + "; ".join(
             f"`{s['symbol'][:70]}` {s['percent']:.1f}%" for s in top) + ".\n")
-    first = profile.get("profiles", [{}])[0].get("command", "")
+    first = (table_profiles(profile) or [{}])[0].get("command", "")
     out.append(f"Command of the first profile (the others differ in "
                f"`--filter`, `--filter_layout` and `--benchmarks`): "
                f"`{first}`.")
@@ -1702,7 +1734,7 @@ def main():
         "compression": compression_table(compression),
         "python": python_section(python, table, verdict),
         "scans": scans,
-        "db_readonly": db_report.db_section(db_run),
+        "db_readonly": db_report.db_section(db_run, profile),
         "cold_io": cold_io_section(cold_io, warm_io),
         "provenance": provenance(named),
         "plots": plots_rel,
