@@ -90,10 +90,10 @@ def ratio_cell(value, provenance):
     return f"{value:.2f}×"
 
 
-def engines_text(db):
+def engines_text(db, engines=ENGINES):
     """What each row calls, from db.json."""
     lines = []
-    for engine in ENGINES:
+    for engine in engines:
         config = next((c for c in report.configs(db) if c["engine"] == engine),
                       None)
         if config is None:
@@ -127,10 +127,12 @@ def opening_goal(db):
                          f"and the first lookup, over {len(reads)} results")
 
 
-def goals(db):
+def goals(db, peers=(LEVELDB, ROCKSDB)):
     rows = []
     provenance = report.peer_provenance(db)
     for name, workloads, peer, limit in RATIO_GOALS:
+        if peer not in peers:
+            continue
         for io in (io_paths(db) if db is not None else ["pread"]):
             ratios = [(w, ratio(db, w, io, peer)) if db is not None
                       else (w, None) for w in workloads]
@@ -153,7 +155,56 @@ def goals(db):
     return report.table(["goal", "measured", "status"], rows)
 
 
-def db_section(db, profile=None):
+def results_table(db, engines):
+    """One row per workload and I/O path: each engine's median (range),
+    the view's ratios to the peers among `engines`, the files each met."""
+    provenance = report.peer_provenance(db)
+    peers = [e for e in engines if e != VIEW]
+    header = (["benchmark", "io"] + [f"{e} µs" for e in engines] +
+              [f"{VIEW} / {peer}" for peer in peers] +
+              [f"{e} files before → after" for e in engines])
+    rows = []
+    for workload in WORKLOADS:
+        for io in io_paths(db):
+            results = [report.results_of(row_of(db, e, io) or {}, workload)
+                       for e in engines]
+            if all(r is None for r in results):
+                continue
+            rows.append([workload, io] +
+                        [report.with_range(r) if r else "-" for r in results] +
+                        [ratio_cell(ratio(db, workload, io, peer), provenance)
+                         for peer in peers] +
+                        [files(r) for r in results])
+    return report.table(header, rows)
+
+
+COMPACTED_HEADING = ("#### The same layout on both sides "
+                     "(`--leveldb_source=compacted`)")
+COMPACTED_TEXT = (
+    "The directory above is not one layout for long: `leveldb_dir` compacts "
+    "its copy on open and on lookups that probe files in vain, the view "
+    "reads what LevelDB wrote. `db_compacted.json` (`run db_compacted`) "
+    "gives both the same files throughout: LevelDB Put 99% of the keys, "
+    "compacted them into one level with `CompactRange`, then Put the last "
+    "1%, which stay in the live log; neither side changes that layout "
+    "(the files per level below say so). The goals against `leveldb_dir` "
+    "are decided again on it.")
+
+
+def compacted_part(compacted):
+    out = ["", COMPACTED_HEADING, "", COMPACTED_TEXT, ""]
+    if compacted is None:
+        return out + ["Not measured: no committed run "
+                      "(bench/results/db_compacted.json)."]
+    engines = [e for e in ENGINES
+               if any(c["engine"] == e for c in report.configs(compacted))]
+    out += [engines_text(compacted, engines), "",
+            results_table(compacted, engines), "",
+            goals(compacted, peers=tuple(engines))]
+    return out
+
+
+def db_section(db, profile=None, compacted=None):
     if db is None:
         return NOT_MEASURED + "\n\n" + goals(None)
     provenance = report.peer_provenance(db)
@@ -163,23 +214,9 @@ def db_section(db, profile=None):
            f"{budget or '?'} bits/key; µs per op, median (range). Rows:", "",
            engines_text(db), "",
            f"Peers: {provenance[1]}.", ""]
-    header = (["benchmark", "io"] + [f"{e} µs" for e in ENGINES] +
-              [f"{VIEW} / {LEVELDB}", f"{VIEW} / {ROCKSDB}"] +
-              [f"{e} files before → after" for e in ENGINES])
-    rows = []
-    for workload in WORKLOADS:
-        for io in io_paths(db):
-            results = [report.results_of(row_of(db, e, io) or {}, workload)
-                       for e in ENGINES]
-            if all(r is None for r in results):
-                continue
-            rows.append([workload, io] +
-                        [report.with_range(r) if r else "-" for r in results] +
-                        [ratio_cell(ratio(db, workload, io, peer), provenance)
-                         for peer in (LEVELDB, ROCKSDB)] +
-                        [files(r) for r in results])
-    out += [report.table(header, rows), "", goals(db)]
-    return "\n".join(out) + profile_subsection(db, profile)
+    out += [results_table(db, ENGINES), "", goals(db)]
+    out += compacted_part(compacted)
+    return "\n".join(out) + profile_subsection(db, profile, compacted)
 
 
 # ---------------------------------------------------- where the time goes --
@@ -196,9 +233,12 @@ def db_profiles(profile):
             if p.get("level") == "db"]
 
 
-def profile_of(profiles, engine, workload):
+def profile_of(profiles, engine, workload, source="as_written"):
+    """The profile of `engine` on `workload` over the LevelDB source layout
+    `source` (profiles without one were taken on the as-written layout)."""
     return next((p for p in profiles if p.get("engine") == engine and
-                 p.get("workload") == workload), None)
+                 p.get("workload") == workload and
+                 p.get("leveldb_source", "as_written") == source), None)
 
 
 def shares(p):
@@ -303,8 +343,9 @@ def differences(mine, theirs, top=3):
         for _, name, a, b in gaps[:top])
 
 
-def goal_paragraph(goal, profiles):
-    """What the profiles say about one missed goal."""
+def goal_paragraph(goal, profiles, source="as_written"):
+    """What the profiles (on the LevelDB source layout `source`) say about
+    one missed goal."""
     name, workloads, peer, ratios = goal
     measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios)
     head = f"- **{name}** (pread: {measured})"
@@ -314,8 +355,8 @@ def goal_paragraph(goal, profiles):
         return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
                 "point-lookup profiles above show what each store asks per "
                 "table.")
-    mine = profile_of(profiles, VIEW, workload)
-    theirs = profile_of(profiles, peer, workload)
+    mine = profile_of(profiles, VIEW, workload, source)
+    theirs = profile_of(profiles, peer, workload, source)
     if mine is None or theirs is None:
         missing = VIEW if mine is None else peer
         return f"{head}: no `{workload}` profile of `{missing}`."
@@ -336,7 +377,7 @@ def goal_paragraph(goal, profiles):
     return "; ".join(text) + "."
 
 
-def profile_subsection(db, profile):
+def profile_subsection(db, profile, compacted=None):
     """The database-level profiles side by side, and a paragraph per goal
     missed; a line saying they were not taken where profile.json has
     none."""
@@ -372,8 +413,21 @@ def profile_subsection(db, profile):
             continue
         out += [shares_table(found), "", runs_table(found), "",
                 "Commands:", "", commands(found), ""]
+    found = [p for p in (profile_of(profiles, e, "readmissing", "compacted")
+                         for e in ENGINES) if p is not None]
+    if found:
+        out += ["**Absent keys (`readmissing`), the compacted layout**", "",
+                shares_table(found), "", runs_table(found), "", "Commands:",
+                "", commands(found), ""]
     missed = missed_goals(db)
     if missed:
-        out += ["Goals missed, from the profiles:", ""]
+        out += ["Goals missed on the as-written layout, from the profiles:",
+                ""]
         out += [goal_paragraph(goal, profiles) for goal in missed]
+    missed = missed_goals(compacted)
+    if missed:
+        out += ["", "Goals missed on the compacted layout, from the "
+                "profiles:", ""]
+        out += [goal_paragraph(goal, profiles, "compacted")
+                for goal in missed]
     return "\n".join(out) + "\n"

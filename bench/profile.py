@@ -22,9 +22,11 @@ profile, one unprofiled `--benchmarks=stats --stored_bits=10` run calibrates
 every engine's filter first (the same calibration as run_all.sh's, which
 builds tables of the first min(num, 200000) entries), and both the fill and
 the profiled run are given the bits per key it found with --bloom_bits (the
-JSON keeps them: "bloom_bits"). The three engines share one --db directory,
-so that bloomtable_db and leveldb_dir copy the same LevelDB-written source
-directory that db_bench writes beside their stores; each engine is filled
+JSON keeps them: "bloom_bits"). The engines share one --db directory per
+LevelDB source layout (db_bench --leveldb_source: as_written for `run db`,
+compacted for `run db_compacted`), so that bloomtable_db and leveldb_dir
+copy the same LevelDB-written source directory that db_bench writes beside
+their stores; each engine is filled
 once (--benchmarks=fillrandom, not profiled) and serves both its workloads.
 The profiled run also writes db_bench's JSON, whose files per level before
 and after the benchmark (leveldb_dir may compact on open), filter checks
@@ -69,15 +71,24 @@ PROFILES = [
      "readmissing"),
 ]
 
-# Database level: (name, engine, read workload), grouped by engine (one fill
-# serves the engine's workloads).
+# Database level: (name, engine, read workload, LevelDB source layout of
+# db_bench --leveldb_source: run_all.sh's `run db` and `run db_compacted`),
+# grouped by layout and engine (one fill serves the engine's workloads).
 DB_ENGINES = ("bloomtable_db", "leveldb_dir", "rocksdb_readonly")
+DB_SOURCES = ("as_written", "compacted")
 DB_PROFILES = [
-    ("absent keys, bloomtable_db", "bloomtable_db", "readmissing"),
-    ("present keys, bloomtable_db", "bloomtable_db", "readrandom"),
-    ("absent keys, leveldb_dir", "leveldb_dir", "readmissing"),
-    ("present keys, leveldb_dir", "leveldb_dir", "readrandom"),
-    ("absent keys, rocksdb_readonly", "rocksdb_readonly", "readmissing"),
+    ("absent keys, bloomtable_db", "bloomtable_db", "readmissing",
+     "as_written"),
+    ("present keys, bloomtable_db", "bloomtable_db", "readrandom",
+     "as_written"),
+    ("absent keys, leveldb_dir", "leveldb_dir", "readmissing", "as_written"),
+    ("present keys, leveldb_dir", "leveldb_dir", "readrandom", "as_written"),
+    ("absent keys, rocksdb_readonly", "rocksdb_readonly", "readmissing",
+     "as_written"),
+    ("absent keys, bloomtable_db, compacted", "bloomtable_db", "readmissing",
+     "compacted"),
+    ("absent keys, leveldb_dir, compacted", "leveldb_dir", "readmissing",
+     "compacted"),
 ]
 DB_STORED_BITS = 10
 
@@ -150,10 +161,11 @@ def profile(args, name, filter_name, layout, workload, scratch):
 
 # ------------------------------------------------------- database level --
 
-def db_common(args, db):
+def db_common(args, db, source="as_written"):
     """run_all.sh's `run db` flags, less --stored_bits (see the docstring)."""
     return [args.db_bench, f"--num={args.num}", "--cache_size=8M",
-            "--io=pread", "--compare_no_filter=false", f"--db={db}"]
+            "--io=pread", "--compare_no_filter=false", f"--db={db}",
+            f"--leveldb_source={source}"]
 
 
 def load_json(path):
@@ -228,11 +240,11 @@ def lookup_thread(data):
     return tid, threads
 
 
-def db_profile(args, name, engine, workload, bits, scratch):
-    db = os.path.join(scratch, "db")
+def db_profile(args, name, engine, workload, source, bits, scratch):
+    db = os.path.join(scratch, f"db_{source}")
     data = os.path.join(scratch, "perf.data")
     out = os.path.join(scratch, "read.json")
-    read = db_common(args, db) + [
+    read = db_common(args, db, source) + [
         f"--engines={engine}", f"--bloom_bits={bits:g}", "--use_existing_db",
         f"--benchmarks={workload}", f"--min_seconds={args.seconds}",
         f"--json={out}"]
@@ -251,7 +263,8 @@ def db_profile(args, name, engine, workload, bits, scratch):
     ops = result.get("ops") or 0
     checks = result.get("filter_checks")
     return {"name": name, "level": "db", "engine": engine,
-            "workload": workload, "bloom_bits": bits,
+            "workload": workload, "leveldb_source": source,
+            "bloom_bits": bits,
             "samples": next(t["samples"] for t in threads if t["tid"] == tid),
             "process_samples": sum(t["samples"] for t in threads),
             "threads": threads,
@@ -274,20 +287,22 @@ def db_profiles(args):
     profiles = []
     with tempfile.TemporaryDirectory() as scratch:
         calibrated = calibrate(args, scratch)
-        db = os.path.join(scratch, "db")
-        for engine in DB_ENGINES:
-            wanted = [p for p in DB_PROFILES if p[1] == engine]
+        for source, engine in ((s, e) for s in DB_SOURCES
+                               for e in DB_ENGINES):
+            wanted = [p for p in DB_PROFILES
+                      if p[1] == engine and p[3] == source]
             if not wanted:
                 continue
+            db = os.path.join(scratch, f"db_{source}")
             bits, filter_name, layout = calibrated[engine]
             fill_json = os.path.join(scratch, "fill.json")
-            fill = db_common(args, db) + [
+            fill = db_common(args, db, source) + [
                 f"--engines={engine}", f"--bloom_bits={bits:g}",
                 "--benchmarks=fillrandom", f"--json={fill_json}"]
             run(fill)
             the_result(fill_json, engine, "fillrandom", bits)
-            for name, _, workload in wanted:
-                entry = db_profile(args, name, engine, workload, bits,
+            for name, _, workload, _ in wanted:
+                entry = db_profile(args, name, engine, workload, source, bits,
                                    scratch)
                 entry.update({"filter": filter_name, "filter_layout": layout,
                               "stored_bits_target": DB_STORED_BITS,

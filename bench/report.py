@@ -1703,6 +1703,9 @@ def main():
     db_run = load(args.results, "db.json")
     if db_run is not None:
         named.append(("db.json", db_run))
+    db_compacted = load(args.results, "db_compacted.json")
+    if db_compacted is not None:
+        named.append(("db_compacted.json", db_compacted))
     cold_io = load(args.results, "cold_io.json")
     warm_io = load(args.results, "warm_io.json")
     named += [("cold_io.json", cold_io), ("warm_io.json", warm_io)]
@@ -1734,7 +1737,7 @@ def main():
         "compression": compression_table(compression),
         "python": python_section(python, table, verdict),
         "scans": scans,
-        "db_readonly": db_report.db_section(db_run, profile),
+        "db_readonly": db_report.db_section(db_run, profile, db_compacted),
         "cold_io": cold_io_section(cold_io, warm_io),
         "provenance": provenance(named),
         "plots": plots_rel,

@@ -11,11 +11,15 @@
 #   filter_bench.json  the filters alone
 #   filter_bench_cold.json  the filters alone over 10^7 keys (lines not in
 #                      L1 or L2)
-#   profile.json       perf profiles of table-level lookups (shares)
+#   profile.json       perf profiles (shares) of table-level lookups and of
+#                      the read-only database rows
 #   python.json        the Python package against plyvel and the view
 #   db.json            the read-only database rows: bloomtable's Database view
 #                      and a leveldb::DB on copies of one LevelDB-written
 #                      directory, RocksDB opened read-only; 1M keys
+#   db_compacted.json  the view and the leveldb::DB again, on a directory
+#                      LevelDB compacted into one level (a layout neither
+#                      changes); 1M keys
 #   cold_io.json       cold_bench: lookups that reach the device (direct I/O,
 #                      no block cache), bloomtable's Get and MultiGet beside
 #                      RocksDB's, with the device's raw 4 KiB read rates at
@@ -218,6 +222,13 @@ run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
 run db "$db_bench" "${common[@]}" --num=$num --reads=$reads \
   --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
   --engines=bloomtable_db,leveldb_dir,rocksdb_readonly \
+  --compare_no_filter=false \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,seekrandom,readseq
+# The same two on a layout that neither changes: LevelDB compacted the
+# directory into one level before writing its last 1% of keys.
+run db_compacted "$db_bench" "${common[@]}" --num=$num --reads=$reads \
+  --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
+  --engines=bloomtable_db,leveldb_dir --leveldb_source=compacted \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,seekrandom,readseq
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
