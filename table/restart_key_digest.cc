@@ -76,13 +76,25 @@ void RestartKeyDigest::Narrow(std::string_view target, uint32_t* left,
     below = above = digested;  // after every one
   } else {
     const uint64_t target_prefix = BigEndianPrefix64(user_key.substr(common));
-    const uint64_t* const begin = prefixes_.data();
-    const uint64_t* const end = begin + digested;
-    const uint64_t* const first_tie =
-        std::lower_bound(begin, end, target_prefix);
-    below = static_cast<uint32_t>(first_tie - begin);
-    above = static_cast<uint32_t>(
-        std::upper_bound(first_tie, end, target_prefix) - begin);
+    // The first integer >= the target's (a branch-free binary search),
+    // then past the ties, if any.
+    const uint64_t* const prefixes = prefixes_.data();
+    const uint64_t* base = prefixes;
+    uint32_t length = digested;
+    while (length > 1) {
+      const uint32_t half = length / 2;
+      base = base[half] < target_prefix ? base + half : base;
+      length -= half;
+    }
+    below = static_cast<uint32_t>(base - prefixes) +
+            (*base < target_prefix ? 1 : 0);
+    above = below;
+    if (above < digested && prefixes[above] == target_prefix) {
+      above = static_cast<uint32_t>(std::upper_bound(prefixes + above,
+                                                     prefixes + digested,
+                                                     target_prefix) -
+                                    prefixes);
+    }
   }
   // Restart below - 1 is < target; restart `above`, if digested, is not,
   // so the last restart < target comes before it. The last restart point
