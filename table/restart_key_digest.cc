@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "util/coding.h"
+#include "util/integer_search.h"
 
 namespace bloomtable {
 namespace {
@@ -76,18 +77,10 @@ void RestartKeyDigest::Narrow(std::string_view target, uint32_t* left,
     below = above = digested;  // after every one
   } else {
     const uint64_t target_prefix = BigEndianPrefix64(user_key.substr(common));
-    // The first integer >= the target's (a branch-free binary search),
-    // then past the ties, if any.
+    // The first integer >= the target's, then past the ties, if any.
     const uint64_t* const prefixes = prefixes_.data();
-    const uint64_t* base = prefixes;
-    uint32_t length = digested;
-    while (length > 1) {
-      const uint32_t half = length / 2;
-      base = base[half] < target_prefix ? base + half : base;
-      length -= half;
-    }
-    below = static_cast<uint32_t>(base - prefixes) +
-            (*base < target_prefix ? 1 : 0);
+    below =
+        static_cast<uint32_t>(FirstAtLeast(prefixes, digested, target_prefix));
     above = below;
     if (above < digested && prefixes[above] == target_prefix) {
       above = static_cast<uint32_t>(std::upper_bound(prefixes + above,

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "util/coding.h"
+#include "util/integer_search.h"
 
 namespace bloomtable {
 
@@ -71,18 +72,11 @@ size_t SeparatorIndex::SearchPrefixes(std::string_view key) const {
     if (key.size() < common) return 0;  // a proper prefix of every separator
   }
 
-  // The first separator whose integer is >= the key's (a branch-free binary
-  // search): every one before it is < key.
+  // The first separator whose integer is >= the key's: every one before it
+  // is < key.
   const uint64_t target = BigEndianPrefix64(key.substr(common));
   const uint64_t* const prefixes = prefixes_.data();
-  const uint64_t* base = prefixes;
-  size_t length = n;
-  while (length > 1) {
-    const size_t half = length / 2;
-    base = base[half] < target ? base + half : base;
-    length -= half;
-  }
-  size_t lo = static_cast<size_t>(base - prefixes) + (*base < target ? 1 : 0);
+  size_t lo = FirstAtLeast(prefixes, n, target);
   if (lo == n || prefixes[lo] != target) return lo;  // separator lo > key
 
   // Ties: separators whose integer equals the key's, then those > key.
