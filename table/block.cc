@@ -73,18 +73,24 @@ Block::Block(PrivateTag, BlockContents contents, uint32_t restart_array_offset,
       restart_array_offset_(restart_array_offset),
       num_restarts_(num_restarts) {}
 
-bool Block::RestartKey(uint32_t index, std::string_view* key) const {
+const char* Block::RestartEntryStart(uint32_t index) const {
+  const char* const data = contents_.data.data();
+  return data +
+         DecodeFixed32(data + restart_array_offset_ + index * sizeof(uint32_t));
+}
+
+bool Block::RestartEntry(uint32_t index, std::string_view* key,
+                         std::string_view* value) const {
   if (index >= num_restarts_) return false;
   const char* const data = contents_.data.data();
-  const uint32_t offset =
-      DecodeFixed32(data + restart_array_offset_ + index * sizeof(uint32_t));
-  if (offset >= restart_array_offset_) return false;
+  const char* const entry = RestartEntryStart(index);
+  if (entry >= data + restart_array_offset_) return false;
   uint32_t shared, unshared, value_length;
-  const char* key_start =
-      DecodeEntry(data + offset, data + restart_array_offset_, &shared,
-                  &unshared, &value_length);
+  const char* key_start = DecodeEntry(entry, data + restart_array_offset_,
+                                      &shared, &unshared, &value_length);
   if (key_start == nullptr || shared != 0) return false;
   *key = std::string_view(key_start, unshared);
+  *value = std::string_view(key_start + unshared, value_length);
   return true;
 }
 

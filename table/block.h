@@ -50,10 +50,14 @@ class Block {
   uint32_t restart_array_offset() const { return restart_array_offset_; }
   uint32_t num_restarts() const { return num_restarts_; }
 
-  // The key of restart entry `index` (< num_restarts()), in place: false if
-  // the restart offset or the entry there is malformed (a restart entry
-  // shares no bytes with the key before it).
-  bool RestartKey(uint32_t index, std::string_view* key) const;
+  // The key and value of restart entry `index` (< num_restarts()), in
+  // place: false if the restart offset or the entry there is malformed (a
+  // restart entry shares no bytes with the key before it).
+  bool RestartEntry(uint32_t index, std::string_view* key,
+                    std::string_view* value) const;
+  // Where restart entry `index` (< num_restarts()) starts, as its restart
+  // offset says (unchecked).
+  const char* RestartEntryStart(uint32_t index) const;
 
  private:
   struct PrivateTag {};

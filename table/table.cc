@@ -96,8 +96,20 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   absl::Status FindDataBlock(std::string_view key, std::string_view seek_key,
                              BlockHandle* handle) const {
     if (!TableFilterMayMatch(key)) return KeyNotFound();
+    // Where the digest knows the entry the index search lands on, the
+    // per-block filter is asked first, and the index block is read only if
+    // it says "maybe".
+    uint32_t entry;
+    const bool asked =
+        index_digest != nullptr && index_digest->CertainEntry(seek_key, &entry);
+    if (asked && !BlockFilterMayMatch(index_digest->block_offset(entry), key)) {
+      return KeyNotFound();
+    }
     absl::Status status = SearchIndex(seek_key, handle);
     if (!status.ok()) return status;
+    if (asked && handle->offset() == index_digest->block_offset(entry)) {
+      return absl::OkStatus();
+    }
     if (!BlockFilterMayMatch(handle->offset(), key)) return KeyNotFound();
     return absl::OkStatus();
   }
@@ -411,10 +423,16 @@ absl::StatusOr<std::unique_ptr<Table>> Table::Open(
   if (!status.ok()) return status;
   rep->index_block = *std::move(index);
   if (options.comparator == BytewiseComparator()) {
+    // Block offsets only serve a per-block filter.
+    const bool per_block_filter =
+        rep->filter != nullptr &&
+        rep->filter->layout() == FilterLayout::kPerBlock;
     rep->index_digest = RestartKeyDigest::Build(
-        *rep->index_block, options.key_format == KeyFormat::kLevelDBInternal
-                               ? RestartKeyDigest::KeyOrder::kInternalBytewise
-                               : RestartKeyDigest::KeyOrder::kBytewise);
+        *rep->index_block,
+        options.key_format == KeyFormat::kLevelDBInternal
+            ? RestartKeyDigest::KeyOrder::kInternalBytewise
+            : RestartKeyDigest::KeyOrder::kBytewise,
+        per_block_filter);
   }
 
   if (cache != nullptr) {

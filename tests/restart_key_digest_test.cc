@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "table/block.h"
 #include "table/block_builder.h"
+#include "table/format.h"
 #include "table/internal_key.h"
 
 namespace bloomtable {
@@ -25,10 +26,20 @@ namespace {
 
 using KeyOrder = RestartKeyDigest::KeyOrder;
 
+// Values are "v:" + key, or with `handles`, the i-th key's value is a block
+// handle at offset 1000 * i, as in an index block.
 std::shared_ptr<const Block> BuildBlock(const std::vector<std::string>& keys,
-                                        int restart_interval) {
+                                        int restart_interval,
+                                        bool handles = false) {
   BlockBuilder builder(restart_interval);
-  for (const std::string& key : keys) builder.Add(key, "v:" + key);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    std::string value = "v:" + keys[i];
+    if (handles) {
+      value.clear();
+      BlockHandle(1000 * i, 900).EncodeTo(&value);
+    }
+    builder.Add(keys[i], value);
+  }
   const std::string_view bytes = builder.Finish();
   BlockContents contents;
   contents.owned.reset(new char[bytes.size()]);
@@ -159,6 +170,106 @@ TEST(RestartKeyDigestTest, InternalKeySeeksLandWherePlainSeeksDo) {
       EXPECT_GT(ExpectSameSeeks(&comparator, *block, *digest, targets), 0);
     }
   }
+}
+
+// CertainEntry, where it answers, names the entry a plain Seek lands on and
+// that entry's block offset.
+void ExpectCertainEntriesMatchSeeks(const Comparator* comparator,
+                                    const std::vector<std::string>& keys,
+                                    const std::vector<std::string>& targets,
+                                    KeyOrder order, int* certain) {
+  auto block = BuildBlock(keys, 1, /*handles=*/true);
+  ASSERT_NE(block, nullptr);
+  auto digest = RestartKeyDigest::Build(*block, order, true);
+  ASSERT_NE(digest, nullptr);
+  for (const std::string& target : targets) {
+    uint32_t entry = 0;
+    if (!digest->CertainEntry(target, &entry)) continue;
+    ++*certain;
+    BlockIter plain(comparator, block.get());
+    plain.Seek(target);
+    ASSERT_TRUE(plain.Valid()) << "target " << target;
+    ASSERT_LT(entry, keys.size());
+    EXPECT_EQ(plain.key(), keys[entry]) << "target " << target;
+    std::string_view value = plain.value();
+    BlockHandle handle;
+    ASSERT_TRUE(handle.DecodeFrom(&value).ok());
+    EXPECT_EQ(digest->block_offset(entry), handle.offset());
+    EXPECT_EQ(handle.offset(), 1000 * entry);
+  }
+}
+
+TEST(RestartKeyDigestTest, CertainEntriesAreWherePlainSeeksLand) {
+  std::mt19937_64 rng(13);
+  int certain = 0;
+  for (int round = 0; round < 20; ++round) {
+    const std::vector<std::string> keys = AwkwardUserKeys(&rng, 200);
+    if (keys.size() < 2) continue;
+    ExpectCertainEntriesMatchSeeks(BytewiseComparator(), keys,
+                                   TargetsAround(keys), KeyOrder::kBytewise,
+                                   &certain);
+  }
+  // Internal keys, several versions of a user key.
+  const InternalKeyComparator comparator(BytewiseComparator());
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::string> keys;
+    std::vector<std::string> targets;
+    for (const std::string& user_key : AwkwardUserKeys(&rng, 100)) {
+      for (uint64_t sequence : {uint64_t{300}, uint64_t{200}}) {
+        std::string key;
+        AppendInternalKey(&key, user_key, sequence, ValueType::kValue);
+        keys.push_back(key);
+      }
+      for (const std::string& target_user : TargetsAround({user_key})) {
+        for (uint64_t sequence : {uint64_t{250}, kMaxSequenceNumber}) {
+          std::string target;
+          AppendInternalKey(&target, target_user, sequence, ValueType::kValue);
+          targets.push_back(target);
+        }
+      }
+    }
+    ExpectCertainEntriesMatchSeeks(&comparator, keys, targets,
+                                   KeyOrder::kInternalBytewise, &certain);
+  }
+  // Decimal keys: nearly every target between keys is certain.
+  std::vector<std::string> decimal;
+  std::vector<std::string> between;
+  for (int i = 0; i < 300; ++i) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016d", i * 10);
+    decimal.push_back(key);
+    std::snprintf(key, sizeof(key), "%016d", i * 10 + 5);
+    between.push_back(key);
+  }
+  int decimal_certain = 0;
+  ExpectCertainEntriesMatchSeeks(BytewiseComparator(), decimal, between,
+                                 KeyOrder::kBytewise, &decimal_certain);
+  EXPECT_GE(decimal_certain, 290);
+  EXPECT_GT(certain, 0);
+}
+
+TEST(RestartKeyDigestTest, NoBlockOffsetsWithoutOneEntryPerRestartPoint) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 100; ++i) {
+    char key[17];
+    std::snprintf(key, sizeof(key), "%016d", i * 10);
+    keys.push_back(key);
+  }
+  uint32_t entry = 0;
+  // Restart points every 16 entries: a digest, but no certain entry.
+  auto sparse = BuildBlock(keys, 16, /*handles=*/true);
+  auto digest = RestartKeyDigest::Build(*sparse, KeyOrder::kBytewise, true);
+  ASSERT_NE(digest, nullptr);
+  EXPECT_FALSE(digest->CertainEntry("0000000000000505", &entry));
+  // Not asked for.
+  auto index = BuildBlock(keys, 1, /*handles=*/true);
+  digest = RestartKeyDigest::Build(*index, KeyOrder::kBytewise);
+  ASSERT_NE(digest, nullptr);
+  EXPECT_FALSE(digest->CertainEntry("0000000000000505", &entry));
+  digest = RestartKeyDigest::Build(*index, KeyOrder::kBytewise, true);
+  ASSERT_TRUE(digest->CertainEntry("0000000000000505", &entry));
+  EXPECT_EQ(entry, 51u);
+  EXPECT_EQ(digest->block_offset(entry), 51000u);
 }
 
 TEST(RestartKeyDigestTest, DistinctIntegersNarrowToOneRestartPoint) {
