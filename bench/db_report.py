@@ -272,9 +272,11 @@ def cell(text):
 def shares_table(profiles):
     """Categories as rows, one column of shares per profile."""
     table = [shares(p) for p in profiles]
+    # Largest share first; equal shares by name, so that the order does not
+    # depend on the set's (hash-seeded) iteration order.
     names = sorted({c for t in table for c in t},
                    key=lambda c: (c.startswith("other"),
-                                  -max(t.get(c, 0.0) for t in table)))
+                                  -max(t.get(c, 0.0) for t in table), c))
     rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in table]
             for name in names if max(t.get(name, 0.0) for t in table) >= 0.5]
     return report.table(["category"] + [f"{p['engine']} %" for p in profiles],
@@ -335,7 +337,7 @@ def differences(mine, theirs, top=3):
         if a is None or b is None or name.startswith("other"):
             continue
         gaps.append((a - b, name, a, b))
-    gaps.sort(key=lambda g: -abs(g[0]))
+    gaps.sort(key=lambda g: (-abs(g[0]), g[1]))
     return "; ".join(
         f"{name} {a:.3f} µs against {b:.3f} µs "
         f"({shares(mine).get(name, 0.0):.0f}% against "
