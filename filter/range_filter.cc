@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "util/coding.h"
+#include "util/string_util.h"
 #include "util/xxhash64.h"
 
 namespace bloomtable {
@@ -36,13 +37,6 @@ constexpr uint64_t kMaxUniverse = uint64_t{1} << 62;
 // checks grow with the range and so does the false-positive rate
 // (length / 2^(B-2)). Five blocks hold every range of up to 4 L integers.
 constexpr uint64_t kMaxQueryBlocks = 5;
-
-size_t CommonPrefixLength(std::string_view a, std::string_view b) {
-  const size_t limit = std::min(a.size(), b.size());
-  size_t i = 0;
-  while (i < limit && a[i] == b[i]) ++i;
-  return i;
-}
 
 // q: the offset of block `block` in [0, universe).
 uint64_t BlockOffset(uint64_t block, uint64_t seed, uint64_t universe) {

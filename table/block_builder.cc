@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "util/coding.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -37,8 +38,7 @@ void BlockBuilder::Add(std::string_view key, std::string_view value) {
   assert(!finished_);
   size_t shared = 0;
   if (entries_since_restart_ < restart_interval_) {
-    const size_t max_shared = std::min(last_key_.size(), key.size());
-    while (shared < max_shared && last_key_[shared] == key[shared]) ++shared;
+    shared = CommonPrefixLength(last_key_, key);
   } else {
     restarts_.push_back(static_cast<uint32_t>(buffer_.size()));
     entries_since_restart_ = 0;

@@ -8,6 +8,7 @@
 #include "table/format.h"
 #include "util/coding.h"
 #include "util/integer_search.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
@@ -57,10 +58,7 @@ std::unique_ptr<const RestartKeyDigest> RestartKeyDigest::Build(
     user_keys.push_back(key);
   }
   const std::string_view first = user_keys.front();
-  const std::string_view last = user_keys.back();
-  const size_t limit = std::min(first.size(), last.size());
-  size_t common = 0;
-  while (common < limit && first[common] == last[common]) ++common;
+  const size_t common = CommonPrefixLength(first, user_keys.back());
 
   std::unique_ptr<RestartKeyDigest> digest(new RestartKeyDigest(order, n));
   digest->common_prefix_.assign(first.data(), common);

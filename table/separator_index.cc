@@ -6,6 +6,7 @@
 
 #include "util/coding.h"
 #include "util/integer_search.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -28,9 +29,7 @@ void SeparatorIndex::Finish() {
   const size_t searched = size() - 1;
   const std::string_view first = separator(0);
   const std::string_view last = separator(searched - 1);
-  const size_t limit = std::min(first.size(), last.size());
-  size_t common = 0;
-  while (common < limit && first[common] == last[common]) ++common;
+  const size_t common = CommonPrefixLength(first, last);
   common_prefix_length_ = common;
   if (common <= 8) {
     common_head_ = BigEndianPrefix64(first.substr(0, common));

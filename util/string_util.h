@@ -8,6 +8,7 @@
 #ifndef BLOOMTABLE_UTIL_STRING_UTIL_H_
 #define BLOOMTABLE_UTIL_STRING_UTIL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -24,6 +25,14 @@ inline absl::string_view ToAbsl(std::string_view view) {
 // The same bytes as a std::string_view.
 inline std::string_view FromAbsl(absl::string_view view) {
   return std::string_view(view.data(), view.size());
+}
+
+// The number of leading bytes `a` and `b` share.
+inline size_t CommonPrefixLength(std::string_view a, std::string_view b) {
+  const size_t limit = a.size() < b.size() ? a.size() : b.size();
+  size_t i = 0;
+  while (i < limit && a[i] == b[i]) ++i;
+  return i;
 }
 
 // Whether `text` begins with `prefix`.
