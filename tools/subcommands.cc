@@ -104,10 +104,12 @@ const std::vector<Subcommand>& Subcommands() {
        "the version; damaged ranges are printed where they lie and the dump "
        "goes on. Given a LevelDB database directory DIR, prints its version: "
        "the MANIFEST read, the comparator, the last sequence, the table files "
-       "per level with their sizes and key ranges, and the live logs.",
+       "per level with their sizes and key ranges, and the live logs. --jsonl "
+       "prints the same as JSON Lines, one object per part (block, entry, "
+       "record, edit, table) with a kind field, as it is read.",
        1,
        1,
-       {"blocks", "keys", "json", "internal_keys"},
+       {"blocks", "keys", "json", "jsonl", "internal_keys"},
        RunDump},
       {"verify",
        "FILE|DIR...",
@@ -166,11 +168,14 @@ const std::vector<Subcommand>& Subcommands() {
        "sequence, put or del, value, status (live, overwritten, deleted, "
        "leftover), file and offset, separated by tabs (with --leftovers also "
        "from files the MANIFEST no longer lists). --json, --sequence, "
-       "--all_versions and --leftovers apply to directories only.",
+       "--all_versions and --leftovers apply to directories only. --jsonl "
+       "prints one JSON object per entry (key, value; with --all_versions the "
+       "fields of --json's versions) as it is read, for a table or a "
+       "directory.",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys", "sequence",
-        "json", "all_versions", "leftovers"},
+        "json", "jsonl", "all_versions", "leftovers"},
        RunScan},
       {"build",
        "OUT",
