@@ -107,6 +107,28 @@ def test_versions_are_the_writes_with_their_status(written):
         assert (key, sequence) in listed
 
 
+def test_versions_stream_and_take_ranges(written):
+    with bloomtable.Database(written.path) as db:
+        everything = list(db.versions())
+        stream = db.versions()
+        assert isinstance(stream, bloomtable.VersionIterator)
+        assert iter(stream) is stream
+        first = next(stream)
+        assert (first.key, first.sequence) == (everything[0].key, everything[0].sequence)
+
+        def fields(records):
+            return [(r.key, r.sequence, r.type, r.value, r.file, r.offset, r.status)
+                    for r in records]
+
+        lo, hi = key_of(100), key_of(200)
+        assert fields(db.versions(lo, hi)) == fields(
+            r for r in everything if lo <= r.key < hi)
+        assert fields(db.versions(prefix=b"key011")) == fields(
+            r for r in everything if r.key.startswith(b"key011"))
+        assert fields(db.versions(start=key_of(1400), prefix=b"key01")) == fields(
+            r for r in everything if r.key.startswith(b"key01") and r.key >= key_of(1400))
+
+
 def test_versions_as_of_a_sequence_number(written):
     with bloomtable.Database.open(written.path) as db:
         records = list(db.versions(sequence=2000))
@@ -177,6 +199,10 @@ def test_unknown_comparator_is_unsupported_for_ordered_reads(tmp_path):
         with pytest.raises(bloomtable.UnsupportedError):
             key_of(1) in db
         records = list(db.versions())
+        # The listing needs no key order, but a range does; a prefix does not.
+        assert [r.key for r in db.versions(prefix=key_of(1))] == [key_of(1)]
+        with pytest.raises(bloomtable.UnsupportedError):
+            db.versions(start=key_of(1))
     assert len(records) == 21
     assert {(r.key, r.type) for r in records} == (
         {(key_of(i), "put") for i in range(20)} | {(key_of(3), "del")})
