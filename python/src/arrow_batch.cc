@@ -1,6 +1,9 @@
 #include "python/src/arrow_batch.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <utility>
 
 namespace bloomtable {
@@ -50,11 +53,16 @@ void FillSchema(ArrowSchema* out, const char* format, SchemaHolder* holder,
   out->private_data = holder;
 }
 
-// What an exported column owns: its bytes and the buffer pointers.
+// What an exported column owns: its buffers (malloc'ed) and their pointers.
 struct ColumnHolder {
-  std::vector<int32_t> offsets;
-  std::string data;
-  std::vector<uint64_t> values;
+  ~ColumnHolder() {
+    std::free(offsets);
+    std::free(data);
+    std::free(values);
+  }
+  int32_t* offsets = nullptr;
+  char* data = nullptr;
+  uint64_t* values = nullptr;
   const void* buffers[3] = {nullptr, nullptr, nullptr};
 };
 
@@ -82,8 +90,12 @@ void ReleaseBatch(ArrowArray* array) {
   array->release = nullptr;
 }
 
-// A non-null pointer for an empty bytes buffer (some consumers refuse null).
-const char kNoBytes[1] = {0};
+// malloc, or std::bad_alloc (as operator new) when memory runs out.
+void* Allocate(size_t bytes) {
+  void* p = std::malloc(bytes == 0 ? 1 : bytes);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
 
 }  // namespace
 
@@ -107,34 +119,47 @@ ArrowBatch::ArrowBatch(const std::vector<ArrowField>& fields, size_t max_rows,
       soft_bytes_(soft_bytes),
       last_bytes_(fields.size(), 0) {
   for (const ArrowField& field : fields) {
-    columns_.push_back(Column{field.type, {}, {}, {}});
+    Column c;
+    c.type = field.type;
+    columns_.push_back(c);
   }
   Reset();
 }
 
-bool ArrowBatch::Full() const {
-  if (rows_ >= max_rows_) return true;
-  for (const Column& c : columns_) {
-    if (c.data.size() >= soft_bytes_) return true;
+ArrowBatch::~ArrowBatch() {
+  for (Column& c : columns_) {
+    std::free(c.offsets);
+    std::free(c.data);
+    std::free(c.values);
   }
-  return false;
+}
+
+void ArrowBatch::Grow(Column* c, size_t more) {
+  const size_t capacity = std::max(c->size + more, 2 * c->capacity);
+  void* grown = std::realloc(c->data, capacity);
+  if (grown == nullptr) throw std::bad_alloc();
+  c->data = static_cast<char*>(grown);
+  c->capacity = capacity;
 }
 
 void ArrowBatch::Reset() {
   rows_ = 0;
   for (size_t i = 0; i < columns_.size(); ++i) {
     Column& c = columns_[i];
-    c.offsets.clear();
-    c.data.clear();
-    c.values.clear();
+    c.size = 0;
     if (c.type == ArrowType::kUInt64) {
-      c.values.reserve(max_rows_);
-    } else {
-      c.offsets.reserve(max_rows_ + 1);
-      c.offsets.push_back(0);
-      // Pages reserved but not written cost address space, not memory.
-      c.data.reserve(last_bytes_[i]);
+      c.values = static_cast<uint64_t*>(Allocate(max_rows_ * sizeof(uint64_t)));
+      continue;
     }
+    c.offsets =
+        static_cast<int32_t*>(Allocate((max_rows_ + 1) * sizeof(int32_t)));
+    c.offsets[0] = 0;
+    // Room for a batch like the last one and a quarter more (the first:
+    // 1 MiB), so that the bytes are rarely moved as they grow. Pages
+    // allocated but not written cost address space, not memory.
+    const size_t last = last_bytes_[i];
+    c.capacity = last == 0 ? kFirstBatchBytes : last + last / 4;
+    c.data = static_cast<char*>(Allocate(c.capacity));
   }
 }
 
@@ -143,7 +168,7 @@ void ArrowBatch::Export(ArrowArray* out) {
   batch->children.resize(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) {
     Column& c = columns_[i];
-    last_bytes_[i] = c.data.size();
+    last_bytes_[i] = c.size;
     auto holder = std::make_unique<ColumnHolder>();
     ArrowArray& child = batch->children[i];
     child.length = static_cast<int64_t>(rows_);
@@ -153,15 +178,14 @@ void ArrowBatch::Export(ArrowArray* out) {
     child.children = nullptr;
     child.dictionary = nullptr;
     if (c.type == ArrowType::kUInt64) {
-      holder->values = std::move(c.values);
-      holder->buffers[1] = holder->values.data();
+      holder->values = std::exchange(c.values, nullptr);
+      holder->buffers[1] = holder->values;
       child.n_buffers = 2;
     } else {
-      holder->offsets = std::move(c.offsets);
-      holder->data = std::move(c.data);
-      holder->buffers[1] = holder->offsets.data();
-      holder->buffers[2] =
-          holder->data.empty() ? kNoBytes : holder->data.data();
+      holder->offsets = std::exchange(c.offsets, nullptr);
+      holder->data = std::exchange(c.data, nullptr);
+      holder->buffers[1] = holder->offsets;
+      holder->buffers[2] = holder->data;
       child.n_buffers = 3;
     }
     child.buffers = holder->buffers;
@@ -179,12 +203,6 @@ void ArrowBatch::Export(ArrowArray* out) {
   out->dictionary = nullptr;
   out->release = ReleaseBatch;
   out->private_data = batch.release();
-  // Moved-from containers are valid but unspecified: make them empty.
-  for (Column& c : columns_) {
-    c.offsets = std::vector<int32_t>();
-    c.data = std::string();
-    c.values = std::vector<uint64_t>();
-  }
   Reset();
 }
 

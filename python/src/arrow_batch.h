@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,24 +46,35 @@ class ArrowBatch {
   // `max_rows` rows at most; Full once a column holds `soft_bytes`.
   ArrowBatch(const std::vector<ArrowField>& fields, size_t max_rows,
              size_t soft_bytes);
+  ~ArrowBatch();
   ArrowBatch(const ArrowBatch&) = delete;
   ArrowBatch& operator=(const ArrowBatch&) = delete;
 
   size_t rows() const { return rows_; }
-  bool Full() const;
+  bool Full() const {
+    if (rows_ >= max_rows_) return true;
+    for (const Column& c : columns_) {
+      if (c.size >= soft_bytes_) return true;
+    }
+    return false;
+  }
   // Whether `bytes` more fit in binary or string column `column`.
   bool Fits(size_t column, size_t bytes) const {
-    return columns_[column].data.size() + bytes <= kMaxColumnBytes;
+    return columns_[column].size + bytes <= kMaxColumnBytes;
   }
 
-  // One row: a value for every column, then EndRow. REQUIRES: Fits.
+  // One row: a value for every column, then EndRow. REQUIRES: Fits, and
+  // rows() < max_rows.
   void AppendBytes(size_t column, std::string_view bytes) {
     Column& c = columns_[column];
-    c.data.append(bytes.data(), bytes.size());
-    c.offsets.push_back(static_cast<int32_t>(c.data.size()));
+    if (bytes.size() > c.capacity - c.size) Grow(&c, bytes.size());
+    if (!bytes.empty())
+      std::memcpy(c.data + c.size, bytes.data(), bytes.size());
+    c.size += bytes.size();
+    c.offsets[rows_ + 1] = static_cast<int32_t>(c.size);
   }
   void AppendUInt64(size_t column, uint64_t value) {
-    columns_[column].values.push_back(value);
+    columns_[column].values[rows_] = value;
   }
   void EndRow() { ++rows_; }
 
@@ -71,12 +83,23 @@ class ArrowBatch {
   void Export(ArrowArray* out);
 
  private:
+  // What a column's bytes reserve in the first batch.
+  static constexpr size_t kFirstBatchBytes = 1 << 20;
+
+  // A column's buffers, malloc'ed (handed to the exported array, which
+  // frees them): bytes grow with realloc, which moves a large block by
+  // remapping its pages rather than copying them.
   struct Column {
     ArrowType type;
-    std::vector<int32_t> offsets;  // binary and strings: rows + 1
-    std::string data;              // binary and strings
-    std::vector<uint64_t> values;  // uint64
+    int32_t* offsets = nullptr;  // binary and strings: max_rows + 1
+    char* data = nullptr;        // binary and strings
+    size_t size = 0;
+    size_t capacity = 0;
+    uint64_t* values = nullptr;  // uint64: max_rows
   };
+  // Makes room for `more` bytes.
+  static void Grow(Column* c, size_t more);
+  // Allocates the buffers of an empty batch.
   void Reset();
 
   std::vector<Column> columns_;
