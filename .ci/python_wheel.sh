@@ -29,12 +29,12 @@ pip_install() {  # VENV REQUIREMENTS...
     fail "could not install $* from PyPI (is it reachable?): the wheel stage needs it"
 }
 
-echo "--- wheel tools ($work/tools)"
+echo "--- wheel tools ($work/tools) (${SECONDS}s)"
 /usr/bin/python3 -m venv "$work/tools"
 mapfile -t wheel_tools < <(/usr/bin/python3 "$root/python/requirements.py" wheel)
 pip_install "$work/tools" "${wheel_tools[@]}"
 
-echo "--- python -m build --wheel"
+echo "--- python -m build --wheel (${SECONDS}s)"
 rm -rf "$work/dist" "$work/wheelhouse"
 (cd "$root" && "$work/tools/bin/python" -m build --wheel --outdir "$work/dist" .) \
   > "$work/build.log" 2>&1 || { tail -40 "$work/build.log"; fail "the wheel did not build (log: $work/build.log)"; }
@@ -42,17 +42,17 @@ built=("$work"/dist/bloomtable-*.whl)
 [[ -f "${built[0]}" ]] || fail "python -m build made no wheel"
 echo "built ${built[0]##*/}"
 
-echo "--- auditwheel repair --plat $policy"
+echo "--- auditwheel repair --plat $policy (${SECONDS}s)"
 PATH="$work/tools/bin:$PATH" "$work/tools/bin/auditwheel" repair --plat "$policy" -w "$work/wheelhouse" "${built[0]}" \
   > "$work/repair.log" 2>&1 || { cat "$work/repair.log"; fail "auditwheel repair failed"; }
 wheel=("$work"/wheelhouse/bloomtable-*"$policy"*.whl)
 [[ -f "${wheel[0]}" ]] || fail "auditwheel wrote no $policy wheel"
 "$work/tools/bin/auditwheel" show "${wheel[0]}"
 
-echo "--- the wheel's ELF files need only allowed or bundled libraries"
+echo "--- the wheel's ELF files need only allowed or bundled libraries (${SECONDS}s)"
 "$work/tools/bin/python" "$root/.ci/check_wheel_libraries.py" "${wheel[0]}" "$policy"
 
-echo "--- fresh virtual environment ($work/venv): the wheel, then the test requirements"
+echo "--- fresh virtual environment ($work/venv): the wheel, then the test requirements (${SECONDS}s)"
 rm -rf "$work/venv"
 /usr/bin/python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --disable-pip-version-check -q "${wheel[0]}" ||
@@ -61,14 +61,14 @@ mapfile -t test_requirements < <(/usr/bin/python3 "$root/python/requirements.py"
 pip_install "$work/venv" "${test_requirements[@]}"
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 
-echo "--- pytest against the installed package"
+echo "--- pytest against the installed package (${SECONDS}s)"
 mkdir -p "$work/run"
 (cd "$work/run" &&
   CI=true PYTHONDONTWRITEBYTECODE=1 \
   BLOOMTABLE_TOOL="$work/venv/bin/bloomtable" \
   BLOOMTABLE_EXPECT_PACKAGE_IN="$site/bloomtable" \
   "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests")
-echo "--- the README's pip install . into another fresh environment"
+echo "--- the README's pip install . into another fresh environment (${SECONDS}s)"
 rm -rf "$work/venv-pip"
 /usr/bin/python3 -m venv "$work/venv-pip"
 (cd "$root" && "$work/venv-pip/bin/pip" install --disable-pip-version-check -q .) \
@@ -76,4 +76,4 @@ rm -rf "$work/venv-pip"
 (cd "$work/run" && "$work/venv-pip/bin/python" -c \
   'import bloomtable, sys; assert bloomtable.__file__.startswith(sys.prefix), bloomtable.__file__' &&
   "$work/venv-pip/bin/bloomtable" --version) || fail "the package pip install . made does not import or run"
-echo "python wheel: ${wheel[0]##*/} installs and passes the suite in a fresh environment"
+echo "python wheel: ${wheel[0]##*/} installs and passes the suite in a fresh environment (${SECONDS}s)"
