@@ -5,8 +5,11 @@
 #include "bloomtable/database.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "bloomtable/db_files.h"
 #include "bloomtable/db_version.h"
@@ -17,7 +20,9 @@
 #include "db/log_view.h"
 #include "db/merging_iterator.h"
 #include "db/table_set.h"
+#include "table/corruption.h"
 #include "table/internal_key.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
@@ -80,10 +85,23 @@ class LogViewFiller final : public WriteBatchHandler {
   const uint64_t offset_;
 };
 
-// Reads the log `name` of `dir` into `view`; damage goes to `warnings`.
+// One warning line about `file`, at `offset` when it has one.
+std::string FileWarning(std::string_view file, std::optional<uint64_t> offset,
+                        std::string_view what) {
+  if (!offset.has_value())
+    return absl::StrCat(ToAbsl(file), ": ", ToAbsl(what));
+  return absl::StrCat(ToAbsl(file), ": at offset ", *offset, ": ",
+                      ToAbsl(what));
+}
+
+// Reads the log `name` of `dir` into `view` as LevelDB's recovery replays
+// it: records up to LevelDB's end-of-file marker, damage skipped, each
+// batch applied as far as it decodes. What was skipped or is malformed goes
+// to `warnings`; `*last_sequence` rises to what the batch headers give.
 // Errors: the file's own (it could not be opened or read).
 absl::Status ReadLogInto(const std::string& dir, const std::string& name,
                          LogView* view, DatabaseLogFile* info,
+                         uint64_t* last_sequence,
                          std::vector<std::string>* warnings) {
   const std::string path = absl::StrCat(dir, "/", name);
   absl::StatusOr<OpenedLogFile> log = OpenLogFile(path);
@@ -92,30 +110,100 @@ absl::Status ReadLogInto(const std::string& dir, const std::string& name,
   LogReader reader(log->file.get(), log->size);
   LogEntry entry;
   while (reader.Next(&entry)) {
-    if (entry.kind == LogEntry::Kind::kDamage) {
-      ++info->damaged;
-      warnings->push_back(absl::StrCat(name, ": damaged bytes at offset ",
-                                       entry.offset, " (", entry.length,
-                                       " bytes): ", entry.reason));
-      continue;
+    switch (entry.kind) {
+      case LogEntry::Kind::kPadding:
+        continue;
+      case LogEntry::Kind::kDamage:
+        ++info->damaged;
+        warnings->push_back(
+            FileWarning(name, entry.offset,
+                        absl::StrCat("damaged bytes skipped (", entry.length,
+                                     " bytes): ", entry.reason)));
+        continue;
+      case LogEntry::Kind::kEndOfLog:
+        warnings->push_back(
+            FileWarning(name, entry.offset,
+                        absl::StrCat(entry.reason, " (", entry.length,
+                                     " bytes not read)")));
+        continue;
+      case LogEntry::Kind::kRecord:
+        break;
     }
-    if (entry.kind != LogEntry::Kind::kRecord) continue;
     LogViewFiller filler(view, info, source, entry.offset);
-    absl::StatusOr<WriteBatchHeader> header =
-        IterateWriteBatch(entry.payload, &filler);
-    if (!header.ok()) {
+    absl::StatusOr<WriteBatchReplay> replay =
+        ReplayWriteBatch(entry.payload, &filler);
+    if (!replay.ok()) {
       ++info->damaged;
       warnings->push_back(
-          absl::StrCat(name, ": record at offset ", entry.offset,
-                       " is not a write batch: ", header.status().message()));
+          FileWarning(name, entry.offset,
+                      absl::StrCat("record is not a write batch, skipped: ",
+                                   replay.status().message())));
       continue;
     }
-    info->records += header->count;
+    info->records += replay->applied;
+    // LevelDB takes the header's word for the batch's last sequence number;
+    // past 2^56 - 1 its snapshots would wrap (a count of 0 in a batch of
+    // sequence 0 gives 2^64 - 1, which reads as 2^56 - 1 there).
+    *last_sequence =
+        std::max(*last_sequence,
+                 std::min(replay->leveldb_last_sequence, kMaxSequenceNumber));
+    if (!replay->problem.ok()) {
+      ++info->damaged;
+      warnings->push_back(FileWarning(
+          name, entry.offset,
+          absl::StrCat(replay->problem.message(), "; ", replay->applied,
+                       " of its operations applied, as LevelDB applies them")));
+    }
   }
   return reader.status();
 }
 
+// Adds to a DataLoss about a MANIFEST that LevelDB refuses (a status made by
+// CorruptionAt) what the caller may do about it.
+absl::Status WithSalvageHint(const absl::Status& status) {
+  if (!absl::IsDataLoss(status) || !CorruptionOffset(status).has_value()) {
+    return status;
+  }
+  absl::Status hinted(
+      status.code(),
+      absl::StrCat(status.message(),
+                   " (leveldb::DB::Open refuses this MANIFEST too; salvage "
+                   "skips its damaged edits)"));
+  status.ForEachPayload(
+      [&hinted](absl::string_view url, const absl::Cord& payload) {
+        hinted.SetPayload(url, payload);
+      });
+  return hinted;
+}
+
+// The warnings about the MANIFEST: what LevelDB skips silently, and what
+// salvage skipped.
+void WarnAboutManifest(const std::string& manifest,
+                       const std::vector<LogEntry>& damage,
+                       std::vector<std::string>* warnings) {
+  for (const LogEntry& entry : damage) {
+    std::string what;
+    if (entry.kind == LogEntry::Kind::kEndOfLog) {
+      what = absl::StrCat(entry.reason, " (", entry.length, " bytes not read)");
+    } else if (entry.leveldb_reports) {
+      what =
+          absl::StrCat("salvage skipped ", entry.length,
+                       " bytes that leveldb::DB::Open refuses: ", entry.reason);
+    } else {
+      what = absl::StrCat("damaged bytes skipped (", entry.length,
+                          " bytes): ", entry.reason);
+    }
+    warnings->push_back(FileWarning(manifest, entry.offset, what));
+  }
+}
+
 }  // namespace
+
+SalvageOptions SalvageOptions::All() {
+  SalvageOptions all;
+  all.manifest_edits = true;
+  return all;
+}
 
 std::string_view RecordStatusName(RecordStatus status) {
   switch (status) {
@@ -136,8 +224,10 @@ Database::~Database() = default;
 
 absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     const std::string& dir, const DatabaseOptions& options) {
-  absl::StatusOr<DatabaseVersion> read = ReadVersion(dir);
-  if (!read.ok()) return read.status();
+  ReadVersionOptions version_options;
+  version_options.skip_damaged_edits = options.salvage.manifest_edits;
+  absl::StatusOr<DatabaseVersion> read = ReadVersion(dir, version_options);
+  if (!read.ok()) return WithSalvageHint(read.status());
   const DbVersion& version = read->manifest.version;
   const Comparator* ucmp = FindComparator(version.comparator, options);
 
@@ -175,11 +265,7 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
           "): read the newest, ", rep->manifest));
       break;
   }
-  for (const LogEntry& damage : read->manifest.damage) {
-    rep->warnings.push_back(
-        absl::StrCat(rep->manifest, ": damaged bytes at offset ", damage.offset,
-                     " (", damage.length, " bytes): ", damage.reason));
-  }
+  WarnAboutManifest(rep->manifest, read->manifest.damage, &rep->warnings);
   for (uint64_t number : read->missing_tables) {
     rep->warnings.push_back(
         absl::StrCat("table ", number,
@@ -212,7 +298,9 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
       std::sort(
           files.begin(), files.end(),
           [&icmp](const DatabaseTableFile& a, const DatabaseTableFile& b) {
-            return icmp.Compare(a.smallest, b.smallest) < 0;
+            // LevelDB's order: smallest key, then file number.
+            const int order = icmp.Compare(a.smallest, b.smallest);
+            return order != 0 ? order < 0 : a.number < b.number;
           });
     }
     rep->all_tables.insert(rep->all_tables.end(), files.begin(), files.end());
@@ -224,21 +312,23 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
   }
   rep->tables.PinVersion(std::move(numbers));
 
+  uint64_t last_sequence = std::min(version.last_sequence, kMaxSequenceNumber);
   for (uint64_t number : read->live_logs) {
     DatabaseLogFile log;
     log.number = number;
     log.name = LogFileName(number);
-    absl::Status status =
-        ReadLogInto(dir, log.name, &rep->log_view, &log, &rep->warnings);
+    absl::Status status = ReadLogInto(dir, log.name, &rep->log_view, &log,
+                                      &last_sequence, &rep->warnings);
     if (!status.ok()) {
+      // As LevelDB, which skips a log it cannot open (paranoid_checks off).
       rep->warnings.push_back(
-          absl::StrCat(log.name, ": could not be read: ", status.message()));
+          FileWarning(log.name, std::nullopt,
+                      absl::StrCat("could not be read: ", status.message())));
     }
     rep->logs.push_back(std::move(log));
   }
   rep->log_view.Finish();
-  rep->last_sequence =
-      std::max(version.last_sequence, rep->log_view.max_sequence());
+  rep->last_sequence = last_sequence;
   return std::unique_ptr<Database>(new Database(std::move(rep)));
 }
 

@@ -45,10 +45,13 @@ struct Database::Rep {
   uint64_t last_sequence = 0;
   std::vector<std::string> warnings;
 
+  // The sequence number a read sees up to: the one asked for, or as
+  // LevelDB reads, the last sequence (a batch whose count is short leaves
+  // operations past it, which LevelDB keeps but never shows).
   uint64_t Snapshot(const DatabaseReadOptions& read_options) const {
     return read_options.sequence.has_value()
                ? std::min(*read_options.sequence, kMaxSequenceNumber)
-               : kMaxSequenceNumber;
+               : last_sequence;
   }
 
   absl::Status NotOrdered() const {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bloomtable/db_files.h"
+#include "table/corruption.h"
 #include "util/file_errors.h"
 
 namespace bloomtable {
@@ -112,10 +114,20 @@ absl::StatusOr<ManifestContents> ReadManifest(const RandomAccessFile& file,
   LevelFiles files;
   LogReader reader(&file, file_size);
   LogEntry entry;
+  // The first comparator an edit names: LevelDB refuses an edit naming
+  // another (it checks each against the one it was opened with).
+  std::optional<std::string> comparator;
+  auto refuse = [&](LogEntry damage) {
+    if (damage.leveldb_reports && contents.leveldb_status.ok()) {
+      contents.leveldb_status =
+          CorruptionAt(file.name(), damage.offset, damage.reason);
+    }
+    contents.damage.push_back(std::move(damage));
+  };
   while (reader.Next(&entry)) {
     if (entry.kind == LogEntry::Kind::kPadding) continue;
-    if (entry.kind == LogEntry::Kind::kDamage) {
-      contents.damage.push_back(std::move(entry));
+    if (entry.kind != LogEntry::Kind::kRecord) {
+      refuse(std::move(entry));
       continue;
     }
     ManifestEdit edit;
@@ -127,11 +139,22 @@ absl::StatusOr<ManifestContents> ReadManifest(const RandomAccessFile& file,
           absl::StrCat(file.name(), ": record at offset ", entry.offset, ": ",
                        decoded.message()));
     }
+    entry.kind = LogEntry::Kind::kDamage;
+    entry.leveldb_reports = true;
     if (!decoded.ok()) {
-      entry.kind = LogEntry::Kind::kDamage;
       entry.reason = absl::StrCat("not a version edit: ", decoded.message());
-      contents.damage.push_back(std::move(entry));
+      refuse(std::move(entry));
       continue;
+    }
+    if (edit.edit.comparator) {
+      if (comparator && *comparator != *edit.edit.comparator) {
+        entry.reason =
+            absl::StrCat("edit names comparator '", *edit.edit.comparator,
+                         "', an earlier edit '", *comparator, "'");
+        refuse(std::move(entry));
+        continue;
+      }
+      comparator = edit.edit.comparator;
     }
     Apply(edit.edit, &contents.version, &files);
     contents.edits.push_back(std::move(edit));
@@ -147,7 +170,8 @@ absl::StatusOr<ManifestContents> ReadManifest(const RandomAccessFile& file,
   return contents;
 }
 
-absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir) {
+absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir,
+                                            const ReadVersionOptions& options) {
   namespace fs = std::filesystem;
   std::error_code error;
   fs::directory_iterator it(dir, error);
@@ -260,6 +284,9 @@ absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir) {
   absl::StatusOr<ManifestContents> manifest =
       ReadManifest(*log->file, log->size);
   if (!manifest.ok()) return manifest.status();
+  if (!options.skip_damaged_edits && !manifest->leveldb_status.ok()) {
+    return manifest->leveldb_status;
+  }
   if (!manifest->version_status.ok()) return manifest->version_status;
   result.manifest = *std::move(manifest);
 

@@ -72,7 +72,8 @@ void CheckEntries(const std::string& bytes, bool verify_checksums) {
   }
   if (!reader.status().ok() || covered != bytes.size()) __builtin_trap();
   const LogAccounting& totals = reader.accounting();
-  if (totals.record_bytes + totals.padding_bytes + totals.damaged_bytes !=
+  if (totals.record_bytes + totals.padding_bytes + totals.damaged_bytes +
+          totals.unread_bytes !=
       bytes.size()) {
     __builtin_trap();
   }

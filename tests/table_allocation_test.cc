@@ -38,6 +38,7 @@
 #include "fuzz/fix_checksums.h"
 #include "gtest/gtest.h"
 #include "table/block_compression.h"
+#include "tests/codec_blocks.h"
 #include "tests/hostile_tables.h"
 #include "zstd.h"
 
@@ -289,16 +290,19 @@ TEST(TableAllocation, ZstdClaimIsNotAllocatedBeforeItsOutputArrives) {
   EXPECT_LT(peak, 65791 / 2);
 }
 
+// The most a streaming decoder's first pass holds while it only counts
+// (util/decompression_buffer.h).
+constexpr int64_t kMaxScratch = 64 << 10;
+
 // A bzip2 block of a few hundred bytes standing for 16 MiB (a table in
 // RocksDB's numbering): the reader stops the decoder at
-// Options::max_uncompressed_block_size, so a read holds at most twice that
-// (the output buffer while it grows; bzip2's own state is malloc'd, not
-// counted here), never what the block would expand to.
+// Options::max_uncompressed_block_size, having held no more than a scratch
+// of output while counting (bzip2's own state is malloc'd, not counted
+// here), never what the block would expand to.
 TEST(TableAllocation, Bzip2BlockStopsAtTheLimit) {
   BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR();
   constexpr size_t kLimit = size_t{1} << 20;
-  const std::string contents =
-      hostile_tables::Bzip2BombTable(size_t{16} << 20);
+  const std::string contents = hostile_tables::Bzip2BombTable(size_t{16} << 20);
   ASSERT_LT(contents.size(), 1024u);
   Options options;
   options.max_uncompressed_block_size = kLimit;
@@ -309,8 +313,44 @@ TEST(TableAllocation, Bzip2BlockStopsAtTheLimit) {
   const int64_t peak = PeakHeapOf([&] {
     code = (*table)->Get(ReadOptions(), hostile_tables::kKey).status().code();
   });
-  EXPECT_EQ(code, absl::StatusCode::kUnimplemented);
-  EXPECT_LE(peak, static_cast<int64_t>(2 * kLimit) + kConstantAllowance);
+  EXPECT_EQ(code, absl::StatusCode::kResourceExhausted);
+  EXPECT_LE(peak, kMaxScratch + kConstantAllowance);
+}
+
+// Every codec the limit bounds: a block of exactly the limit is held in one
+// allocation of its size, never in a buffer that grew to it by copies (a
+// doubling buffer holds up to 1.5 times its output while it grows, and
+// twice it when it is trimmed); a block past the limit costs no more than
+// the first pass's scratch. The stored bytes are the caller's (allocated
+// before the count starts).
+TEST(TableAllocation, NoCodecHoldsMoreThanTheLimit) {
+  BLOOMTABLE_REQUIRE_COUNTING_ALLOCATOR();
+  constexpr size_t kLimit = size_t{1} << 20;
+  const std::string at_limit = CompressibleContents(kLimit);
+  const std::string past_limit = CompressibleContents(4 * kLimit);
+  for (const LimitedCodec& codec : LimitedCodecs()) {
+    SCOPED_TRACE(codec.name);
+    const std::string whole = codec.compress(at_limit);
+    absl::StatusOr<BlockContents> contents;
+    int64_t peak = PeakHeapOf([&] {
+      contents =
+          UncompressBlock(codec.numbering, codec.type, whole, nullptr, kLimit);
+    });
+    ASSERT_TRUE(contents.ok()) << contents.status();
+    EXPECT_EQ(contents->data.size(), kLimit);
+    contents = absl::StatusOr<BlockContents>();
+    EXPECT_LE(peak, static_cast<int64_t>(kLimit) + kConstantAllowance);
+
+    const std::string large = codec.compress(past_limit);
+    peak = PeakHeapOf([&] {
+      contents =
+          UncompressBlock(codec.numbering, codec.type, large, nullptr, kLimit);
+    });
+    EXPECT_EQ(contents.status().code(), absl::StatusCode::kResourceExhausted)
+        << contents.status();
+    contents = absl::StatusOr<BlockContents>();
+    EXPECT_LE(peak, kMaxScratch + kConstantAllowance);
+  }
 }
 
 }  // namespace

@@ -41,6 +41,12 @@ ABSL_FLAG(bool, all_versions, false,
 ABSL_FLAG(bool, leftovers, false,
           "with --all_versions: also read the table and log files the "
           "MANIFEST no longer lists (status leftover)");
+ABSL_FLAG(bool, salvage, false,
+          "database directories: read past damage that leveldb::DB::Open "
+          "refuses, skipping it with a warning: a damaged or undecodable "
+          "MANIFEST edit is left out, so the version may be older than the "
+          "database's own; without it such a database is refused, as LevelDB "
+          "refuses it");
 ABSL_FLAG(std::string, input, "",
           "the file of lines to read, or - for standard input (required)");
 ABSL_FLAG(std::string, input_format, "tsv",

@@ -99,9 +99,10 @@ int ScanAllVersions(const std::string& dir, const Database& db,
                     bool reverse, bool hex, bool json) {
   if ((options.lower_bound || options.upper_bound) && !db.ordered()) {
     return ReportDatabaseError(
-        dir, absl::FailedPreconditionError(absl::StrCat(
-                 "--from and --to need the database's comparator '",
-                 db.comparator_name(), "'")));
+        dir, db,
+        absl::FailedPreconditionError(
+            absl::StrCat("--from and --to need the database's comparator '",
+                         db.comparator_name(), "'")));
   }
   const Comparator* ucmp = BytewiseComparator();
   std::vector<VersionRecord> records;
@@ -145,12 +146,12 @@ int ScanAllVersions(const std::string& dir, const Database& db,
       printer.Add(absl::StrCat(
           Format(record.user_key, hex), "\t", record.sequence, "\t",
           record.deletion ? "del" : "put", "\t", Format(record.value, hex),
-          "\t", ToAbsl(RecordStatusName(record.status)), "\t", record.file, "\t",
-          record.offset));
+          "\t", ToAbsl(RecordStatusName(record.status)), "\t", record.file,
+          "\t", record.offset));
     }
     printer.Flush();
   }
-  if (!status.ok()) return ReportDatabaseError(dir, status);
+  if (!status.ok()) return ReportDatabaseError(dir, db, status);
   return kExitSuccess;
 }
 
@@ -163,8 +164,12 @@ bool IsDirectory(const std::string& path) {
 
 absl::StatusOr<std::unique_ptr<Database>> OpenDatabaseForTool(
     const std::string& dir, const DatabaseOptions& options) {
+  DatabaseOptions with_flags = options;
+  if (absl::GetFlag(FLAGS_salvage)) {
+    with_flags.salvage = SalvageOptions::All();
+  }
   absl::StatusOr<std::unique_ptr<Database>> db =
-      Database::OpenReadOnly(dir, options);
+      Database::OpenReadOnly(dir, with_flags);
   if (!db.ok()) {
     if (absl::IsNotFound(db.status())) {
       return absl::DataLossError(absl::StrCat(
@@ -184,9 +189,10 @@ absl::StatusOr<std::unique_ptr<Database>> OpenDatabaseForTool(
   return db;
 }
 
-int ReportDatabaseError(const std::string& dir, const absl::Status& status) {
+int ReportDatabaseError(const std::string& dir, const Database& db,
+                        const absl::Status& status) {
   std::fflush(stdout);
-  if (absl::IsFailedPrecondition(status)) {
+  if (absl::IsFailedPrecondition(status) && !db.ordered()) {
     absl::FPrintF(stderr, "bloomtable: %s\n", DescribeFileError(dir, status));
     return kExitUnsupported;
   }
@@ -200,7 +206,7 @@ int RunDatabaseGet(const CommandLine& command_line,
   DatabaseReadOptions options;
   if (!ReadSequence("get", &options)) return kExitUsage;
   absl::StatusOr<std::unique_ptr<Database>> db = OpenDatabaseForTool(dir);
-  if (!db.ok()) return ReportDatabaseError(dir, db.status());
+  if (!db.ok()) return ReportFileError(dir, db.status());
   uint64_t missing = 0;
   for (const std::string& key : keys) {
     absl::StatusOr<std::string> value = (*db)->Get(options, key);
@@ -214,7 +220,7 @@ int RunDatabaseGet(const CommandLine& command_line,
       }
       continue;
     }
-    if (!value.ok()) return ReportDatabaseError(dir, value.status());
+    if (!value.ok()) return ReportDatabaseError(dir, **db, value.status());
     if (from_file) {
       absl::PrintF("found\t%s\n", Format(*value, hex));
     } else {
@@ -252,7 +258,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
   db_options.read_leftovers = leftovers;
   absl::StatusOr<std::unique_ptr<Database>> db =
       OpenDatabaseForTool(dir, db_options);
-  if (!db.ok()) return ReportDatabaseError(dir, db.status());
+  if (!db.ok()) return ReportFileError(dir, db.status());
   if (all_versions) {
     return ScanAllVersions(dir, **db, options, limit, reverse, hex, json);
   }
@@ -291,7 +297,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
   } else {
     printer.Flush();
   }
-  if (!status.ok()) return ReportDatabaseError(dir, status);
+  if (!status.ok()) return ReportDatabaseError(dir, **db, status);
   return kExitSuccess;
 }
 

@@ -137,11 +137,13 @@ int RunGet(const CommandLine& command_line) {
   }
 
   if (IsDirectory(path)) return RunDatabaseGet(command_line, keys, from_file);
-  if (command_line.FlagGiven("sequence")) {
-    return ReportUsageError(
-        "get",
-        "--sequence applies to a database directory, not to a table "
-        "file");
+  for (const char* flag : {"sequence", "salvage"}) {
+    if (command_line.FlagGiven(flag)) {
+      return ReportUsageError(
+          "get", absl::StrCat("--", flag,
+                              " applies to a database directory, not to a "
+                              "table file"));
+    }
   }
   absl::StatusOr<OpenedTable> opened = OpenTableFile(
       path, absl::GetFlag(FLAGS_internal_keys), command_line.open_file());

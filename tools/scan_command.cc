@@ -127,7 +127,8 @@ void ReportScanFilter(const TableStats& before, const TableStats& after) {
 int RunScan(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
   if (IsDirectory(path)) return RunDatabaseScan(command_line);
-  for (const char* flag : {"json", "sequence", "all_versions", "leftovers"}) {
+  for (const char* flag :
+       {"json", "sequence", "all_versions", "leftovers", "salvage"}) {
     if (command_line.FlagGiven(flag)) {
       return ReportUsageError(
           "scan", absl::StrCat("--", flag,

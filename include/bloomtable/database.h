@@ -40,6 +40,24 @@
 
 namespace bloomtable {
 
+// What the view reads past, with a warning, where leveldb::DB::Open (with
+// its default Options) refuses the database. Everything off by default: the
+// view then answers as LevelDB does, or refuses where it refuses.
+// SalvageOptions::All() turns on every kind this library can skip, which is
+// what the tool's --salvage and Python's salvage=True ask for.
+struct SalvageOptions {
+  // MANIFEST records that LevelDB's recovery refuses (damage its log
+  // reader reports, records that are not version edits, an edit naming a
+  // second comparator) are left out, each with a warning naming the
+  // MANIFEST and the offset, and the version is what the other edits give:
+  // possibly older than the database's own, so that Get may return a value
+  // the database has since overwritten.
+  bool manifest_edits = false;
+
+  // Every kind of damage the view can skip.
+  static SalvageOptions All();
+};
+
 struct DatabaseOptions {
   // Comparators the database may name in its MANIFEST, besides the bytewise
   // one ("leveldb.BytewiseComparator"), which is built in. Each must outlive
@@ -80,6 +98,10 @@ struct DatabaseOptions {
   // directory that no writer changes.
   bool mmap_reads = false;
 
+  // Reading past damage that LevelDB refuses (see SalvageOptions). Default:
+  // none; OpenReadOnly then fails where leveldb::DB::Open fails.
+  SalvageOptions salvage;
+
   // Called on every table file the view opens (listed or leftover), once,
   // with the file as opened; the view reads the file it returns instead, e.g.
   // NewCountingRandomAccessFile to count reads. Called from any thread that
@@ -92,7 +114,8 @@ struct DatabaseOptions {
 
 struct DatabaseReadOptions {
   // Read the database as it was at this sequence number: versions written
-  // later are ignored. Unset (the default): the newest state.
+  // later are ignored. Unset (the default): the newest state, as of
+  // Database::last_sequence() (what LevelDB reads).
   std::optional<uint64_t> sequence;
 
   // Iterators only: user keys in [lower_bound, upper_bound).
@@ -168,11 +191,17 @@ class Database {
  public:
   // Opens the database in `dir`: reads CURRENT and the MANIFEST it names
   // (or the newest MANIFEST present, with a warning), then the live logs,
-  // whose records it keeps in memory. Tables are opened when first needed.
-  // Errors: NotFound when `dir` holds no LevelDB database (no CURRENT and no
-  // MANIFEST); DataLoss for a MANIFEST that cannot be read; Unimplemented
-  // for a directory of another engine (RocksDB, Pebble). Damaged log records
-  // and tables listed but missing do not fail the open: see warnings().
+  // whose records it keeps in memory, as leveldb::DB::Open recovers them
+  // (docs/DESIGN.md, "The view answers as LevelDB does", says where it
+  // differs on purpose). Tables are opened when first needed. Errors:
+  // NotFound when `dir` holds no LevelDB database (no CURRENT and no
+  // MANIFEST); DataLoss for a MANIFEST that cannot be read or that LevelDB's
+  // recovery refuses (naming the MANIFEST and the offset; see
+  // DatabaseOptions::salvage); Unimplemented for a directory of another
+  // engine (RocksDB, Pebble); FailedPrecondition for a CURRENT or MANIFEST
+  // that is not a regular file (a FIFO, a device, a socket: never opened
+  // for reading in a way that could block). Damaged log records and tables
+  // listed but missing do not fail the open: see warnings().
   static absl::StatusOr<std::unique_ptr<Database>> OpenReadOnly(
       const std::string& dir, const DatabaseOptions& options = {});
 
@@ -180,7 +209,9 @@ class Database {
   Database& operator=(const Database&) = delete;
   ~Database();
 
-  // The newest value of `user_key` (as of read_options.sequence). NotFound
+  // The newest value of `user_key` (as of read_options.sequence; unset:
+  // last_sequence(), as LevelDB reads, so that a write recorded past it is
+  // not seen). NotFound
   // if it has none or its newest version is a deletion. A table on the
   // lookup's path that is missing, shorter than recorded or damaged is an
   // error (DataLoss or the file's error naming it), never a reason to answer
@@ -218,12 +249,17 @@ class Database {
   const std::vector<DatabaseTableFile>& tables() const;
   // The live logs, oldest first.
   const std::vector<DatabaseLogFile>& logs() const;
-  // The last sequence number: the MANIFEST's, or the largest in the logs.
+  // The last sequence number, as LevelDB's recovery sets it: the
+  // MANIFEST's, or the largest a log batch's header gives (its sequence
+  // plus its count, less 1), at most 2^56 - 1.
   uint64_t last_sequence() const;
   // The MANIFEST read (its file name).
   const std::string& manifest() const;
-  // Problems found at open that did not fail it: a MANIFEST found without
-  // CURRENT, damaged log records skipped, a torn log tail.
+  // Problems found at open that did not fail it, one line each: a MANIFEST
+  // found without CURRENT, damaged log records skipped, a torn log tail, a
+  // malformed write batch (and how much of it was applied), LevelDB's
+  // end-of-file marker in a log, what salvage skipped. Each names its file
+  // and, where it has one, the offset.
   const std::vector<std::string>& warnings() const;
 
   // Statistics of the tables open now; opens none. Thread-safe.

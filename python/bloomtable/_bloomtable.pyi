@@ -232,6 +232,7 @@ class Database:
         block_cache_bytes: Optional[int] = None,
         max_open_files: int = 1000,
         read_leftovers: bool = False,
+        salvage: bool = False,
     ) -> Database: ...
     @overload
     def get(self, key: BytesLike, *, sequence: Optional[int] = None) -> Optional[bytes]: ...

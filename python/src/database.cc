@@ -67,7 +67,7 @@ class PyDatabase {
                                           bool fill_cache,
                                           std::optional<size_t> cache_bytes,
                                           int max_open_files,
-                                          bool read_leftovers) {
+                                          bool read_leftovers, bool salvage) {
     const std::string path = PathArg(path_arg);
     if (max_open_files < 1) {
       ThrowInvalidArgument("max_open_files must be at least 1");
@@ -75,6 +75,7 @@ class PyDatabase {
     DatabaseOptions options;
     options.max_open_files = max_open_files;
     options.read_leftovers = read_leftovers;
+    if (salvage) options.salvage = SalvageOptions::All();
     const size_t bytes = cache_bytes.value_or(kDefaultBlockCacheBytes);
     if (bytes > 0) options.block_cache = NewLRUCache(bytes);
     absl::StatusOr<std::unique_ptr<Database>> database;
@@ -337,12 +338,13 @@ Threads: as Table. close() waits for calls in progress in other threads,
 then frees the view; later calls and live iterators raise
 InvalidArgumentError ("database is closed").
 )doc")
-      .def_static(
-          "open", &PyDatabase::Open, py::arg("path"), py::kw_only(),
-          py::arg("verify_checksums") = true, py::arg("fill_cache") = true,
-          py::arg("block_cache_bytes") = py::none(),
-          py::arg("max_open_files") = 1000, py::arg("read_leftovers") = false,
-          R"doc(
+      .def_static("open", &PyDatabase::Open, py::arg("path"), py::kw_only(),
+                  py::arg("verify_checksums") = true,
+                  py::arg("fill_cache") = true,
+                  py::arg("block_cache_bytes") = py::none(),
+                  py::arg("max_open_files") = 1000,
+                  py::arg("read_leftovers") = false, py::arg("salvage") = false,
+                  R"doc(
 Opens the database in directory `path` (the GIL is released meanwhile):
 reads CURRENT, the MANIFEST and the live logs; tables are opened when first
 needed.
@@ -355,6 +357,13 @@ max_open_files: tables kept open at once (at least 1; default 1000).
 read_leftovers: versions() also lists the records of table and log files
     the database's version does not list, with status 'leftover' (default
     False; get and iteration never read them).
+salvage: read past damage that LevelDB refuses, skipping it with a warning
+    (db.warnings): a damaged or undecodable MANIFEST edit is left out, so
+    the version may be older than the database's own. Default False: such
+    a database raises CorruptionError, as LevelDB refuses it.
+
+    db = bloomtable.Database.open("damaged/leveldb", salvage=True)
+    print(db.warnings)
 )doc")
       .def("get", &PyDatabase::Get, py::arg("key"),
            py::arg("default") = py::none(), py::kw_only(),
