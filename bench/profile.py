@@ -38,8 +38,8 @@ ran db_bench's RunRead, or failing a sample there, the thread with the most
 samples), and the JSON counts every thread's samples apart ("threads").
 
 The JSON keeps the raw shares; bench/report.py groups them (filter probe,
-kernel read, decompression, ...) for BENCHMARKS.md and bench/db_report.py
-sets the database-level ones side by side. Shares are not timings: they say
+kernel read, decompression, ...) for BENCHMARKS.md and sets the
+database-level ones side by side. Shares are not timings: they say
 where a lookup's time goes, and need no idle machine to be meaningful,
 though an idle one keeps other processes out of the samples (perf records
 db_bench's threads only).

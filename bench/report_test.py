@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Tests of bench/report.py's verdicts on small fixture JSON, including
-missing and degenerate data, and (RegenerationTest) that BENCHMARKS.md is
-exactly what report.py writes from the committed JSON.
+"""Tests of bench/report.py's sections (bench/page/) on small fixture JSON,
+including missing and degenerate data, and (RegenerationTest) that
+BENCHMARKS.md is exactly what report.py writes from the committed JSON.
 
     bench/report_test.py                   # every test
     bench/report_test.py VerdictTest       # the verdicts only
@@ -9,6 +9,7 @@ exactly what report.py writes from the committed JSON.
     bench/report_test.py DatabaseSectionTest  # the read-only database rows,
                                            # their perf profiles and where
                                            # perf's symbols are counted
+    bench/report_test.py PackageTest       # bench/page/ imports no cycle
     bench/report_test.py RegenerationTest  # BENCHMARKS.md only (gnuplot)
     bench/report_test.py ReadmeFiguresTest # README's figures only
 """
@@ -25,8 +26,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import db_report  # noqa: E402
-import report  # noqa: E402
+from page import (cold_io, common, database, filters, goals,  # noqa: E402
+                  profiles, python_section, scale, summary)
 
 RELEASE_PEERS = {
     "leveldb": {"version": "1.23-4", "origin": "release build from source",
@@ -99,7 +100,7 @@ def main_report(peers, rocksdb_engine="rocksdb_table", ours=0.05,
     return r
 
 
-def summary(value):
+def stat_summary(value):
     return {"median": value, "min": value * 0.9, "max": value * 1.1}
 
 
@@ -107,9 +108,9 @@ def cold_row(mode, engine, benchmark, batch, micros, reads):
     """One cold_bench row; batch 0 is a Get."""
     return {"mode": mode, "engine": engine, "benchmark": benchmark,
             "api": "Get" if batch == 0 else "MultiGet",
-            "batch": max(batch, 1), "micros_per_key": summary(micros),
-            "keys_per_second": summary(1e6 / micros),
-            "device_reads_per_key": summary(reads)}
+            "batch": max(batch, 1), "micros_per_key": stat_summary(micros),
+            "keys_per_second": stat_summary(1e6 / micros),
+            "device_reads_per_key": stat_summary(reads)}
 
 
 def cold_io_report(peers, num=1000000, multiget32=25.0, get=110.0,
@@ -146,8 +147,8 @@ def cold_io_report(peers, num=1000000, multiget32=25.0, get=110.0,
                                  "io_uring": {"RocksDbIOUringEnable": True,
                                               "note": "release build"}}},
          "raw_4k_direct_reads": [
-             {"queue_depth": 1, "reads_per_second": summary(10000.0)},
-             {"queue_depth": 32, "reads_per_second": summary(40000.0)}],
+             {"queue_depth": 1, "reads_per_second": stat_summary(10000.0)},
+             {"queue_depth": 32, "reads_per_second": stat_summary(40000.0)}],
          "lookups": lookups}
     if peers is not None:
         r["peers"] = {"rocksdb": copy.deepcopy(peers["rocksdb"])}
@@ -180,56 +181,56 @@ def first_goal_table(text):
 
 class VerdictTest(unittest.TestCase):
     def test_provenance_needs_every_field_and_ndebug(self):
-        self.assertEqual(report.peer_provenance(None)[0], None)
-        self.assertFalse(report.peer_provenance({"configs": []})[0])
-        self.assertFalse(report.peer_provenance({"peers": {}})[0])
-        self.assertTrue(report.peer_provenance({"peers": RELEASE_PEERS})[0])
-        ok, text = report.peer_provenance({"peers": PACKAGED_PEERS})
+        self.assertEqual(common.peer_provenance(None)[0], None)
+        self.assertFalse(common.peer_provenance({"configs": []})[0])
+        self.assertFalse(common.peer_provenance({"peers": {}})[0])
+        self.assertTrue(common.peer_provenance({"peers": RELEASE_PEERS})[0])
+        ok, text = common.peer_provenance({"peers": PACKAGED_PEERS})
         self.assertFalse(ok)
         self.assertIn("assert-enabled", text)
-        for field in report.PEER_FIELDS:
+        for field in common.PEER_FIELDS:
             peers = copy.deepcopy(RELEASE_PEERS)
             del peers["rocksdb"][field]
-            ok, text = report.peer_provenance({"peers": peers})
+            ok, text = common.peer_provenance({"peers": peers})
             self.assertFalse(ok, field)
             self.assertIn(field, text)
         unknown = copy.deepcopy(RELEASE_PEERS)
         unknown["leveldb"]["ndebug"] = None
-        self.assertFalse(report.peer_provenance({"peers": unknown})[0])
+        self.assertFalse(common.peer_provenance({"peers": unknown})[0])
 
     def test_old_json_rows_are_named_for_what_they_called(self):
-        old = report.relabel_old(main_report(None))
+        old = common.relabel_old(main_report(None))
         engines = {c["engine"] for c in old["configs"]}
         self.assertIn("leveldb_table_iterator", engines)
         self.assertIn("rocksdb_sst_iterator", engines)
         self.assertNotIn("rocksdb_table", engines)
-        new = report.relabel_old(main_report(RELEASE_PEERS))
+        new = common.relabel_old(main_report(RELEASE_PEERS))
         self.assertIn("rocksdb_table", {c["engine"] for c in new["configs"]})
 
     def test_cross_engine_goals_decide_only_against_release_peers(self):
-        release = goal_rows(report.goals(main_report(RELEASE_PEERS), None,
+        release = goal_rows(goals.goals(main_report(RELEASE_PEERS), None,
                                          None))
-        packaged = goal_rows(report.goals(main_report(PACKAGED_PEERS), None,
+        packaged = goal_rows(goals.goals(main_report(PACKAGED_PEERS), None,
                                           None))
-        unrecorded = goal_rows(report.goals(
-            report.relabel_old(main_report(None)), None, None))
+        unrecorded = goal_rows(goals.goals(
+            common.relabel_old(main_report(None)), None, None))
         absent = [g for g in release if g.startswith("`readmissing`, table")
                   and "rocksdb_table" in g and "ribbon whole_table ≤" in g]
         self.assertEqual(len(absent), 1)
         self.assertEqual(release[absent[0]], "met")  # 0.05 / 0.2 = 0.25×
-        self.assertEqual(packaged[absent[0]], report.NOT_A_RESULT)
+        self.assertEqual(packaged[absent[0]], common.NOT_A_RESULT)
         for goal, status in unrecorded.items():
             if "table level" in goal or "db level" in goal:
-                self.assertIn(status, (report.NOT_A_RESULT, "not measured"),
+                self.assertIn(status, (common.NOT_A_RESULT, "not measured"),
                               goal)
         # Per-block against LevelDB's filter-aware lookup: 0.3 / 0.4.
         per_block = [g for g in release if "≤ 1.0× leveldb_table " in g]
-        self.assertEqual(len(per_block), len(report.ABSENT))
+        self.assertEqual(len(per_block), len(common.ABSENT))
         for goal in per_block:
             self.assertEqual(release[goal], "met", goal)
 
     def test_a_missed_ratio_reads_not_met(self):
-        rows = goal_rows(report.goals(
+        rows = goal_rows(goals.goals(
             main_report(RELEASE_PEERS, ours=0.15, theirs=0.2), None, None))
         goal = [g for g in rows if g.startswith("`readmissing`, table") and
                 "ribbon whole_table ≤ 0.5×" in g][0]
@@ -241,16 +242,16 @@ class VerdictTest(unittest.TestCase):
                     {"results": [dict(result("readmissing", theirs),
                                       range={"micros_per_op":
                                              [theirs, high]})]})
-        self.assertTrue(report.no_slower_goal(*db(0.82, 0.80, 0.83),
+        self.assertTrue(common.no_slower_goal(*db(0.82, 0.80, 0.83),
                                               "readmissing")[0])
-        self.assertFalse(report.no_slower_goal(*db(0.85, 0.80, 0.83),
+        self.assertFalse(common.no_slower_goal(*db(0.85, 0.80, 0.83),
                                                "readmissing")[0])
-        self.assertIsNone(report.no_slower_goal({"results": []},
+        self.assertIsNone(common.no_slower_goal({"results": []},
                                                 db(1, 1, 1)[1],
                                                 "readmissing")[0])
 
     def test_no_fixed_string_goal(self):
-        text = report.goals(main_report(RELEASE_PEERS), None, None)
+        text = goals.goals(main_report(RELEASE_PEERS), None, None)
         self.assertNotIn("met (tested)", text)
         self.assertNotIn("many tables", text)
 
@@ -258,9 +259,9 @@ class VerdictTest(unittest.TestCase):
         main = main_report(RELEASE_PEERS)
         main["configs"] = [c for c in main["configs"]
                            if c["engine"] != "leveldb_table"]
-        rows = goal_rows(report.goals(main, None, None))
+        rows = goal_rows(goals.goals(main, None, None))
         goal = [g for g in rows if "LevelDB's filter-aware" in g]
-        self.assertEqual(len(goal), len(report.ABSENT))
+        self.assertEqual(len(goal), len(common.ABSENT))
         for g in goal:
             self.assertEqual(rows[g], "not measured")
 
@@ -270,28 +271,28 @@ class VerdictTest(unittest.TestCase):
             if c["engine"] == "leveldb_table":
                 c["results"] = [r for r in c["results"]
                                 if r["benchmark"] != "readrandom"]
-        rows = goal_rows(report.goals(main, None, None))
-        goals = [g for g in rows if g.startswith("`readrandom`") and
+        rows = goal_rows(goals.goals(main, None, None))
+        found = [g for g in rows if g.startswith("`readrandom`") and
                  "leveldb_table" in g]
-        self.assertTrue(goals)
-        for g in goals:
+        self.assertTrue(found)
+        for g in found:
             self.assertEqual(rows[g], "not measured", g)
 
     def test_scale_memory_without_figures_is_not_measured(self):
         c = config("bloomtable", filter_name="ribbon", layout="whole_table",
                    fp=0.005)
-        self.assertEqual(report.scale_memory_goal(1000, c)[2],
+        self.assertEqual(scale.scale_memory_goal(1000, c)[2],
                          "not measured")
         c["memory"] = {"filter_bytes_per_key": 0.9}  # index missing
-        self.assertEqual(report.scale_memory_goal(1000, c)[2],
+        self.assertEqual(scale.scale_memory_goal(1000, c)[2],
                          "not measured")
         c["memory"] = {"engine_bytes_per_key": 1.2}
-        self.assertEqual(report.scale_memory_goal(1000, c)[2], "met")
+        self.assertEqual(scale.scale_memory_goal(1000, c)[2], "met")
         c["memory"] = {"engine_bytes_per_key": 1.6}
-        self.assertEqual(report.scale_memory_goal(1000, c)[2], "**not met**")
+        self.assertEqual(scale.scale_memory_goal(1000, c)[2], "**not met**")
         c["memory"] = {"engine_bytes_per_key": 1.2}
         del c["results"][0]["false_positive_rate"]
-        self.assertEqual(report.scale_memory_goal(1000, c)[2],
+        self.assertEqual(scale.scale_memory_goal(1000, c)[2],
                          "not measured")
 
     def test_profile_without_filter_samples_is_not_measured(self):
@@ -304,15 +305,15 @@ class VerdictTest(unittest.TestCase):
                  "symbol": "memcmp"}
         probe = {"percent": 2.0, "dso": "db_bench", "kernel": False,
                  "symbol": "bloomtable::RibbonQuery"}
-        self.assertEqual(report.profile_goals(profile([other]))[0][2],
+        self.assertEqual(profiles.profile_goals(profile([other]))[0][2],
                          "not measured")
-        self.assertEqual(report.profile_goals(profile([other, probe]))[0][2],
+        self.assertEqual(profiles.profile_goals(profile([other, probe]))[0][2],
                          "met")
         probe["percent"] = 5.0
-        self.assertEqual(report.profile_goals(profile([other, probe]))[0][2],
+        self.assertEqual(profiles.profile_goals(profile([other, probe]))[0][2],
                          "**not met**")
-        self.assertEqual(report.profile_goals(None)[0][2], "not measured")
-        self.assertEqual(report.profile_goals({"profiles": []}), [])
+        self.assertEqual(profiles.profile_goals(None)[0][2], "not measured")
+        self.assertEqual(profiles.profile_goals({"profiles": []}), [])
 
     def filter_bench(self, points):
         return {"results": [
@@ -329,24 +330,24 @@ class VerdictTest(unittest.TestCase):
                                 (theirs, 20, 20.0, 8.0),
                                 (ours, 10, 9.9, 6.0),
                                 (ours, 20, 19.8, 9.0)])
-        ok, text = report.per_block_probe_ratio(fb)
+        ok, text = filters.per_block_probe_ratio(fb)
         self.assertFalse(ok)
         self.assertIn("LevelDB ahead", text)
         fb = self.filter_bench([(theirs, 10, 10.0, 10.0),
                                 (theirs, 20, 20.0, 12.0),
                                 (ours, 10, 9.9, 6.0),
                                 (ours, 20, 19.8, 9.0)])
-        self.assertTrue(report.per_block_probe_ratio(fb)[0])
+        self.assertTrue(filters.per_block_probe_ratio(fb)[0])
         # Ours stores more at the same nominal budget and is faster: undecided.
         fb = self.filter_bench([(theirs, 10, 10.0, 10.0),
                                 (ours, 10, 10.5, 6.0)])
-        self.assertIsNone(report.per_block_probe_ratio(fb)[0])
+        self.assertIsNone(filters.per_block_probe_ratio(fb)[0])
         # ... and slower even with more memory: a miss.
         fb = self.filter_bench([(theirs, 10, 10.0, 10.0),
                                 (ours, 10, 10.5, 12.0)])
-        self.assertFalse(report.per_block_probe_ratio(fb)[0])
-        self.assertIsNone(report.per_block_probe_ratio(None)[0])
-        self.assertIsNone(report.per_block_probe_ratio({"results": []})[0])
+        self.assertFalse(filters.per_block_probe_ratio(fb)[0])
+        self.assertIsNone(filters.per_block_probe_ratio(None)[0])
+        self.assertIsNone(filters.per_block_probe_ratio({"results": []})[0])
 
     def test_floor_compares_throughput_with_throughput(self):
         main = {"settings": {"num": 1000}, "configs": [
@@ -356,27 +357,27 @@ class VerdictTest(unittest.TestCase):
                            "num_keys": 1000, "bits_per_key": 10,
                            "absent_probe_ns": 20.0,
                            "absent_dependent_probe_ns": 60.0}]}
-        rows = report.floor_goals(main, fb)
+        rows = filters.floor_goals(main, fb)
         self.assertEqual(len(rows), 1)
         self.assertIn("0.020 µs: 1.5×", rows[0][1])
         self.assertEqual(rows[0][2], "met")
         fb["results"][0]["absent_probe_ns"] = 10.0  # 3× the floor
-        self.assertEqual(report.floor_goals(main, fb)[0][2], "**not met**")
+        self.assertEqual(filters.floor_goals(main, fb)[0][2], "**not met**")
         del fb["results"][0]["absent_probe_ns"]
-        self.assertEqual(report.floor_goals(main, fb)[0][2], "not measured")
-        self.assertEqual(report.floor_goals(None, fb)[0][2], "not measured")
+        self.assertEqual(filters.floor_goals(main, fb)[0][2], "not measured")
+        self.assertEqual(filters.floor_goals(None, fb)[0][2], "not measured")
 
     def test_shape_accepts_either_table_row_of_a_peer(self):
-        report.require_shape(report.relabel_old(main_report(None)), None)
-        report.require_shape(main_report(RELEASE_PEERS), None)
+        summary.require_shape(common.relabel_old(main_report(None)), None)
+        summary.require_shape(main_report(RELEASE_PEERS), None)
         main = main_report(RELEASE_PEERS)
         main["configs"] = [c for c in main["configs"]
                            if not c["engine"].startswith("rocksdb_")]
-        with self.assertRaises(report.ShapeError):
-            report.require_shape(main, None)
+        with self.assertRaises(common.ShapeError):
+            summary.require_shape(main, None)
 
     def cold_goals(self, cold_io, warm_io=None):
-        return goal_rows(report.goals(None, None, None, cold_io=cold_io,
+        return goal_rows(goals.goals(None, None, None, cold_io=cold_io,
                                       warm_io=warm_io))
 
     def test_cold_goals_are_computed_from_the_run(self):
@@ -408,10 +409,10 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(behind[cold_goal(behind, start)], "**not met**")
         packaged = self.cold_goals(cold_io_report(PACKAGED_PEERS))
         self.assertEqual(packaged[cold_goal(packaged, start)],
-                         report.NOT_A_RESULT)
+                         common.NOT_A_RESULT)
         unrecorded = self.cold_goals(cold_io_report(None))
         self.assertEqual(unrecorded[cold_goal(unrecorded, start)],
-                         report.NOT_A_RESULT)
+                         common.NOT_A_RESULT)
         warm = "warm `readmissing` (cold_io.json, 1,000,000 keys)"
         self.assertEqual(release[cold_goal(release, warm)], "met")  # 0.2×
         slow = self.cold_goals(cold_io_report(RELEASE_PEERS,
@@ -463,7 +464,7 @@ class VerdictTest(unittest.TestCase):
             rows, "cold `readrandom` (cold_io.json")], "not measured")
 
     def test_cold_section_names_device_kernel_and_floor(self):
-        text = report.cold_io_section(cold_io_report(RELEASE_PEERS), None)
+        text = cold_io.cold_io_section(cold_io_report(RELEASE_PEERS), None)
         self.assertIn("../../block/nvme0n1", text)
         self.assertIn("Linux 6.1", text)
         self.assertIn("No committed run (bench/results/warm_io.json)", text)
@@ -491,7 +492,7 @@ class VerdictTest(unittest.TestCase):
             with open(out) as f:
                 text = f.read()
         self.assertIn("assert-enabled", text)
-        self.assertIn(report.NOT_A_RESULT, text)
+        self.assertIn(common.NOT_A_RESULT, text)
         self.assertIn("not measured", text)
         self.assertNotIn("met (tested)", text)
 
@@ -523,34 +524,30 @@ class PythonSectionTest(unittest.TestCase):
         return {row[0]: row[2] for row in cells}
 
     def test_goals_are_computed_from_the_medians(self):
-        text = report.python_section(self.python_report(200, 500),
-                                     report.table, report.verdict)
+        text = python_section.python_section(self.python_report(200, 500))
         goals = self.goals(text)
         self.assertEqual(goals["`ribbon_whole_table` get_absent ≤ 0.5× "
                                "plyvel's"], "met")
         # 900 / 1000 > 0.8: the peer is ahead, and the page says so.
         self.assertEqual(goals["`ribbon_whole_table` get_present ≤ 0.8× "
-                               "plyvel's"], report.verdict(False))
+                               "plyvel's"], common.verdict(False))
         self.assertIn("the peer or the loop is ahead", text)
         self.assertIn("`ribbon_whole_table` 160 ns", text)  # binding cost
-        text = report.python_section(self.python_report(300, 500),
-                                     report.table, report.verdict)
+        text = python_section.python_section(self.python_report(300, 500))
         self.assertEqual(self.goals(text)["`ribbon_whole_table` get_absent "
                                           "≤ 0.5× plyvel's"],
-                         report.verdict(False))
+                         common.verdict(False))
 
     def test_without_plyvel_or_json_nothing_is_met(self):
         data = self.python_report(200, 500)
         del data["medians"]["plyvel"]
-        goals = self.goals(report.python_section(data, report.table,
-                                                 report.verdict))
+        goals = self.goals(python_section.python_section(data))
         self.assertEqual(goals["`ribbon_whole_table` get_absent ≤ 0.5× "
                                "plyvel's"], "not measured")
         self.assertEqual(goals["`ribbon_whole_table` multi_get_per_key ≤ 0.5× "
                                "a loop of get on the same keys"], "met")
         self.assertIn("No committed run",
-                      report.python_section(None, report.table,
-                                            report.verdict))
+                      python_section.python_section(None))
 def db_report_json(peers, view=(0.2, 0.2, 1.0, 0.1), opened=0):
     """A db.json: bloomtable_db, leveldb_dir and rocksdb_readonly at pread;
     `view` is the view's readmissing, readnearmiss, readrandom and readseq
@@ -650,7 +647,7 @@ class DatabaseProfileChecks:
         """The section of a db.json whose view misses the goals against
         leveldb_dir (readmissing 1.2×, readrandom 0.95×, readseq 1.5×)
         and against rocksdb_readonly (absent keys 1.2×)."""
-        return db_report.db_section(
+        return database.db_section(
             db_report_json(RELEASE_PEERS, view=view), profile)
 
     def test_both_sides_shares_stand_side_by_side(self):
@@ -689,9 +686,9 @@ class DatabaseProfileChecks:
         self.assertIn("`db_bench --engines=leveldb_dir "
                       "--benchmarks=fillrandom`", present)
         # The table-level sections keep to the table-level profile.
-        self.assertNotIn("leveldb_dir", report.profile_section(
+        self.assertNotIn("leveldb_dir", profiles.profile_section(
             profile_report()))
-        self.assertEqual(len(report.profile_goals(profile_report())), 1)
+        self.assertEqual(len(profiles.profile_goals(profile_report())), 1)
 
     def test_a_missed_goal_points_at_the_biggest_difference(self):
         text = self.section(profile_report())
@@ -728,7 +725,7 @@ class DatabaseProfileChecks:
                       self.section(profile_report(with_db=False)))
         self.assertIn("no committed run", self.section(None))
         # An older caller that passes no profile gets the same line.
-        self.assertIn("were not taken", db_report.db_section(
+        self.assertIn("were not taken", database.db_section(
             db_report_json(RELEASE_PEERS)))
 
     def test_a_missing_peer_profile_is_named(self):
@@ -811,10 +808,10 @@ class CategoryChecks:
     def test_peers_symbols_land_in_their_categories(self):
         for name, expected in self.EXPECTED:
             dso = "libc.so.6" if name.startswith("pthread") else "db_bench"
-            self.assertEqual(report.category(dso, name), expected, name)
+            self.assertEqual(profiles.category(dso, name), expected, name)
 
     def test_shares_sum_symbols_of_a_category(self):
-        shares = report.category_shares({"symbols": [
+        shares = profiles.category_shares({"symbols": [
             symbol(40.0, "leveldb::Block::Iter::Seek"),
             symbol(15.0, "rocksdb::IndexBlockIter::SeekImpl"),
             symbol(25.0, "leveldb::MemTable::Get"),
@@ -829,13 +826,13 @@ class CategoryChecks:
 class DatabaseSectionTest(DatabaseProfileChecks, CategoryChecks,
                           unittest.TestCase):
     def test_without_db_json_every_goal_is_not_measured(self):
-        text = db_report.db_section(None)
+        text = database.db_section(None)
         self.assertIn("Not measured", text)
         statuses = set(goal_rows(text.split("\n\n", 1)[1]).values())
         self.assertEqual(statuses, {"not measured"})
 
     def test_goals_are_computed_from_the_medians(self):
-        rows = goal_rows(db_report.goals(db_report_json(RELEASE_PEERS)))
+        rows = goal_rows(database.goals(db_report_json(RELEASE_PEERS)))
         self.assertEqual(rows["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
                          "met")
         self.assertEqual(rows["present-key Get ≤ 0.8× leveldb_dir (pread)"],
@@ -846,7 +843,7 @@ class DatabaseSectionTest(DatabaseProfileChecks, CategoryChecks,
                          "met")
         slow = db_report_json(RELEASE_PEERS, view=(0.6, 0.2, 1.9, 0.3),
                               opened=1)
-        rows = goal_rows(db_report.goals(slow))
+        rows = goal_rows(database.goals(slow))
         for goal in ("absent-key Get ≤ 0.5× leveldb_dir (pread)",
                      "present-key Get ≤ 0.8× leveldb_dir (pread)",
                      "full scan ≤ 0.8× leveldb_dir per entry (pread)",
@@ -855,16 +852,16 @@ class DatabaseSectionTest(DatabaseProfileChecks, CategoryChecks,
 
     def test_the_compacted_layout_is_decided_against_leveldb_dir_alone(self):
         db = db_report_json(RELEASE_PEERS, view=(1.2, 1.2, 1.9, 0.3))
-        text = db_report.db_section(db)
-        self.assertIn(db_report.COMPACTED_HEADING, text)
+        text = database.db_section(db)
+        self.assertIn(database.COMPACTED_HEADING, text)
         self.assertIn("bench/results/db_compacted.json", text)
         # The compacted run has no RocksDB rows: its goals leave RocksDB
         # out, and are decided on its own medians (the view leads here).
         compacted = db_report_json(RELEASE_PEERS, view=(0.4, 0.5, 1.5, 0.3))
         compacted["configs"] = [c for c in compacted["configs"]
                                 if c["engine"] != "rocksdb_readonly"]
-        text = db_report.db_section(db, compacted=compacted)
-        part = text.split(db_report.COMPACTED_HEADING)[1]
+        text = database.db_section(db, compacted=compacted)
+        part = text.split(database.COMPACTED_HEADING)[1]
         rows = goal_rows(first_goal_table(part))
         self.assertEqual(rows["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
                          "met")
@@ -877,41 +874,60 @@ class DatabaseSectionTest(DatabaseProfileChecks, CategoryChecks,
         self.assertNotIn("rocksdb_readonly µs", part.split("#### Where")[0])
         # The as-written layout's goals stay decided on db.json.
         before = goal_rows(first_goal_table(
-            text.split(db_report.COMPACTED_HEADING)[0]))
+            text.split(database.COMPACTED_HEADING)[0]))
         self.assertEqual(before["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
                          "**not met**")
 
     def test_ratios_against_assert_enabled_peers_are_refused(self):
         db = db_report_json(PACKAGED_PEERS)
-        rows = goal_rows(db_report.goals(db))
+        rows = goal_rows(database.goals(db))
         self.assertEqual(rows["absent-key Get ≤ 0.5× leveldb_dir (pread)"],
-                         report.NOT_A_RESULT)
+                         common.NOT_A_RESULT)
         # The opening goal compares with no peer: decided all the same.
         self.assertEqual(rows["opening the database reads no data block"],
                          "met")
-        section = db_report.db_section(db)
+        section = database.db_section(db)
         self.assertIn("not a result", section)
         self.assertNotIn("0.20×", section)
-        self.assertIn("0.20×", db_report.db_section(
+        self.assertIn("0.20×", database.db_section(
             db_report_json(RELEASE_PEERS)))
 
     def test_a_missing_engine_reads_not_measured(self):
         db = db_report_json(RELEASE_PEERS)
         db["configs"] = [c for c in db["configs"]
                          if c["engine"] != "rocksdb_readonly"]
-        rows = goal_rows(db_report.goals(db))
+        rows = goal_rows(database.goals(db))
         self.assertEqual(
             rows["absent-key Get ≤ 1.0× rocksdb_readonly (pread)"],
             "not measured")
         self.assertIn("`rocksdb_readonly`: no rows",
-                      db_report.db_section(db))
+                      database.db_section(db))
 
     def test_files_per_level_show_a_compaction(self):
         db = db_report_json(RELEASE_PEERS)
         db["configs"][1]["results"][0]["files_after"] = "L2: 1 files"
-        section = db_report.db_section(db)
+        section = database.db_section(db)
         self.assertIn("L0: 2 files, L1: 5 files → L2: 1 files", section)
         self.assertIn("L0: 2 files, L1: 5 files (unchanged)", section)
+
+
+class PackageTest(unittest.TestCase):
+    def test_no_module_of_the_page_imports_one_that_imports_it_back(self):
+        package = os.path.join(HERE, "page")
+        imports = {}
+        for name in os.listdir(package):
+            if name.endswith(".py") and name != "__init__.py":
+                with open(os.path.join(package, name)) as f:
+                    imports[name[:-3]] = set(re.findall(
+                        r"^from page\.(\w+) import", f.read(), re.M))
+        self.assertIn("common", imports["goals"])
+
+        def reaches(start, target, seen=()):
+            return any(m == target or (m not in seen and
+                                       reaches(m, target, seen + (m,)))
+                       for m in imports.get(start, ()))
+        for module in imports:
+            self.assertFalse(reaches(module, module), module)
 
 
 class RegenerationTest(unittest.TestCase):

@@ -7,7 +7,7 @@ LevelDB-written directory (leveldb_dir) and RocksDB opened read-only
 Every figure and verdict comes from db.json; without it the section says
 "not measured". Ratios against a peer are printed, and goals against it
 decided, only where db.json records every peer as a release build (NDEBUG
-on), the rule of report.py's other sections.
+on), the rule of the other sections.
 
 Its subsection "Where the time goes" sets the database-level perf profiles
 of profile.json (bench/profile.py) side by side and points at the biggest
@@ -15,7 +15,9 @@ differences behind each goal missed; without them it says they were not
 taken.
 """
 
-import report
+from page.common import (configs, cross_verdict, peer_provenance,
+                         results_of, stored, table, verdict, with_range)
+from page.profiles import category_shares
 
 VIEW = "bloomtable_db"
 LEVELDB = "leveldb_dir"
@@ -37,7 +39,7 @@ NOT_MEASURED = "Not measured: no committed run (bench/results/db.json)."
 
 def row_of(db, engine, io):
     """The engine's configuration with a filter at this I/O path."""
-    for config in report.configs(db, level="db", io=io):
+    for config in configs(db, level="db", io=io):
         if config["engine"] == engine and config.get("filter") != "none":
             return config
     return None
@@ -45,7 +47,7 @@ def row_of(db, engine, io):
 
 def io_paths(db):
     paths = []
-    for config in report.configs(db, level="db"):
+    for config in configs(db, level="db"):
         if config["io"] not in paths:
             paths.append(config["io"])
     return paths
@@ -56,8 +58,8 @@ def ratio(db, workload, io, peer):
     mine, theirs = row_of(db, VIEW, io), row_of(db, peer, io)
     if mine is None or theirs is None:
         return None
-    a = report.results_of(mine, workload)
-    b = report.results_of(theirs, workload)
+    a = results_of(mine, workload)
+    b = results_of(theirs, workload)
     if a is None or b is None or not b.get("micros_per_op"):
         return None
     return a["micros_per_op"] / b["micros_per_op"]
@@ -66,8 +68,8 @@ def ratio(db, workload, io, peer):
 def medians(db, workload, io, peer):
     """'a / b µs': the view's and the peer's medians, without their ratio
     (peers that are not release builds)."""
-    a = report.results_of(row_of(db, VIEW, io), workload)
-    b = report.results_of(row_of(db, peer, io), workload)
+    a = results_of(row_of(db, VIEW, io), workload)
+    b = results_of(row_of(db, peer, io), workload)
     return f"{a['micros_per_op']:.3f} / {b['micros_per_op']:.3f} µs"
 
 
@@ -94,14 +96,14 @@ def engines_text(db, engines=ENGINES):
     """What each row calls, from db.json."""
     lines = []
     for engine in engines:
-        config = next((c for c in report.configs(db) if c["engine"] == engine),
+        config = next((c for c in configs(db) if c["engine"] == engine),
                       None)
         if config is None:
             lines.append(f"- `{engine}`: no rows in db.json.")
             continue
         call = config.get("call") or "call not recorded"
         lines.append(f"- `{engine}`: `{call}`; filter {config['filter']} at "
-                     f"{report.stored(config)} stored bits/key.")
+                     f"{stored(config)} stored bits/key.")
     return "\n".join(lines)
 
 
@@ -109,7 +111,7 @@ def opening_goal(db):
     """(ok, text): the view's table-file and data-block reads between
     OpenReadOnly and its first lookup, at every open recorded."""
     reads = []
-    for config in report.configs(db, level="db"):
+    for config in configs(db, level="db"):
         if config["engine"] != VIEW:
             continue
         for result in config.get("results", []):
@@ -129,7 +131,7 @@ def opening_goal(db):
 
 def goals(db, peers=(LEVELDB, ROCKSDB)):
     rows = []
-    provenance = report.peer_provenance(db)
+    provenance = peer_provenance(db)
     for name, workloads, peer, limit in RATIO_GOALS:
         if peer not in peers:
             continue
@@ -148,17 +150,17 @@ def goals(db, peers=(LEVELDB, ROCKSDB)):
                     for w, r in ratios if r is not None)
             measured = measured or "no rows"
             rows.append([f"{name} ({io})", measured,
-                         report.cross_verdict(ok, provenance)])
+                         cross_verdict(ok, provenance)])
     ok, text = opening_goal(db) if db is not None else (None, "no run")
     rows.append(["opening the database reads no data block", text,
-                 report.verdict(ok)])
-    return report.table(["goal", "measured", "status"], rows)
+                 verdict(ok)])
+    return table(["goal", "measured", "status"], rows)
 
 
 def results_table(db, engines):
     """One row per workload and I/O path: each engine's median (range),
     the view's ratios to the peers among `engines`, the files each met."""
-    provenance = report.peer_provenance(db)
+    provenance = peer_provenance(db)
     peers = [e for e in engines if e != VIEW]
     header = (["benchmark", "io"] + [f"{e} µs" for e in engines] +
               [f"{VIEW} / {peer}" for peer in peers] +
@@ -166,16 +168,16 @@ def results_table(db, engines):
     rows = []
     for workload in WORKLOADS:
         for io in io_paths(db):
-            results = [report.results_of(row_of(db, e, io) or {}, workload)
+            results = [results_of(row_of(db, e, io) or {}, workload)
                        for e in engines]
             if all(r is None for r in results):
                 continue
             rows.append([workload, io] +
-                        [report.with_range(r) if r else "-" for r in results] +
+                        [with_range(r) if r else "-" for r in results] +
                         [ratio_cell(ratio(db, workload, io, peer), provenance)
                          for peer in peers] +
                         [files(r) for r in results])
-    return report.table(header, rows)
+    return table(header, rows)
 
 
 COMPACTED_HEADING = ("#### The same layout on both sides "
@@ -197,7 +199,7 @@ def compacted_part(compacted):
         return out + ["Not measured: no committed run "
                       "(bench/results/db_compacted.json)."]
     engines = [e for e in ENGINES
-               if any(c["engine"] == e for c in report.configs(compacted))]
+               if any(c["engine"] == e for c in configs(compacted))]
     out += [engines_text(compacted, engines), "",
             results_table(compacted, engines), "",
             goals(compacted, peers=tuple(engines))]
@@ -207,7 +209,7 @@ def compacted_part(compacted):
 def db_section(db, profile=None, compacted=None):
     if db is None:
         return NOT_MEASURED + "\n\n" + goals(None)
-    provenance = report.peer_provenance(db)
+    provenance = peer_provenance(db)
     settings = db.get("settings", {})
     budget = ", ".join(f"{b:g}" for b in settings.get("stored_bits") or [])
     out = [f"{settings.get('num', 0):,} keys, stored filter budget "
@@ -243,7 +245,7 @@ def profile_of(profiles, engine, workload, source="as_written"):
 
 def shares(p):
     """{category: % of the lookup thread's samples}."""
-    return report.category_shares(p)
+    return category_shares(p)
 
 
 def per_lookup(p, category):
@@ -271,15 +273,15 @@ def cell(text):
 
 def shares_table(profiles):
     """Categories as rows, one column of shares per profile."""
-    table = [shares(p) for p in profiles]
+    columns = [shares(p) for p in profiles]
     # Largest share first; equal shares by name, so that the order does not
     # depend on the set's (hash-seeded) iteration order.
-    names = sorted({c for t in table for c in t},
+    names = sorted({c for t in columns for c in t},
                    key=lambda c: (c.startswith("other"),
-                                  -max(t.get(c, 0.0) for t in table), c))
-    rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in table]
-            for name in names if max(t.get(name, 0.0) for t in table) >= 0.5]
-    return report.table(["category"] + [f"{p['engine']} %" for p in profiles],
+                                  -max(t.get(c, 0.0) for t in columns), c))
+    rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in columns]
+            for name in names if max(t.get(name, 0.0) for t in columns) >= 0.5]
+    return table(["category"] + [f"{p['engine']} %" for p in profiles],
                         rows)
 
 
@@ -299,7 +301,7 @@ def runs_table(profiles):
             cell(met_files(p)),
             "; ".join(f"`{cell(s['symbol'][:60])}` {s['percent']:.1f}%"
                       for s in top)])
-    return report.table(["engine", "µs/op under perf",
+    return table(["engine", "µs/op under perf",
                          "samples (lookup thread of process)",
                          "filter checks per lookup", "block reads per lookup",
                          "files per level met", "top symbols"], rows)
@@ -317,7 +319,7 @@ def commands(profiles):
 def missed_goals(db):
     """[(goal, workloads, peer, [(workload, ratio)])]: the ratio goals at
     pread that db.json decides as missed (release peers only)."""
-    if db is None or report.peer_provenance(db)[0] is not True:
+    if db is None or peer_provenance(db)[0] is not True:
         return []
     missed = []
     for name, workloads, peer, limit in RATIO_GOALS:

@@ -1,10 +1,9 @@
 """The Python section of BENCHMARKS.md, from bench/results/python.json
 (python/bench/bench_python.py): the bloomtable package against plyvel and
 the read-only database view, from Python.
-
-bench/report.py calls python_section() with its own table and verdict
-formatters, so that this section looks like the others.
 """
+
+from page.common import table, verdict
 
 # operation: (the label of what it is compared with, the ratio it must not
 # pass); the same goals as bench_python.py's, recomputed here from the
@@ -39,7 +38,7 @@ def median(summary, engine, metric):
     return ((summary.get(engine) or {}).get(metric) or {}).get("median")
 
 
-def python_section(report, table, verdict):
+def python_section(report):
     if report is None:
         return "No committed run (bench/results/python.json)."
     summary = report.get("medians", {})
