@@ -29,7 +29,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
-#include "db_bench/bloomtable_iterator.h"
+#include "db_bench/bloomtable_env.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/merging_iterator.h"
@@ -47,8 +47,7 @@ class BloomtableEngine final : public Engine {
       : options_(options),
         num_tables_(
             options.bloomtable_single_table ? 1 : std::max(1, options.tables)),
-        file_counters_(std::make_shared<FileReadCounters>()),
-        block_cache_(NewLRUCache(options.cache_size)) {
+        setup_(options) {
     read_options_.verify_checksums = options.verify_checksums;
   }
 
@@ -115,10 +114,7 @@ class BloomtableEngine final : public Engine {
   }
 
   EngineCounters Counters() const override {
-    EngineCounters counters;
-    counters.file_reads = file_counters_->reads.load(std::memory_order_relaxed);
-    counters.file_bytes_read =
-        file_counters_->bytes.load(std::memory_order_relaxed);
+    EngineCounters counters = setup_.Counters();
     counters.has_block_cache_counters = true;
     for (const OpenTable& open : tables_) {
       const TableStats stats = open.table->GetStats();
@@ -165,7 +161,7 @@ class BloomtableEngine final : public Engine {
     table_options.index_block_restart_interval =
         options_.bloomtable_index_block_restart_interval;
     table_options.extra_filter_policies = options_.bloomtable_known_policies;
-    table_options.block_cache = block_cache_;
+    table_options.block_cache = setup_.block_cache();
     table_options.prefix_extractor = options_.bloomtable_prefix_extractor;
     table_options.range_filter_bits_per_key = options_.bloomtable_range_bits;
     return table_options;
@@ -191,8 +187,7 @@ class BloomtableEngine final : public Engine {
   const EngineOptions options_;
   const int num_tables_;
   ReadOptions read_options_;
-  const std::shared_ptr<FileReadCounters> file_counters_;
-  const std::shared_ptr<Cache> block_cache_;
+  const BloomtableSetup setup_;
   std::vector<OpenTable> tables_;  // newest first
   // Table::Open's time for every table at the last OpenTables.
   double open_micros_ = 0;
@@ -223,24 +218,16 @@ absl::Status BloomtableEngine::BuildTable(
   absl::StatusOr<std::unique_ptr<WritableFile>> file = NewWritableFile(path);
   if (!file.ok()) return file.status();
   TableBuilder builder(TableOptions(), file->get());
-  std::string key(input.keys->key_size(), '0');
-  // Progress in batches: one atomic add per thousand entries.
-  constexpr uint64_t kProgressBatch = 1000;
-  uint64_t unreported = 0;
-  for (uint64_t j : sorted_entries) {
-    input.keys->PresentKey(j, key.data());
-    absl::Status status = builder.Add(key, input.values->Value(j));
-    if (!status.ok()) {
-      builder.Abandon();
-      return status;
-    }
-    if (++unreported == kProgressBatch) {
-      progress->Add(unreported);
-      unreported = 0;
-    }
+  absl::Status status =
+      PutEntries(input, sorted_entries, progress,
+                 [&](std::string_view key, std::string_view value) {
+                   return builder.Add(key, value);
+                 });
+  if (!status.ok()) {
+    builder.Abandon();
+    return status;
   }
-  progress->Add(unreported);
-  absl::Status status = builder.Finish();
+  status = builder.Finish();
   if (status.ok()) status = (*file)->Sync();
   if (status.ok()) status = (*file)->Close();
   return status;
@@ -266,16 +253,9 @@ absl::Status BloomtableEngine::OpenTables() {
         options_.mmap_reads ? OpenMmapRandomAccessFile(*it)
                             : OpenRandomAccessFile(*it);
     if (!file.ok()) return file.status();
-    std::unique_ptr<RandomAccessFile> wrapped =
-        NewCountingRandomAccessFile(std::move(*file), file_counters_);
-    if (options_.io_latency_us > 0) {
-      wrapped = NewDelayedRandomAccessFile(
-          std::move(wrapped),
-          std::chrono::microseconds(options_.io_latency_us));
-    }
     const auto open_start = std::chrono::steady_clock::now();
     absl::StatusOr<std::unique_ptr<Table>> table =
-        Table::Open(table_options, std::move(wrapped), *size);
+        Table::Open(table_options, setup_.Wrap(*std::move(file)), *size);
     open_micros_ += std::chrono::duration<double, std::micro>(
                         std::chrono::steady_clock::now() - open_start)
                         .count();
@@ -346,7 +326,11 @@ void BloomtableEngine::MultiGet(const std::vector<std::string_view>& keys,
 }
 
 MemorySummary BloomtableEngine::Memory() const {
-  MemorySummary memory;
+  MemorySummary memory = setup_.CacheMemory(
+      "filter: the filter blocks' sizes (as stored, uncompressed); index: "
+      "Table::ApproximateMemoryUsage minus the filters (index blocks and the "
+      "table objects); block cache: Cache::usage; open: Table::Open's time "
+      "for every table, files in the page cache");
   uint64_t table_bytes = 0;
   uint64_t filter_bytes = 0;
   for (const OpenTable& open : tables_) {
@@ -358,31 +342,20 @@ MemorySummary BloomtableEngine::Memory() const {
       table_bytes > filter_bytes ? table_bytes - filter_bytes : 0;
   memory.engine_bytes = table_bytes;
   memory.engine_bytes_name = "Table::ApproximateMemoryUsage";
-  memory.block_cache_usage = block_cache_->usage();
-  memory.block_cache_capacity = block_cache_->capacity();
   memory.open_micros = open_micros_;
-  memory.sources =
-      "filter: the filter blocks' sizes (as stored, uncompressed); index: "
-      "Table::ApproximateMemoryUsage minus the filters (index blocks and the "
-      "table objects); block cache: Cache::usage; open: Table::Open's time "
-      "for every table, files in the page cache";
   return memory;
 }
 
 absl::StatusOr<StorageSummary> BloomtableEngine::Storage() const {
-  StorageSummary summary;
-  summary.table_files = tables_.size();
-  uint64_t filter_bytes = 0;
-  for (const OpenTable& open : tables_) {
-    absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(open.path);
-    if (!info.ok()) return info.status();
-    summary.table_bytes += info->file_size;
-    filter_bytes += info->filter_bytes;
+  std::vector<std::string> paths;
+  for (const OpenTable& open : tables_) paths.push_back(open.path);
+  absl::StatusOr<StorageSummary> summary = StorageOfFiles(paths);
+  if (summary.ok()) {
+    summary->shape =
+        tables_.size() == 1
+            ? "1 table"
+            : absl::StrCat(tables_.size(), " tables, newest first");
   }
-  summary.filter_bytes = filter_bytes;
-  summary.shape = tables_.size() == 1
-                      ? "1 table"
-                      : absl::StrCat(tables_.size(), " tables, newest first");
   return summary;
 }
 

@@ -111,7 +111,7 @@ absl::StatusOr<StoredFacts> FactsOf(const std::string& dir) {
 class RocksDBColdReader final : public ColdReader {
  public:
   RocksDBColdReader(std::unique_ptr<IoModel> io,
-                    std::shared_ptr<CountingFileSystem> file_system,
+                    std::shared_ptr<rocksdb::FileSystem> file_system,
                     std::unique_ptr<rocksdb::Env> env,
                     std::unique_ptr<rocksdb::DB> db)
       : io_(std::move(io)),
@@ -169,7 +169,7 @@ class RocksDBColdReader final : public ColdReader {
   // Declared in this order so that the database closes before its
   // environment and file system go.
   const std::unique_ptr<IoModel> io_;
-  const std::shared_ptr<CountingFileSystem> file_system_;
+  const std::shared_ptr<rocksdb::FileSystem> file_system_;
   const std::unique_ptr<rocksdb::Env> env_;
   const std::unique_ptr<rocksdb::DB> db_;
   const uint64_t reads_at_open_;
@@ -247,7 +247,8 @@ absl::StatusOr<std::unique_ptr<ColdRocksDB>> ColdRocksDB::Prepare(
 absl::StatusOr<std::unique_ptr<ColdReader>> ColdRocksDB::Open(
     bool cold, uint64_t cache_bytes) const {
   auto io = std::make_unique<IoModel>(/*latency_us=*/0);
-  auto file_system = std::make_shared<CountingFileSystem>(io.get());
+  std::shared_ptr<rocksdb::FileSystem> file_system =
+      NewCountingFileSystem(io.get());
   std::unique_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(file_system);
   // The filter policy only names the filter to read; the setting written is
   // in the file.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+
 namespace bloomtable {
 namespace db_bench {
 
@@ -27,6 +29,37 @@ std::vector<uint64_t> SortedEntries(absl::Span<const uint64_t> order) {
   }
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   return sorted;
+}
+
+absl::Status PutEntries(
+    const FillInput& input, absl::Span<const uint64_t> entries,
+    Progress* progress,
+    const std::function<absl::Status(std::string_view key,
+                                     std::string_view value)>& put) {
+  std::string key(input.keys->key_size(), '0');
+  // Progress in batches: one atomic add per thousand entries.
+  constexpr uint64_t kProgressBatch = 1000;
+  uint64_t unreported = 0;
+  for (uint64_t j : entries) {
+    input.keys->PresentKey(j, key.data());
+    absl::Status status = put(key, input.values->Value(j));
+    if (!status.ok()) return status;
+    if (++unreported == kProgressBatch) {
+      progress->Add(unreported);
+      unreported = 0;
+    }
+  }
+  progress->Add(unreported);
+  return absl::OkStatus();
+}
+
+std::string LevelShape(const std::map<int, int>& files_per_level) {
+  std::string shape;
+  for (const auto& [level, count] : files_per_level) {
+    absl::StrAppend(&shape, shape.empty() ? "" : ", ", "L", level, ": ", count,
+                    " files");
+  }
+  return shape;
 }
 
 namespace {

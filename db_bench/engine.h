@@ -25,6 +25,8 @@
 #define BLOOMTABLE_DB_BENCH_ENGINE_H_
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -189,6 +191,17 @@ struct FillInput {
 // table writes. (Keys are fixed-width decimal numbers of 2j, so the numeric
 // order of j is key order.) Input already in order is only copied.
 std::vector<uint64_t> SortedEntries(absl::Span<const uint64_t> order);
+
+// Calls put(key, value) for `entries` of `input` in that order, counting each
+// in `progress`; stops at the first error.
+absl::Status PutEntries(
+    const FillInput& input, absl::Span<const uint64_t> entries,
+    Progress* progress,
+    const std::function<absl::Status(std::string_view key,
+                                     std::string_view value)>& put);
+
+// "L0: 2 files, L1: 5 files": files per level, in level order.
+std::string LevelShape(const std::map<int, int>& files_per_level);
 
 // Point lookups for one thread. Engines whose lookup is an iterator's Seek
 // keep one iterator per reader, reused for every lookup. Not thread-safe; it

@@ -1,0 +1,97 @@
+// What db_bench's bloomtable engines (bloomtable's tables, and its read-only
+// Database view) set up from their EngineOptions, in one place:
+// BloomtableSetup holds one LRU block cache of --cache_size bytes and wraps
+// every table file to count its reads and bytes (one FileReadCounters) and,
+// with --io_latency_us, to delay them. Thread-safe; it must outlive the
+// files it wrapped.
+//
+// BloomtableIterator<Inner> is an EngineIterator over one of bloomtable's own
+// iterators (a table's, a Database's, or db_bench's MergingIterator of
+// several tables), which it owns. Like the iterator it wraps, it is not safe
+// for concurrent use.
+
+#ifndef BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
+#define BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "bloomtable/cache.h"
+#include "bloomtable/file.h"
+#include "db_bench/engine.h"
+
+namespace bloomtable {
+namespace db_bench {
+
+class BloomtableSetup {
+ public:
+  explicit BloomtableSetup(const EngineOptions& options)
+      : counters_(std::make_shared<FileReadCounters>()),
+        block_cache_(NewLRUCache(options.cache_size)),
+        latency_(options.io_latency_us) {}
+
+  // `file`, counted and (with --io_latency_us) delayed.
+  std::unique_ptr<RandomAccessFile> Wrap(
+      std::unique_ptr<RandomAccessFile> file) const {
+    std::unique_ptr<RandomAccessFile> wrapped =
+        NewCountingRandomAccessFile(std::move(file), counters_);
+    if (latency_.count() > 0) {
+      wrapped = NewDelayedRandomAccessFile(std::move(wrapped), latency_);
+    }
+    return wrapped;
+  }
+
+  const std::shared_ptr<Cache>& block_cache() const { return block_cache_; }
+  uint64_t file_reads() const {
+    return counters_->reads.load(std::memory_order_relaxed);
+  }
+
+  // Table-file reads and bytes; the tables' own counters are the engine's.
+  EngineCounters Counters() const {
+    EngineCounters counters;
+    counters.file_reads = file_reads();
+    counters.file_bytes_read = counters_->bytes.load(std::memory_order_relaxed);
+    return counters;
+  }
+
+  // The block cache's usage and capacity, with `sources`.
+  MemorySummary CacheMemory(std::string sources) const {
+    MemorySummary memory;
+    memory.block_cache_usage = block_cache_->usage();
+    memory.block_cache_capacity = block_cache_->capacity();
+    memory.sources = std::move(sources);
+    return memory;
+  }
+
+ private:
+  const std::shared_ptr<FileReadCounters> counters_;
+  const std::shared_ptr<Cache> block_cache_;
+  const std::chrono::microseconds latency_;
+};
+
+template <typename Inner>
+class BloomtableIterator final : public EngineIterator {
+ public:
+  explicit BloomtableIterator(std::unique_ptr<Inner> inner)
+      : inner_(std::move(inner)) {}
+
+  void SeekToFirst() override { inner_->SeekToFirst(); }
+  void Seek(std::string_view target) override { inner_->Seek(target); }
+  void Next() override { inner_->Next(); }
+  bool Valid() const override { return inner_->Valid(); }
+  std::string_view key() const override { return inner_->key(); }
+  std::string_view value() const override { return inner_->value(); }
+  absl::Status status() const override { return inner_->status(); }
+
+ private:
+  const std::unique_ptr<Inner> inner_;
+};
+
+}  // namespace db_bench
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_

@@ -1,0 +1,477 @@
+// The RocksDB engines, each set up by RocksDBSetup (rocksdb_env.h), in
+// RocksDB's own block-based table format (RocksDB 7.8 ignores LevelDB-style
+// "filter." blocks, so it cannot read ours, nor we its):
+//
+//   - "rocksdb": a real rocksdb::DB at db level. With --tables=1 every key
+//     is written, flushed and compacted into one sorted run (CompactRange);
+//     with --tables=N automatic compaction is off and the memtable is
+//     flushed after each Nth of the writes, leaving N overlapping level-0
+//     files, newest first. MultiGet is its batched DB::MultiGet (filters
+//     first, a file's data blocks fetched with one MultiRead). Memory:
+//     rocksdb.estimate-table-readers-mem and the tables' properties.
+//   - "rocksdb_readonly": filled as "rocksdb", then closed and opened again
+//     with DB::OpenForReadOnly, whose Get the reads call: no compaction or
+//     flush can run while they do.
+//   - "rocksdb_table" and "rocksdb_sst_iterator": one table written by
+//     rocksdb::SstFileWriter from the sorted entries (invalidate_page_cache
+//     off, so that reads find the file in the page cache as the other
+//     engines'; its Finish syncs the file). "rocksdb_table" reads it with
+//     RocksDB's own point lookup, TableReader::Get on a BlockBasedTable
+//     opened through the table factory, as table_reader_bench does
+//     (rocksdb_table_reader.h; only against a release build of RocksDB from
+//     source): the full filter holds whole keys and is asked before the
+//     index. "rocksdb_sst_iterator" reads it with the public SstFileReader,
+//     a point lookup being an iterator's Seek and a key compare: its
+//     iterator (a DBIter over the table's) asks the filter only through the
+//     prefix extractor, so a capped one whose cap is the longest key asked
+//     makes every key its own prefix and the full filter holds the prefixes,
+//     which are the whole keys.
+// Each key in a RocksDB table carries RocksDB's 8-byte internal tag
+// (sequence number and type), which bloomtable's tables do not.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bloomtable/file.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/peer_iterator.h"
+#include "db_bench/rocksdb_env.h"
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+#include "db_bench/rocksdb_table_reader.h"
+#endif
+#include "rocksdb/db.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/slice_transform.h"
+#include "rocksdb/sst_file_reader.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table_properties.h"
+
+namespace bloomtable {
+namespace db_bench {
+namespace {
+
+rocksdb::Slice ToSlice(std::string_view s) {
+  return ToPeerSlice<rocksdb::Slice>(s);
+}
+
+absl::Status LookupStatus(const rocksdb::Status& status) {
+  if (status.ok()) return absl::OkStatus();
+  if (status.IsNotFound()) return absl::NotFoundError("");
+  return FromPeerStatus(status);
+}
+
+class RocksDBEngine final : public Engine {
+ public:
+  // `read_only`: the engine "rocksdb_readonly" (see above).
+  RocksDBEngine(const EngineOptions& options, bool read_only)
+      : options_(options), read_only_(read_only), setup_(options) {
+    read_options_ = setup_.read_options();
+    // With a prefix extractor, plain iterators keep to the total order (a
+    // prefix-mode iterator is undefined past its seek key's prefix); scans
+    // use auto_prefix_mode instead (NewScan).
+    read_options_.total_order_seek = options.rocksdb_prefix_length > 0;
+  }
+
+  ~RocksDBEngine() override { CloseDB(); }
+
+  std::string name() const override {
+    return read_only_ ? "rocksdb_readonly" : "rocksdb";
+  }
+
+  absl::Status Fill(const FillInput& input, Progress* progress) override;
+
+  absl::Status OpenExisting() override {
+    CloseDB();
+    return Open(/*memtable_bytes=*/0, read_only_);
+  }
+
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    rocksdb::PinnableSlice pinned;
+    absl::Status status = LookupStatus(db_->Get(
+        read_options_, db_->DefaultColumnFamily(), ToSlice(key), &pinned));
+    if (status.ok()) value->assign(pinned.data(), pinned.size());
+    return status;
+  }
+
+  void MultiGet(const std::vector<std::string_view>& keys,
+                std::vector<absl::Status>* statuses,
+                std::vector<std::string>* values) const override {
+    const size_t n = keys.size();
+    std::vector<rocksdb::Slice> slices(n);
+    for (size_t i = 0; i < n; ++i) slices[i] = ToSlice(keys[i]);
+    std::vector<rocksdb::PinnableSlice> pinned(n);
+    std::vector<rocksdb::Status> results(n);
+    db_->MultiGet(read_options_, db_->DefaultColumnFamily(), n, slices.data(),
+                  pinned.data(), results.data(), /*sorted_input=*/false);
+    statuses->resize(n);
+    values->resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      (*statuses)[i] = LookupStatus(results[i]);
+      if (results[i].ok())
+        (*values)[i].assign(pinned[i].data(), pinned[i].size());
+    }
+  }
+  bool HasNativeMultiGet() const override { return true; }
+
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    return std::make_unique<PeerIterator<rocksdb::Iterator>>(
+        std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(read_options_)));
+  }
+
+  std::unique_ptr<EngineIterator> NewScan(
+      std::string_view lower, std::string_view upper) const override {
+    return NewRocksDBScan(read_options_, options_.rocksdb_prefix_length > 0,
+                          lower, upper,
+                          [this](const rocksdb::ReadOptions& read_options) {
+                            return db_->NewIterator(read_options);
+                          });
+  }
+
+  EngineCounters Counters() const override {
+    // Scans ask the prefix Bloom (auto_prefix_mode).
+    return setup_.Counters(
+        options_.bloom_bits > 0 ? RocksDBFilterQueries::kWholeKey
+                                : RocksDBFilterQueries::kNone,
+        options_.bloom_bits > 0 && options_.rocksdb_prefix_length > 0);
+  }
+
+  MemorySummary Memory() const override;
+  absl::StatusOr<StorageSummary> Storage() const override;
+
+  std::string StatsText() const override {
+    std::string stats;
+    db_->GetProperty("rocksdb.stats", &stats);
+    return stats;
+  }
+
+  void SetReadLatency(bool enabled) override {
+    setup_.io().SetLatencyEnabled(enabled);
+  }
+
+ private:
+  // `memtable_bytes` > 0 sizes the memtable to hold that many bytes of writes
+  // without an automatic flush. `read_only`: DB::OpenForReadOnly.
+  absl::Status Open(uint64_t memtable_bytes, bool read_only);
+  void CloseDB() {
+    if (db_ != nullptr) {
+      db_->Close().PermitUncheckedError();
+      db_.reset();
+    }
+  }
+
+  const EngineOptions options_;
+  const bool read_only_;
+  RocksDBSetup setup_;
+  rocksdb::ReadOptions read_options_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+absl::Status RocksDBEngine::Open(uint64_t memtable_bytes, bool read_only) {
+  rocksdb::Options db_options = setup_.Options();
+  db_options.create_if_missing = true;
+  if (options_.tables > 1) {
+    // Keep the level-0 files that each flush writes: no compaction, no
+    // write stalls below that many files, and a memtable that holds one
+    // run of writes (a flush per run, by us).
+    const int files = options_.tables;
+    db_options.disable_auto_compactions = true;
+    db_options.level0_file_num_compaction_trigger = files + 1;
+    db_options.level0_slowdown_writes_trigger = files + 10;
+    db_options.level0_stop_writes_trigger = files + 20;
+    if (memtable_bytes > db_options.write_buffer_size) {
+      db_options.write_buffer_size = memtable_bytes;
+    }
+  }
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status status =
+      read_only ? rocksdb::DB::OpenForReadOnly(db_options, options_.dir, &db)
+                : rocksdb::DB::Open(db_options, options_.dir, &db);
+  if (!status.ok()) return FromPeerStatus(status);
+  db_.reset(db);
+  return absl::OkStatus();
+}
+
+absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
+  CloseDB();
+  absl::Status status = RecreateDirectory(options_.dir);
+  if (!status.ok()) return status;
+  const size_t n = input.order.size();
+  const int runs = options_.tables > 1 ? options_.tables : 1;
+  // A memtable's footprint is about twice the raw bytes of its entries
+  // (skiplist nodes, arena slack); leave room for that.
+  const uint64_t run_bytes =
+      2 * (n / runs + 1) *
+      (input.keys->key_size() + input.values->value_size() + 16);
+  status = Open(run_bytes, /*read_only=*/false);
+  const rocksdb::WriteOptions write_options;
+  for (int run = 0; run < runs && status.ok(); ++run) {
+    const size_t begin = n * run / runs;
+    const size_t end = n * (run + 1) / runs;
+    status =
+        PutEntries(input, input.order.subspan(begin, end - begin), progress,
+                   [&](std::string_view key, std::string_view value) {
+                     return FromPeerStatus(
+                         db_->Put(write_options, ToSlice(key), ToSlice(value)));
+                   });
+    if (status.ok()) {
+      status = FromPeerStatus(db_->Flush(rocksdb::FlushOptions()));
+    }
+  }
+  if (status.ok() && runs == 1) {
+    progress->SetPhase("compacting");
+    rocksdb::CompactRangeOptions compact_options;
+    compact_options.bottommost_level_compaction =
+        rocksdb::BottommostLevelCompaction::kForce;
+    status =
+        FromPeerStatus(db_->CompactRange(compact_options, nullptr, nullptr));
+  }
+  if (!status.ok() || !read_only_) return status;
+  CloseDB();
+  return Open(/*memtable_bytes=*/0, /*read_only=*/true);
+}
+
+MemorySummary RocksDBEngine::Memory() const {
+  MemorySummary memory = setup_.CacheMemory(
+      "rocksdb.estimate-table-readers-mem (index and filter held by the open "
+      "tables); filter and index: the tables' properties filter_size and "
+      "index_size (as stored; RocksDB may compress index blocks); block "
+      "cache: Cache::GetUsage");
+  if (db_ == nullptr) return memory;
+  uint64_t readers = 0;
+  if (db_->GetIntProperty(rocksdb::DB::Properties::kEstimateTableReadersMem,
+                          &readers)) {
+    memory.engine_bytes = readers;
+    memory.engine_bytes_name = "rocksdb.estimate-table-readers-mem";
+  }
+  rocksdb::TablePropertiesCollection properties;
+  if (db_->GetPropertiesOfAllTables(&properties).ok()) {
+    memory.filter_bytes = memory.index_bytes = 0;
+    for (const auto& [path, table] : properties) {
+      *memory.filter_bytes += table->filter_size;
+      *memory.index_bytes += table->index_size;
+    }
+  }
+  return memory;
+}
+
+absl::StatusOr<StorageSummary> RocksDBEngine::Storage() const {
+  StorageSummary summary;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  std::map<int, int> files_per_level;
+  for (const rocksdb::LiveFileMetaData& file : files) {
+    ++summary.table_files;
+    summary.table_bytes += file.size;
+    ++files_per_level[file.level];
+  }
+  summary.shape = LevelShape(files_per_level);
+  rocksdb::TablePropertiesCollection properties;
+  rocksdb::Status status = db_->GetPropertiesOfAllTables(&properties);
+  if (!status.ok()) return FromPeerStatus(status);
+  summary.filter_bytes = 0;
+  for (const auto& [path, table] : properties) {
+    *summary.filter_bytes += table->filter_size;
+    summary.entries += table->num_entries;
+  }
+  return summary;
+}
+
+class RocksDBTableEngine final : public Engine {
+ public:
+  RocksDBTableEngine(const EngineOptions& options, bool table_reader)
+      : options_(options),
+        table_reader_(table_reader),
+        setup_(options),
+        // rocksdb_table: a whole-key filter. rocksdb_sst_iterator: a
+        // whole-key filter through a capped extractor (above). With
+        // rocksdb_prefix_length, either: a prefix Bloom that holds whole
+        // keys too.
+        table_options_(
+            setup_.Options(table_reader || options.rocksdb_prefix_length > 0)),
+        path_(options.dir + "/000001.sst") {
+    if (options.rocksdb_prefix_length == 0 && !table_reader) {
+      table_options_.prefix_extractor.reset(
+          rocksdb::NewCappedPrefixTransform(options.longest_key));
+    }
+  }
+
+  std::string name() const override {
+    return table_reader_ ? "rocksdb_table" : "rocksdb_sst_iterator";
+  }
+
+  absl::Status Fill(const FillInput& input, Progress* progress) override;
+
+  absl::Status OpenExisting() override { return OpenTable(); }
+
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    return NewReader()->Get(key, value);
+  }
+
+  std::unique_ptr<EngineReader> NewReader() const override {
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+    if (table_reader_) {
+      return std::make_unique<TableReaderReader>(table_.get(),
+                                                 setup_.read_options());
+    }
+#endif
+    return std::make_unique<PeerSeekReader<rocksdb::Iterator>>(
+        std::unique_ptr<rocksdb::Iterator>(
+            reader_->NewIterator(setup_.read_options())));
+  }
+
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    // A fixed-length prefix would confine a prefix-mode iterator to its
+    // seek key's prefix: iterate in total order instead.
+    rocksdb::ReadOptions read_options = setup_.read_options();
+    read_options.total_order_seek = options_.rocksdb_prefix_length > 0;
+    return std::make_unique<PeerIterator<rocksdb::Iterator>>(
+        std::unique_ptr<rocksdb::Iterator>(reader_->NewIterator(read_options)));
+  }
+
+  std::unique_ptr<EngineIterator> NewScan(
+      std::string_view lower, std::string_view upper) const override {
+    return NewRocksDBScan(setup_.read_options(),
+                          options_.rocksdb_prefix_length > 0, lower, upper,
+                          [this](const rocksdb::ReadOptions& read_options) {
+                            return reader_->NewIterator(read_options);
+                          });
+  }
+
+  EngineCounters Counters() const override {
+    return setup_.Counters(options_.bloom_bits <= 0
+                               ? RocksDBFilterQueries::kNone
+                           : table_reader_ ? RocksDBFilterQueries::kWholeKey
+                                           : RocksDBFilterQueries::kPrefixSeek);
+  }
+
+  MemorySummary Memory() const override {
+    MemorySummary memory = setup_.CacheMemory(
+        "filter and index: the table's properties filter_size and index_size "
+        "(as stored; SstFileReader cannot report its memory); block cache: "
+        "Cache::GetUsage");
+    if (reader_ != nullptr) {
+      memory.filter_bytes = reader_->GetTableProperties()->filter_size;
+      memory.index_bytes = reader_->GetTableProperties()->index_size;
+    }
+    return memory;
+  }
+
+  absl::StatusOr<StorageSummary> Storage() const override {
+    if (reader_ == nullptr) return absl::FailedPreconditionError("not open");
+    const std::shared_ptr<const rocksdb::TableProperties> properties =
+        reader_->GetTableProperties();
+    StorageSummary summary;
+    summary.table_files = 1;
+    absl::StatusOr<uint64_t> size = GetFileSize(path_);
+    if (!size.ok()) return size.status();
+    summary.table_bytes = *size;
+    summary.entries = properties->num_entries;
+    summary.filter_bytes = properties->filter_size;
+    summary.shape = "1 table";
+    return summary;
+  }
+
+  std::string StatsText() const override {
+    return setup_.statistics().ToString();
+  }
+
+  void SetReadLatency(bool enabled) override {
+    setup_.io().SetLatencyEnabled(enabled);
+  }
+
+ private:
+  absl::Status OpenTable() {
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+    table_.reset();
+#endif
+    reader_.reset();
+    auto reader = std::make_unique<rocksdb::SstFileReader>(table_options_);
+    rocksdb::Status status = reader->Open(path_);
+    if (!status.ok()) return FromPeerStatus(status);
+    reader_ = std::move(reader);
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+    if (table_reader_) {
+      absl::StatusOr<std::unique_ptr<RocksDBTableReader>> table =
+          OpenRocksDBTableReader(table_options_, path_);
+      if (!table.ok()) return table.status();
+      table_ = std::move(*table);
+    }
+#endif
+    return absl::OkStatus();
+  }
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+  class TableReaderReader final : public EngineReader {
+   public:
+    TableReaderReader(const RocksDBTableReader* table,
+                      const rocksdb::ReadOptions& read_options)
+        : table_(table), read_options_(read_options) {}
+    absl::Status Get(std::string_view key, std::string* value) override {
+      return table_->Get(read_options_, key, value);
+    }
+
+   private:
+    const RocksDBTableReader* const table_;
+    const rocksdb::ReadOptions read_options_;
+  };
+#endif
+
+  const EngineOptions options_;
+  const bool table_reader_;
+  RocksDBSetup setup_;
+  rocksdb::Options table_options_;
+  const std::string path_;
+  std::unique_ptr<rocksdb::SstFileReader> reader_;
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+  // rocksdb_table's lookup: its own open of the same file.
+  std::unique_ptr<RocksDBTableReader> table_;
+#endif
+};
+
+absl::Status RocksDBTableEngine::Fill(const FillInput& input,
+                                      Progress* progress) {
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+  table_.reset();
+#endif
+  reader_.reset();
+  absl::Status status = RecreateDirectory(options_.dir);
+  if (!status.ok()) return status;
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(table_options_),
+                                table_options_, /*column_family=*/nullptr,
+                                /*invalidate_page_cache=*/false);
+  status = FromPeerStatus(writer.Open(path_));
+  if (status.ok()) {
+    status = PutEntries(
+        input, SortedEntries(input.order), progress,
+        [&](std::string_view key, std::string_view value) {
+          return FromPeerStatus(writer.Put(ToSlice(key), ToSlice(value)));
+        });
+  }
+  if (status.ok()) status = FromPeerStatus(writer.Finish());
+  return status.ok() ? OpenTable() : status;
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> NewRocksDBEngine(const EngineOptions& options) {
+  return std::make_unique<RocksDBEngine>(options, /*read_only=*/false);
+}
+
+std::unique_ptr<Engine> NewRocksDBReadOnlyEngine(const EngineOptions& options) {
+  return std::make_unique<RocksDBEngine>(options, /*read_only=*/true);
+}
+
+std::unique_ptr<Engine> NewRocksDBTableEngine(const EngineOptions& options,
+                                              bool table_reader) {
+#ifndef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+  if (table_reader) return nullptr;
+#endif
+  return std::make_unique<RocksDBTableEngine>(options, table_reader);
+}
+
+}  // namespace db_bench
+}  // namespace bloomtable
