@@ -49,7 +49,6 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"index_block_restart_interval",
        config.engine_options.bloomtable_index_block_restart_interval},
       {"compression_type", flags.compression_type},
-      {"tables", TablesFor(config.engine, flags.tables)},
   };
 }
 
@@ -111,13 +110,9 @@ void PrintHeader(const BenchPlan& plan, const std::string& dir,
               plan.threads.size() == 1 && plan.threads[0] == 1 ? "" : "s");
   std::printf("RawSize:    %.1f MB (estimated)\n", raw_mb);
   std::printf("FileSize:   %.1f MB (estimated)\n", file_mb);
-  std::printf(
-      "Tables:     block %d bytes, %s; block cache %s bytes; "
-      "%d table%s per lookup; io latency %lld us\n",
-      flags.block_size, flags.compression_type.c_str(),
-      absl::StrJoin(plan.cache_sizes, ", ").c_str(), flags.tables,
-      flags.tables == 1 ? "" : "s",
-      static_cast<long long>(flags.io_latency_us));
+  std::printf("Tables:     block %d bytes, %s; block cache %s bytes\n",
+              flags.block_size, flags.compression_type.c_str(),
+              absl::StrJoin(plan.cache_sizes, ", ").c_str());
   std::printf("Engines:    %s\n", absl::StrJoin(plan.engines, ", ").c_str());
   std::printf("Directory:  %s%s\n", dir.c_str(),
               temporary ? " (temporary, removed at exit)" : "");
@@ -150,18 +145,13 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
     report->error = "engine not built";
     return;
   }
-  const std::string shape =
-      report->tables == 1
-          ? "one sorted run"
-          : absl::StrCat(report->tables, " overlapping tables, newest first");
-  std::printf("--- %s (%s level, %s) %s%s, %s, block cache %s: %s\n",
+  std::printf("--- %s (%s level, %s) %s%s, block cache %s: %s\n",
               config_plan.engine.c_str(), config_plan.level.c_str(),
               config_plan.io.c_str(), report->FilterLabel().c_str(),
               config_plan.filter_layout.empty()
                   ? ""
                   : absl::StrCat(" (", config_plan.filter_layout, ")").c_str(),
-              shape.c_str(), CacheSizeLabel(report->cache_size).c_str(),
-              report->dir.c_str());
+              CacheSizeLabel(report->cache_size).c_str(), report->dir.c_str());
   std::fflush(stdout);
 
   const nlohmann::json identity = DataIdentity(plan, config_plan);
@@ -202,7 +192,6 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
                         : "the store filled above, reopened");
         continue;
       }
-      engine->SetReadLatency(false);
       absl::StatusOr<BenchmarkResult> result =
           RunFill(kind, run_options, engine);
       absl::Status status = result.status();
@@ -229,10 +218,8 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       for (int threads : plan.threads) {
         run_options.threads = threads;
         const std::string files_before = FilesPerLevel(*engine);
-        engine->SetReadLatency(true);
         absl::StatusOr<BenchmarkResult> result =
             RunRead(kind, run_options, engine);
-        engine->SetReadLatency(false);
         if (!result.ok()) {
           report->error = absl::StrCat(BenchmarkName(kind), ": ",
                                        result.status().ToString());
@@ -320,7 +307,6 @@ std::vector<ConfigReport> RunOnce(const BenchPlan& plan,
       }
       report.scan_filter = config_plan.scan_filter;
       report.target_stored_bits = config_plan.target_stored_bits;
-      report.tables = TablesFor(config_plan.engine, plan.flags.tables);
       report.dir = dir + "/" + config_plan.dir_name;
       RunConfig(plan, config_plan, keys, values, &report);
     }

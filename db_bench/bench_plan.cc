@@ -19,8 +19,6 @@ namespace {
 
 // Sanity bounds, so that a typo fails fast instead of running for hours.
 constexpr int kMaxThreads = 256;
-constexpr int kMaxTables = 1000;
-constexpr int64_t kMaxIoLatencyMicros = 1000000;  // one second per read
 constexpr int32_t kMaxBlockSize = 64 << 20;
 // Beyond this a filter is only waste; RocksDB caps its own near here too.
 constexpr double kMaxBloomBits = 100;
@@ -126,10 +124,6 @@ absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list) {
   return sizes;
 }
 
-bool IsLevelDBEngine(const std::string& engine) {
-  return engine == "leveldb" || engine == kLevelDBAdapted;
-}
-
 bool UsesLevelDBBloom(const std::string& engine) {
   return (EngineFamily(engine) == "leveldb" && engine != kLevelDBAdapted) ||
          engine == "bloomtable_db";
@@ -144,10 +138,6 @@ std::string EngineLevel(const std::string& engine) {
 std::string EngineFamily(const std::string& engine) {
   const EngineEntry* entry = FindEngine(engine);
   return entry != nullptr ? entry->family : "bloomtable";
-}
-
-int TablesFor(const std::string& engine, int tables) {
-  return engine == "bloomtable" || engine == "rocksdb" ? tables : 1;
 }
 
 std::vector<std::string> BuiltEngines() {
@@ -170,8 +160,7 @@ absl::Status ApplyFilterBits(double bits, ConfigPlan* config) {
   options.bloomtable_policy = nullptr;
   options.leveldb_adapted_policy = nullptr;
   options.rocksdb_ribbon = config->filter == "rocksdb_ribbon";
-  const bool bloomtable =
-      config->engine == "bloomtable" || config->engine == "bloomtable_single";
+  const bool bloomtable = config->engine == "bloomtable";
   if (config->filter != "none" &&
       (bloomtable || config->engine == kLevelDBAdapted)) {
     absl::StatusOr<const FilterEntry*> entry = FindFilter(config->filter);
@@ -266,13 +255,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     return Invalid(
         absl::StrFormat("--batch_size must be in [1, %d]", kMaxBatchSize));
   }
-  if (flags.tables < 1 || flags.tables > kMaxTables) {
-    return Invalid(absl::StrFormat("--tables must be in [1, %d]", kMaxTables));
-  }
-  if (flags.io_latency_us < 0 || flags.io_latency_us > kMaxIoLatencyMicros) {
-    return Invalid(absl::StrFormat("--io_latency_us must be in [0, %d]",
-                                   kMaxIoLatencyMicros));
-  }
   if (flags.leveldb_source != "as_written" &&
       flags.leveldb_source != "compacted") {
     return Invalid(absl::StrFormat(
@@ -298,10 +280,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   // Engines.
   const std::vector<std::string> built = BuiltEngines();
   if (flags.engines.empty()) {
-    for (const std::string& engine : built) {
-      if (engine == "bloomtable_single" && flags.tables == 1) continue;
-      plan.engines.push_back(engine);
-    }
+    plan.engines = built;
   } else {
     for (const std::string& engine : SplitList(flags.engines)) {
       if (!Contains(built, engine)) {
@@ -364,8 +343,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   base.bloomtable_index_block_restart_interval =
       flags.index_block_restart_interval;
   base.snappy = flags.compression_type == "snappy";
-  base.tables = flags.tables;
-  base.io_latency_us = static_cast<uint64_t>(flags.io_latency_us);
   base.leveldb_source_compacted = flags.leveldb_source == "compacted";
   base.verify_checksums = flags.verify_checksum;
   base.bloomtable_known_policies = known_policies;
@@ -386,8 +363,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     config.filter = filter;
     config.filter_layout = layout;
     config.engine_options = base;
-    config.engine_options.bloomtable_single_table =
-        engine == "bloomtable_single";
     config.scan_filter = scan_filter;
     ApplyScanFilter(plan.flags, &config);
     config.dir_name = absl::StrCat(engine, "-", filter);
@@ -429,8 +404,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   if (layouts.empty()) return Invalid("--filter_layout is empty");
 
   for (const std::string& engine : plan.engines) {
-    const bool bloomtable =
-        engine == "bloomtable" || engine == "bloomtable_single";
+    const bool bloomtable = engine == "bloomtable";
     for (double value : filter_values) {
       absl::Status status;
       if (bloomtable) {
@@ -492,8 +466,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     if (run_without_filter && engine != kLevelDBAdapted) {
       absl::Status status = add_store(engine, "none", 0, "");
       // A range filter needs no point filter beside it.
-      const bool bloomtable =
-          engine == "bloomtable" || engine == "bloomtable_single";
       if (bloomtable && Contains(scan_filters, std::string("range"))) {
         status.Update(add_store(engine, "none", 0, "", "range"));
       }

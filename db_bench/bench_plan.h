@@ -49,8 +49,6 @@ struct PlanFlags {
   std::string db;
   bool use_existing_db = false;
   bool histogram = false;
-  int32_t tables = 1;
-  int64_t io_latency_us = 0;
   // The shared LevelDB-written directory of bloomtable_db and leveldb_dir:
   // "as_written" or "compacted" (EngineOptions::leveldb_source_compacted).
   std::string leveldb_source = "as_written";
@@ -82,8 +80,8 @@ struct PlanFlags {
 
 // One engine with one filter setting, one I/O path and one block-cache size.
 struct ConfigPlan {
-  // bloomtable, bloomtable_single, leveldb_table, rocksdb_table, leveldb,
-  // leveldb+bloomtable, rocksdb
+  // bloomtable, leveldb_table, rocksdb_table, leveldb, leveldb+bloomtable,
+  // rocksdb, ...
   std::string engine;
   std::string level;          // table or db
   std::string io;             // pread or mmap
@@ -124,10 +122,6 @@ struct BenchPlan {
   std::vector<std::string> notes;
 };
 
-// True for the engines that are a leveldb::DB (always fully compacted:
-// --tables does not apply).
-bool IsLevelDBEngine(const std::string& engine);
-
 // True for the engines whose tables carry LevelDB's own Bloom filter
 // (written by LevelDB): LevelDB's engines but leveldb+bloomtable, and
 // bloomtable_db, which reads a LevelDB-written directory.
@@ -138,10 +132,6 @@ std::string EngineLevel(const std::string& engine);
 
 // The peer whose code `engine` runs: "bloomtable", "leveldb" or "rocksdb".
 std::string EngineFamily(const std::string& engine);
-
-// The overlapping tables a lookup meets with --tables=`tables`: that many for
-// bloomtable and rocksdb, one for the other engines.
-int TablesFor(const std::string& engine, int tables);
 
 // Sets the configuration's bits per key and makes its filter policy for it.
 absl::Status ApplyFilterBits(double bits, ConfigPlan* config);

@@ -10,7 +10,7 @@
 //     policies);
 //   - files: read with pread or, with EngineOptions::mmap_reads, mapped
 //     (DatabaseOptions::mmap_reads), each wrapped to count reads and bytes
-//     and, with --io_latency_us, delayed (DatabaseOptions::wrap_table_file);
+//     (DatabaseOptions::wrap_table_file);
 //     tables are opened when a lookup first needs them, as LevelDB does;
 //   - counters: file reads from the wrapper; filter checks, negatives and
 //     block cache hits and misses from Database::GetStats (the open tables);
@@ -95,11 +95,6 @@ class BloomtableDbEngine final : public Engine {
   MemorySummary Memory() const override;
   absl::StatusOr<StorageSummary> Storage() const override;
   std::string StatsText() const override;
-
-  // The delay is part of each table file's wrapper, and the view opens
-  // table files only for lookups and scans (the fill writes through
-  // LevelDB), so it already applies to reads only.
-  void SetReadLatency(bool) override {}
 
  private:
   absl::Status Open();

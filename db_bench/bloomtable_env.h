@@ -1,19 +1,16 @@
 // What db_bench's bloomtable engines (bloomtable's tables, and its read-only
 // Database view) set up from their EngineOptions, in one place:
 // BloomtableSetup holds one LRU block cache of --cache_size bytes and wraps
-// every table file to count its reads and bytes (one FileReadCounters) and,
-// with --io_latency_us, to delay them. Thread-safe; it must outlive the
-// files it wrapped.
+// every table file to count its reads and bytes (one FileReadCounters).
+// Thread-safe; it must outlive the files it wrapped.
 //
 // BloomtableIterator<Inner> is an EngineIterator over one of bloomtable's own
-// iterators (a table's, a Database's, or db_bench's MergingIterator of
-// several tables), which it owns. Like the iterator it wraps, it is not safe
-// for concurrent use.
+// iterators (a table's or a Database's), which it owns. Like the iterator it
+// wraps, it is not safe for concurrent use.
 
 #ifndef BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
 #define BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,18 +28,12 @@ class BloomtableSetup {
  public:
   explicit BloomtableSetup(const EngineOptions& options)
       : counters_(std::make_shared<FileReadCounters>()),
-        block_cache_(NewLRUCache(options.cache_size)),
-        latency_(options.io_latency_us) {}
+        block_cache_(NewLRUCache(options.cache_size)) {}
 
-  // `file`, counted and (with --io_latency_us) delayed.
+  // `file`, counted.
   std::unique_ptr<RandomAccessFile> Wrap(
       std::unique_ptr<RandomAccessFile> file) const {
-    std::unique_ptr<RandomAccessFile> wrapped =
-        NewCountingRandomAccessFile(std::move(file), counters_);
-    if (latency_.count() > 0) {
-      wrapped = NewDelayedRandomAccessFile(std::move(wrapped), latency_);
-    }
-    return wrapped;
+    return NewCountingRandomAccessFile(std::move(file), counters_);
   }
 
   const std::shared_ptr<Cache>& block_cache() const { return block_cache_; }
@@ -70,7 +61,6 @@ class BloomtableSetup {
  private:
   const std::shared_ptr<FileReadCounters> counters_;
   const std::shared_ptr<Cache> block_cache_;
-  const std::chrono::microseconds latency_;
 };
 
 template <typename Inner>

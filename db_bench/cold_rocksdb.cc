@@ -10,9 +10,9 @@
 #include "db_bench/cold_keys.h"
 #include "db_bench/directory.h"
 #include "db_bench/filter_budget.h"
-#include "db_bench/io_model.h"
 #include "db_bench/peer_iterator.h"
 #include "db_bench/rocksdb_env.h"
+#include "db_bench/sharded_counter.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -110,7 +110,7 @@ absl::StatusOr<StoredFacts> FactsOf(const std::string& dir) {
 
 class RocksDBColdReader final : public ColdReader {
  public:
-  RocksDBColdReader(std::unique_ptr<IoModel> io,
+  RocksDBColdReader(std::unique_ptr<ReadCounters> io,
                     std::shared_ptr<rocksdb::FileSystem> file_system,
                     std::unique_ptr<rocksdb::Env> env,
                     std::unique_ptr<rocksdb::DB> db)
@@ -118,7 +118,7 @@ class RocksDBColdReader final : public ColdReader {
         file_system_(std::move(file_system)),
         env_(std::move(env)),
         db_(std::move(db)),
-        reads_at_open_(io_->reads()) {}
+        reads_at_open_(io_->reads.Sum()) {}
 
   ~RocksDBColdReader() override {
     // The last Get's value may pin a block of the database: release it first.
@@ -163,12 +163,14 @@ class RocksDBColdReader final : public ColdReader {
     return found;
   }
 
-  uint64_t file_reads() const override { return io_->reads() - reads_at_open_; }
+  uint64_t file_reads() const override {
+    return io_->reads.Sum() - reads_at_open_;
+  }
 
  private:
   // Declared in this order so that the database closes before its
   // environment and file system go.
-  const std::unique_ptr<IoModel> io_;
+  const std::unique_ptr<ReadCounters> io_;
   const std::shared_ptr<rocksdb::FileSystem> file_system_;
   const std::unique_ptr<rocksdb::Env> env_;
   const std::unique_ptr<rocksdb::DB> db_;
@@ -246,7 +248,7 @@ absl::StatusOr<std::unique_ptr<ColdRocksDB>> ColdRocksDB::Prepare(
 
 absl::StatusOr<std::unique_ptr<ColdReader>> ColdRocksDB::Open(
     bool cold, uint64_t cache_bytes) const {
-  auto io = std::make_unique<IoModel>(/*latency_us=*/0);
+  auto io = std::make_unique<ReadCounters>();
   std::shared_ptr<rocksdb::FileSystem> file_system =
       NewCountingFileSystem(io.get());
   std::unique_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(file_system);

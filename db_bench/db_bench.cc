@@ -104,13 +104,6 @@ ABSL_FLAG(bool, use_existing_db, false,
           "data flags left.");
 ABSL_FLAG(bool, histogram, false,
           "Time every operation and print its latency histogram.");
-ABSL_FLAG(int32_t, tables, 1,
-          "Overlapping table files a lookup consults newest first, like LSM "
-          "level-0 files (bloomtable; RocksDB as level-0 files; LevelDB "
-          "cannot hold them and is always fully compacted).");
-ABSL_FLAG(int64_t, io_latency_us, 0,
-          "Delay added to every table-file read during read benchmarks, to "
-          "model a device.");
 ABSL_FLAG(std::string, leveldb_source, "as_written",
           "The LevelDB directory that bloomtable_db and leveldb_dir read: "
           "as_written (Puts only: tables on several levels as LevelDB's "
@@ -121,7 +114,7 @@ ABSL_FLAG(std::string, leveldb_source, "as_written",
           "live log: a layout neither side changes).");
 ABSL_FLAG(std::string, engines, "",
           "Comma-separated engines. Table level: bloomtable (Table::Get), "
-          "bloomtable_single (one table through Table::Get), leveldb_table "
+          "leveldb_table "
           "(LevelDB's filter-aware TableCache::Get; needs LevelDB's source "
           "package), leveldb_table_iterator (leveldb::Table, iterator Seek), "
           "rocksdb_table (TableReader::Get; needs release peers), "
@@ -132,8 +125,7 @@ ABSL_FLAG(std::string, engines, "",
           "Database view, Database::Get) and leveldb_dir (leveldb::DB, "
           "reuse_logs) on copies of one directory LevelDB wrote "
           "(--leveldb_source), rocksdb_readonly (filled as rocksdb, "
-          "then DB::OpenForReadOnly). Default: every engine built "
-          "(bloomtable_single only with --tables > 1).");
+          "then DB::OpenForReadOnly). Default: every engine built.");
 ABSL_FLAG(std::string, io, "pread",
           "How table files are read: pread, mmap (bloomtable: "
           "OpenMmapRandomAccessFile; LevelDB: its default Env; RocksDB: "
@@ -213,8 +205,6 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.db = absl::GetFlag(FLAGS_db);
   flags.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
   flags.histogram = absl::GetFlag(FLAGS_histogram);
-  flags.tables = absl::GetFlag(FLAGS_tables);
-  flags.io_latency_us = absl::GetFlag(FLAGS_io_latency_us);
   flags.leveldb_source = absl::GetFlag(FLAGS_leveldb_source);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);

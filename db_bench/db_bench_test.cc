@@ -20,7 +20,6 @@
 #include "db_bench/key_generator.h"
 #include "db_bench/latency_samples.h"
 #include "db_bench/machine.h"
-#include "db_bench/merging_iterator.h"
 #include "db_bench/repeats.h"
 #include "db_bench/report.h"
 #include "db_bench/table_file_info.h"
@@ -525,48 +524,6 @@ TEST(FalsePositiveRate, CountsMaybesForAbsentKeysOnly) {
   EXPECT_FALSE(FalsePositiveRate(result).has_value());
 }
 
-// A bloomtable::Iterator over a sorted vector, for the merging iterator.
-class VectorIterator final : public Iterator {
- public:
-  explicit VectorIterator(std::vector<std::pair<std::string, std::string>> kv)
-      : kv_(std::move(kv)), index_(kv_.size()) {}
-  bool Valid() const override { return index_ < kv_.size(); }
-  void SeekToFirst() override { index_ = 0; }
-  void SeekToLast() override { index_ = kv_.empty() ? 0 : kv_.size() - 1; }
-  void Seek(std::string_view target) override {
-    index_ = 0;
-    while (index_ < kv_.size() && kv_[index_].first < target) ++index_;
-  }
-  void Next() override { ++index_; }
-  void Prev() override { index_ = index_ == 0 ? kv_.size() : index_ - 1; }
-  std::string_view key() const override { return kv_[index_].first; }
-  std::string_view value() const override { return kv_[index_].second; }
-  absl::Status status() const override { return absl::OkStatus(); }
-
- private:
-  std::vector<std::pair<std::string, std::string>> kv_;
-  size_t index_;
-};
-
-TEST(MergingIterator, YieldsKeysInOrderAndTheNewestOfEqualKeys) {
-  std::vector<std::unique_ptr<Iterator>> children;
-  children.push_back(std::make_unique<VectorIterator>(
-      std::vector<std::pair<std::string, std::string>>{{"b", "new"},
-                                                       {"d", "1"}}));
-  children.push_back(std::make_unique<VectorIterator>(
-      std::vector<std::pair<std::string, std::string>>{
-          {"a", "2"}, {"b", "old"}, {"c", "3"}}));
-  MergingIterator merged(BytewiseComparator(), std::move(children));
-  std::string seen;
-  for (merged.SeekToFirst(); merged.Valid(); merged.Next()) {
-    seen += std::string(merged.key()) + "=" + std::string(merged.value()) + " ";
-  }
-  EXPECT_EQ(seen, "a=2 b=new c=3 d=1 ");
-  merged.Seek("bb");
-  ASSERT_TRUE(merged.Valid());
-  EXPECT_EQ(merged.key(), "c");
-}
-
 class TempDir {
  public:
   TempDir() : path_(*MakeTempDirectory("db_bench_test-")) {}
@@ -608,11 +565,10 @@ TEST(TableFileInfo, ReportsTheFilterBlockTheMetaindexNames) {
   }
 }
 
-TEST(BloomtableEngine, OverlappingTablesFindEveryKeyAndReadOnlyOnFilterMaybes) {
+TEST(BloomtableEngine, FindsEveryKeyAndReadsOnlyOnFilterMaybes) {
   TempDir dir;
   EngineOptions options;
   options.dir = dir.path() + "/bt";
-  options.tables = 3;
   options.cache_size = 0;  // every data block from the file
   options.bloomtable_policy = NewLevelDBBloomFilterPolicy(10);
   std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
@@ -626,7 +582,7 @@ TEST(BloomtableEngine, OverlappingTablesFindEveryKeyAndReadOnlyOnFilterMaybes) {
 
   absl::StatusOr<StorageSummary> storage = engine->Storage();
   ASSERT_TRUE(storage.ok()) << storage.status();
-  EXPECT_EQ(storage->table_files, 3u);
+  EXPECT_EQ(storage->table_files, 1u);
   ASSERT_TRUE(storage->filter_bytes.has_value());
   EXPECT_GT(*storage->filter_bytes, 0u);
 
@@ -696,11 +652,10 @@ void ExpectMultiGetAnswersAsGet(const Engine& engine,
   }
 }
 
-TEST(BloomtableEngine, MultiGetOverOverlappingTablesAnswersAsGet) {
+TEST(BloomtableEngine, MultiGetAnswersAsGet) {
   TempDir dir;
   EngineOptions options;
   options.dir = dir.path() + "/bt";
-  options.tables = 3;
   options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
   std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
   ASSERT_TRUE(engine->HasNativeMultiGet());

@@ -166,8 +166,6 @@ std::vector<EngineEntry> MakeRegistry() {
   return {
       {"bloomtable", "table", "bloomtable", "bloomtable::Table::Get",
        &NewBloomtableEngine, ""},
-      {"bloomtable_single", "table", "bloomtable",
-       "bloomtable::Table::Get (one table)", &NewBloomtableEngine, ""},
       {"leveldb_table", "table", "leveldb",
        "leveldb::TableCache::Get -> Table::InternalGet (filter-aware)",
        leveldb_table, leveldb_table_left_out},

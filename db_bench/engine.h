@@ -18,8 +18,8 @@
 // Call order: (Fill | OpenExisting) then any number of reads (Get, NewReader,
 // MultiGet, NewIterator) and counter snapshots; Fill may be called again, and
 // starts from an empty store. Get, NewReader, MultiGet, NewIterator, Counters
-// and Memory are safe to call from many threads at once; Fill, OpenExisting
-// and SetReadLatency are not, and must not run concurrently with reads.
+// and Memory are safe to call from many threads at once; Fill and
+// OpenExisting are not, and must not run concurrently with reads.
 
 #ifndef BLOOMTABLE_DB_BENCH_ENGINE_H_
 #define BLOOMTABLE_DB_BENCH_ENGINE_H_
@@ -63,21 +63,14 @@ struct EngineOptions {
   // bloomtable: Options::index_block_restart_interval.
   int bloomtable_index_block_restart_interval = 1;
   std::vector<std::shared_ptr<const FilterPolicy>> bloomtable_known_policies;
-  // bloomtable: read one table with Table::Get directly, whatever `tables`.
-  bool bloomtable_single_table = false;
   // RocksDB: its Ribbon filter instead of its Bloom filter.
   bool rocksdb_ribbon = false;
   // LevelDB: if set, this bloomtable policy (one that supports the per-block
   // layout) through bloomtable::NewLevelDBFilterPolicyAdapter instead of
   // LevelDB's own Bloom; the engine is then "leveldb+bloomtable".
   std::shared_ptr<const FilterPolicy> leveldb_adapted_policy;
-  // How many overlapping table files a lookup may consult, newest first
-  // (LSM level-0 files). 1 = everything in one sorted run.
-  int tables = 1;
   // Bytes of block cache, where the engine has one.
   uint64_t cache_size = 8 << 20;
-  // Delay added to every table-file read while read latency is enabled.
-  uint64_t io_latency_us = 0;
   // Verify the checksum of every data block read.
   bool verify_checksums = true;
   // Read table files through memory maps instead of pread (bloomtable:
@@ -264,9 +257,6 @@ class Engine {
 
   // The engine's own statistics, for the "stats" benchmark.
   virtual std::string StatsText() const = 0;
-
-  // Turns --io_latency_us on (read benchmarks) or off (fills, compactions).
-  virtual void SetReadLatency(bool enabled) = 0;
 };
 
 // One engine db_bench knows: its name, level, the call a point lookup makes
@@ -287,7 +277,7 @@ struct EngineEntry {
 };
 
 // Every engine, built or not, in the order db_bench runs them by default:
-// bloomtable, bloomtable_single, leveldb_table, leveldb_table_iterator,
+// bloomtable, leveldb_table, leveldb_table_iterator,
 // rocksdb_table, rocksdb_sst_iterator, leveldb, leveldb+bloomtable, rocksdb,
 // bloomtable_db, leveldb_dir, rocksdb_readonly.
 const std::vector<EngineEntry>& EngineRegistry();

@@ -132,9 +132,6 @@ absl::Status CalibrateStoredBits(const PlanFlags& flags,
       ConfigPlan trial = config;
       trial.engine = builder;
       trial.engine_options.dir = scratch_dir;
-      trial.engine_options.tables = 1;
-      trial.engine_options.bloomtable_single_table = false;
-      trial.engine_options.io_latency_us = 0;
       const auto stored_at = [&](double bits) -> absl::StatusOr<double> {
         absl::Status status = ApplyFilterBits(bits, &trial);
         if (!status.ok()) return status;

@@ -2,10 +2,8 @@
 //
 //   - "leveldb" and "leveldb+bloomtable": a real leveldb::DB at db level,
 //     every key written with Put, then CompactRange over the whole key
-//     space, so that reads meet one sorted run of ~2 MB tables. --tables > 1
-//     cannot be modelled: LevelDB has no flush call, compacts level 0 as
-//     soon as it holds 4 files, and compacts files that lookups probe
-//     without result. Memory: the filter and index blocks of the tables
+//     space, so that reads meet one sorted run of ~2 MB tables. Memory: the
+//     filter and index blocks of the tables
 //     (which the open tables hold, all of them with the default
 //     max_open_files), read from the files, and
 //     leveldb.approximate-memory-usage (block cache and memtables only).
@@ -161,9 +159,6 @@ class LevelDBEngine final : public Engine {
       }
     }
     summary->shape = LevelShape(files_per_level);
-    if (options_.tables > 1) {
-      summary->shape += " (--tables applies to bloomtable and RocksDB only)";
-    }
     return summary;
   }
 
@@ -175,10 +170,6 @@ class LevelDBEngine final : public Engine {
       absl::StrAppend(&stats, "approximate memory usage: ", memory, " bytes\n");
     }
     return stats;
-  }
-
-  void SetReadLatency(bool enabled) override {
-    setup_.io().SetLatencyEnabled(enabled);
   }
 
  private:
@@ -312,10 +303,6 @@ class LevelDBTableEngine final : public Engine {
         "hits %d, misses %d\n",
         path_, counters.file_reads, counters.file_bytes_read,
         counters.block_cache_hits, counters.block_cache_misses);
-  }
-
-  void SetReadLatency(bool enabled) override {
-    setup_.io().SetLatencyEnabled(enabled);
   }
 
  private:

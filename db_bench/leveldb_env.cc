@@ -33,20 +33,20 @@ class PreadFile final : public leveldb::RandomAccessFile {
 
 class CountingFile final : public leveldb::RandomAccessFile {
  public:
-  CountingFile(std::unique_ptr<leveldb::RandomAccessFile> base, IoModel* io)
+  CountingFile(std::unique_ptr<leveldb::RandomAccessFile> base,
+               ReadCounters* io)
       : base_(std::move(base)), io_(io) {}
 
   leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
                        char* scratch) const override {
-    io_->BeforeRead();
     leveldb::Status status = base_->Read(offset, n, result, scratch);
-    io_->AfterRead(result->size());
+    io_->Add(result->size());
     return status;
   }
 
  private:
   const std::unique_ptr<leveldb::RandomAccessFile> base_;
-  IoModel* const io_;
+  ReadCounters* const io_;
 };
 
 // LevelDB's own Bloom filter at options.bloom_bits or the adapted bloomtable
@@ -111,7 +111,6 @@ leveldb::Cache::Handle* CountingCache::Lookup(const leveldb::Slice& key) {
 
 LevelDBSetup::LevelDBSetup(const EngineOptions& options)
     : options_(options),
-      io_(options.io_latency_us),
       env_(&io_, options.mmap_reads),
       filter_policy_(NewCountingFilterPolicy(options, &status_)),
       block_cache_(std::make_unique<CountingCache>(options.cache_size)) {
@@ -131,8 +130,8 @@ leveldb::Options LevelDBSetup::Options() {
 
 EngineCounters LevelDBSetup::Counters() const {
   EngineCounters counters;
-  counters.file_reads = io_.reads();
-  counters.file_bytes_read = io_.bytes();
+  counters.file_reads = io_.reads.Sum();
+  counters.file_bytes_read = io_.bytes.Sum();
   if (filter_policy_ != nullptr) {
     counters.has_filter_counters = true;
     counters.filter_checks = filter_policy_->checks();

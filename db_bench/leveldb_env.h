@@ -1,7 +1,7 @@
 // LevelDBSetup is what db_bench's LevelDB engines (a leveldb::DB, and one
 // leveldb::Table read directly) set up from their EngineOptions, in one place:
-//   - table files opened either way LevelDB can read them, counted and
-//     delayed by --io_latency_us (IoModel): mmap through LevelDB's default
+//   - table files opened either way LevelDB can read them, counted
+//     (ReadCounters): mmap through LevelDB's default
 //     Env (which maps up to 1000 table files on 64-bit systems, LevelDB
 //     1.23's default for reading), pread through bloomtable's pread file
 //     (LevelDB's own pread file class is not public);
@@ -24,7 +24,6 @@
 
 #include "absl/status/status.h"
 #include "db_bench/engine.h"
-#include "db_bench/io_model.h"
 #include "db_bench/sharded_counter.h"
 #include "leveldb/cache.h"
 #include "leveldb/env.h"
@@ -38,14 +37,14 @@ namespace db_bench {
 // or read with pread, and counted by `io`.
 class CountingEnv final : public leveldb::EnvWrapper {
  public:
-  CountingEnv(IoModel* io, bool mmap)
+  CountingEnv(ReadCounters* io, bool mmap)
       : leveldb::EnvWrapper(leveldb::Env::Default()), io_(io), mmap_(mmap) {}
 
   leveldb::Status NewRandomAccessFile(
       const std::string& name, leveldb::RandomAccessFile** result) override;
 
  private:
-  IoModel* const io_;
+  ReadCounters* const io_;
   const bool mmap_;
 };
 
@@ -111,8 +110,6 @@ class LevelDBSetup {
   // Block size, compression, filter policy, block cache and Env.
   leveldb::Options Options();
   const leveldb::ReadOptions& read_options() const { return read_options_; }
-  IoModel& io() { return io_; }
-  const IoModel& io() const { return io_; }
 
   EngineCounters Counters() const;
   // The block cache's usage and capacity, and the filter (of this setup's
@@ -123,7 +120,7 @@ class LevelDBSetup {
 
  private:
   const EngineOptions options_;
-  IoModel io_;
+  ReadCounters io_;
   CountingEnv env_;
   absl::Status status_;
   std::unique_ptr<CountingFilterPolicy> filter_policy_;

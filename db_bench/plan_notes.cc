@@ -152,10 +152,9 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
     if (kind != BenchmarkKind::kMultiReadRandom) continue;
     plan->notes.push_back(absl::StrCat(
         "multireadrandom looks up readrandom's keys ", flags.batch_size,
-        " at a time (--batch_size): bloomtable with Table::MultiGet (several "
-        "tables: newest first, passing on the keys still missing), RocksDB "
+        " at a time (--batch_size): bloomtable with Table::MultiGet, RocksDB "
         "with its batched DB::MultiGet (a file's blocks fetched with one "
-        "MultiRead, counted as one read and one --io_latency_us delay); "
+        "MultiRead, counted as one read); "
         "LevelDB has no MultiGet: a loop of Gets. micros/op is per key."));
     break;
   }
@@ -173,37 +172,12 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
       "leveldb.approximate-memory-usage, block cache and memtables only; "
       "RocksDB: rocksdb.estimate-table-readers-mem); '-' where the engine "
       "cannot tell.");
-  if (flags.tables > 1 && (Contains(plan->engines, "leveldb") ||
-                           Contains(plan->engines, kLevelDBAdapted))) {
-    plan->notes.push_back(absl::StrFormat(
-        "--tables=%d does not apply to LevelDB: it has no flush call, "
-        "compacts level 0 at 4 files and compacts files that lookups probe "
-        "in vain, so it is always read fully compacted.",
-        flags.tables));
-  }
-  if (flags.tables > 1 &&
-      std::any_of(plan->engines.begin(), plan->engines.end(),
-                  [](const std::string& engine) {
-                    return EngineLevel(engine) == "table" &&
-                           EngineFamily(engine) != "bloomtable";
-                  })) {
-    plan->notes.push_back(
-        "--tables does not apply to the peers' table-level engines: each "
-        "reads one table.");
-  }
   // The peers' engines this binary was built without, and why.
   for (const EngineEntry& entry : EngineRegistry()) {
     if (entry.make == nullptr && entry.family != "bloomtable") {
       plan->notes.push_back(
           absl::StrCat(entry.name, " left out: ", entry.left_out, "."));
     }
-  }
-  if (flags.io_latency_us > 0) {
-    plan->notes.push_back(absl::StrFormat(
-        "--io_latency_us=%d is added to every table-file read during read "
-        "benchmarks (and bloomtable's table opens), not to fills or "
-        "compactions.",
-        flags.io_latency_us));
   }
   if (Contains(plan->engines, "rocksdb")) {
     plan->notes.push_back(
@@ -240,8 +214,6 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan) {
   settings["threads_list"] = plan.threads;
   settings["batch_size"] = flags.batch_size;
   settings["seed"] = flags.seed;
-  settings["tables"] = flags.tables;
-  settings["io_latency_us"] = flags.io_latency_us;
   settings["leveldb_source"] = flags.leveldb_source;
   settings["use_existing_db"] = flags.use_existing_db;
   settings["verify_checksum"] = flags.verify_checksum;

@@ -510,7 +510,6 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
         config.index_block_restart_interval > 0
             ? nlohmann::json(config.index_block_restart_interval)
             : nlohmann::json(nullptr);
-    c["tables"] = config.tables;
     c["cache_size"] = config.cache_size;
     c["dir"] = config.dir;
     c["keys_written"] = config.keys_written;

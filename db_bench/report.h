@@ -24,8 +24,8 @@ namespace db_bench {
 
 // One engine with one filter setting: what was built and what it measured.
 struct ConfigReport {
-  // bloomtable, bloomtable_single, leveldb_table, rocksdb_table, leveldb,
-  // leveldb+bloomtable, rocksdb
+  // bloomtable, leveldb_table, rocksdb_table, leveldb, leveldb+bloomtable,
+  // rocksdb, ...
   std::string engine;
   std::string level;   // table or db
   std::string io;      // pread or mmap
@@ -38,7 +38,6 @@ struct ConfigReport {
   std::string scan_filter = "none";
   // The stored bits per key bloom_bits was calibrated for (0: none).
   double target_stored_bits = 0;
-  int tables = 1;
   uint64_t cache_size = 0;  // block cache bytes
   std::string dir;
   std::optional<StorageSummary> storage;

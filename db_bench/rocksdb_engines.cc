@@ -2,11 +2,9 @@
 // RocksDB's own block-based table format (RocksDB 7.8 ignores LevelDB-style
 // "filter." blocks, so it cannot read ours, nor we its):
 //
-//   - "rocksdb": a real rocksdb::DB at db level. With --tables=1 every key
-//     is written, flushed and compacted into one sorted run (CompactRange);
-//     with --tables=N automatic compaction is off and the memtable is
-//     flushed after each Nth of the writes, leaving N overlapping level-0
-//     files, newest first. MultiGet is its batched DB::MultiGet (filters
+//   - "rocksdb": a real rocksdb::DB at db level, every key written, flushed
+//     and compacted into one sorted run (CompactRange). MultiGet is its
+//     batched DB::MultiGet (filters
 //     first, a file's data blocks fetched with one MultiRead). Memory:
 //     rocksdb.estimate-table-readers-mem and the tables' properties.
 //   - "rocksdb_readonly": filled as "rocksdb", then closed and opened again
@@ -86,7 +84,7 @@ class RocksDBEngine final : public Engine {
 
   absl::Status OpenExisting() override {
     CloseDB();
-    return Open(/*memtable_bytes=*/0, read_only_);
+    return Open(read_only_);
   }
 
   absl::Status Get(std::string_view key, std::string* value) const override {
@@ -148,14 +146,9 @@ class RocksDBEngine final : public Engine {
     return stats;
   }
 
-  void SetReadLatency(bool enabled) override {
-    setup_.io().SetLatencyEnabled(enabled);
-  }
-
  private:
-  // `memtable_bytes` > 0 sizes the memtable to hold that many bytes of writes
-  // without an automatic flush. `read_only`: DB::OpenForReadOnly.
-  absl::Status Open(uint64_t memtable_bytes, bool read_only);
+  // `read_only`: DB::OpenForReadOnly.
+  absl::Status Open(bool read_only);
   void CloseDB() {
     if (db_ != nullptr) {
       db_->Close().PermitUncheckedError();
@@ -170,22 +163,9 @@ class RocksDBEngine final : public Engine {
   std::unique_ptr<rocksdb::DB> db_;
 };
 
-absl::Status RocksDBEngine::Open(uint64_t memtable_bytes, bool read_only) {
+absl::Status RocksDBEngine::Open(bool read_only) {
   rocksdb::Options db_options = setup_.Options();
   db_options.create_if_missing = true;
-  if (options_.tables > 1) {
-    // Keep the level-0 files that each flush writes: no compaction, no
-    // write stalls below that many files, and a memtable that holds one
-    // run of writes (a flush per run, by us).
-    const int files = options_.tables;
-    db_options.disable_auto_compactions = true;
-    db_options.level0_file_num_compaction_trigger = files + 1;
-    db_options.level0_slowdown_writes_trigger = files + 10;
-    db_options.level0_stop_writes_trigger = files + 20;
-    if (memtable_bytes > db_options.write_buffer_size) {
-      db_options.write_buffer_size = memtable_bytes;
-    }
-  }
   rocksdb::DB* db = nullptr;
   rocksdb::Status status =
       read_only ? rocksdb::DB::OpenForReadOnly(db_options, options_.dir, &db)
@@ -198,30 +178,17 @@ absl::Status RocksDBEngine::Open(uint64_t memtable_bytes, bool read_only) {
 absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
   CloseDB();
   absl::Status status = RecreateDirectory(options_.dir);
-  if (!status.ok()) return status;
-  const size_t n = input.order.size();
-  const int runs = options_.tables > 1 ? options_.tables : 1;
-  // A memtable's footprint is about twice the raw bytes of its entries
-  // (skiplist nodes, arena slack); leave room for that.
-  const uint64_t run_bytes =
-      2 * (n / runs + 1) *
-      (input.keys->key_size() + input.values->value_size() + 16);
-  status = Open(run_bytes, /*read_only=*/false);
+  if (status.ok()) status = Open(/*read_only=*/false);
   const rocksdb::WriteOptions write_options;
-  for (int run = 0; run < runs && status.ok(); ++run) {
-    const size_t begin = n * run / runs;
-    const size_t end = n * (run + 1) / runs;
-    status =
-        PutEntries(input, input.order.subspan(begin, end - begin), progress,
-                   [&](std::string_view key, std::string_view value) {
-                     return FromPeerStatus(
-                         db_->Put(write_options, ToSlice(key), ToSlice(value)));
-                   });
-    if (status.ok()) {
-      status = FromPeerStatus(db_->Flush(rocksdb::FlushOptions()));
-    }
+  if (status.ok()) {
+    status = PutEntries(input, input.order, progress,
+                        [&](std::string_view key, std::string_view value) {
+                          return FromPeerStatus(db_->Put(
+                              write_options, ToSlice(key), ToSlice(value)));
+                        });
   }
-  if (status.ok() && runs == 1) {
+  if (status.ok()) status = FromPeerStatus(db_->Flush(rocksdb::FlushOptions()));
+  if (status.ok()) {
     progress->SetPhase("compacting");
     rocksdb::CompactRangeOptions compact_options;
     compact_options.bottommost_level_compaction =
@@ -231,7 +198,7 @@ absl::Status RocksDBEngine::Fill(const FillInput& input, Progress* progress) {
   }
   if (!status.ok() || !read_only_) return status;
   CloseDB();
-  return Open(/*memtable_bytes=*/0, /*read_only=*/true);
+  return Open(/*read_only=*/true);
 }
 
 MemorySummary RocksDBEngine::Memory() const {
@@ -377,10 +344,6 @@ class RocksDBTableEngine final : public Engine {
 
   std::string StatsText() const override {
     return setup_.statistics().ToString();
-  }
-
-  void SetReadLatency(bool enabled) override {
-    setup_.io().SetLatencyEnabled(enabled);
   }
 
  private:

@@ -13,41 +13,37 @@ namespace {
 
 class CountingFile final : public rocksdb::FSRandomAccessFileOwnerWrapper {
  public:
-  CountingFile(std::unique_ptr<rocksdb::FSRandomAccessFile> base, IoModel* io)
+  CountingFile(std::unique_ptr<rocksdb::FSRandomAccessFile> base,
+               ReadCounters* io)
       : rocksdb::FSRandomAccessFileOwnerWrapper(std::move(base)), io_(io) {}
 
   rocksdb::IOStatus Read(uint64_t offset, size_t n,
                          const rocksdb::IOOptions& options,
                          rocksdb::Slice* result, char* scratch,
                          rocksdb::IODebugContext* dbg) const override {
-    io_->BeforeRead();
     rocksdb::IOStatus status =
         target()->Read(offset, n, options, result, scratch, dbg);
-    io_->AfterRead(result->size());
+    io_->Add(result->size());
     return status;
   }
 
   rocksdb::IOStatus MultiRead(rocksdb::FSReadRequest* requests, size_t count,
                               const rocksdb::IOOptions& options,
                               rocksdb::IODebugContext* dbg) override {
-    // One device round trip for the batch.
-    io_->BeforeRead();
     rocksdb::IOStatus status =
         target()->MultiRead(requests, count, options, dbg);
-    for (size_t i = 0; i < count; ++i) {
-      io_->AfterRead(requests[i].result.size());
-    }
+    for (size_t i = 0; i < count; ++i) io_->Add(requests[i].result.size());
     return status;
   }
 
  private:
-  IoModel* const io_;
+  ReadCounters* const io_;
 };
 
 // RocksDB's default file system, with counting random-access files.
 class CountingFileSystem final : public rocksdb::FileSystemWrapper {
  public:
-  explicit CountingFileSystem(IoModel* io)
+  explicit CountingFileSystem(ReadCounters* io)
       : rocksdb::FileSystemWrapper(rocksdb::FileSystem::Default()), io_(io) {}
 
   const char* Name() const override { return "DbBenchCountingFileSystem"; }
@@ -66,7 +62,7 @@ class CountingFileSystem final : public rocksdb::FileSystemWrapper {
   }
 
  private:
-  IoModel* const io_;
+  ReadCounters* const io_;
 };
 
 // The bounds a scan's rocksdb::ReadOptions point to.
@@ -85,13 +81,12 @@ struct ScanBounds {
 
 }  // namespace
 
-std::shared_ptr<rocksdb::FileSystem> NewCountingFileSystem(IoModel* io) {
+std::shared_ptr<rocksdb::FileSystem> NewCountingFileSystem(ReadCounters* io) {
   return std::make_shared<CountingFileSystem>(io);
 }
 
 RocksDBSetup::RocksDBSetup(const EngineOptions& options)
     : options_(options),
-      io_(options.io_latency_us),
       file_system_(NewCountingFileSystem(&io_)),
       env_(rocksdb::NewCompositeEnv(file_system_)),
       statistics_(rocksdb::CreateDBStatistics()),
@@ -131,8 +126,8 @@ rocksdb::Options RocksDBSetup::Options(bool whole_key_filtering) const {
 EngineCounters RocksDBSetup::Counters(RocksDBFilterQueries queries,
                                       bool and_prefix_checks) const {
   EngineCounters counters;
-  counters.file_reads = io_.reads();
-  counters.file_bytes_read = io_.bytes();
+  counters.file_reads = io_.reads.Sum();
+  counters.file_bytes_read = io_.bytes.Sum();
   counters.has_filter_counters = queries != RocksDBFilterQueries::kNone;
   const auto ticker = [this](rocksdb::Tickers t) {
     return statistics_->getTickerCount(t);

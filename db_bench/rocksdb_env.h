@@ -1,9 +1,8 @@
 // RocksDBSetup is what db_bench's RocksDB engines (a rocksdb::DB, and one
 // table read directly) set up from their EngineOptions, in one place:
-//   - a file system whose random-access files count reads and bytes and
-//     apply --io_latency_us (IoModel; each MultiRead request counts as one
-//     read and one delay), mapped where EngineOptions::mmap_reads asks
-//     (RocksDB's own allow_mmap_reads);
+//   - a file system whose random-access files count reads and bytes
+//     (ReadCounters; each MultiRead request counts as one read), mapped
+//     where EngineOptions::mmap_reads asks (RocksDB's allow_mmap_reads);
 //   - statistics at the level without timers (timers would add clock reads
 //     to every lookup), from which the filter's answers
 //     (BLOOM_FILTER_USEFUL, _FULL_POSITIVE, _FULL_TRUE_POSITIVE, or for an
@@ -27,7 +26,7 @@
 #include <string_view>
 
 #include "db_bench/engine.h"
-#include "db_bench/io_model.h"
+#include "db_bench/sharded_counter.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/iterator.h"
@@ -55,7 +54,6 @@ class RocksDBSetup {
   // filter only with `whole_key_filtering`.
   rocksdb::Options Options(bool whole_key_filtering = true) const;
   const rocksdb::ReadOptions& read_options() const { return read_options_; }
-  IoModel& io() { return io_; }
   rocksdb::Statistics& statistics() const { return *statistics_; }
 
   // Reads and bytes, the filter's queries as `queries` says (with
@@ -68,7 +66,7 @@ class RocksDBSetup {
 
  private:
   const EngineOptions options_;
-  IoModel io_;
+  ReadCounters io_;
   const std::shared_ptr<rocksdb::FileSystem> file_system_;
   const std::shared_ptr<rocksdb::Env> env_;
   const std::shared_ptr<rocksdb::Statistics> statistics_;
@@ -78,7 +76,7 @@ class RocksDBSetup {
 
 // RocksDB's default file system, with random-access files counted by `io`
 // (which must outlive it).
-std::shared_ptr<rocksdb::FileSystem> NewCountingFileSystem(IoModel* io);
+std::shared_ptr<rocksdb::FileSystem> NewCountingFileSystem(ReadCounters* io);
 
 // Engine::NewScan for the RocksDB engines: an iterator made by `make` with
 // the engine's read options, iterate_lower_bound and iterate_upper_bound set

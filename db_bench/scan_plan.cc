@@ -80,8 +80,7 @@ absl::StatusOr<std::vector<std::string>> ParseScanFilters(
 
 void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config) {
   EngineOptions& options = config->engine_options;
-  const bool bloomtable =
-      config->engine == "bloomtable" || config->engine == "bloomtable_single";
+  const bool bloomtable = config->engine == "bloomtable";
   if (config->scan_filter == "prefix") {
     const size_t length = static_cast<size_t>(flags.prefix_length);
     if (bloomtable) {

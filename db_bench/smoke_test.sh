@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Smoke test of db_bench: every benchmark on every engine built, at a small
-# size, in the shapes that matter (one table; several overlapping tables with
-# 1 and 2 threads, two cache sizes, MultiGet batches and device latency; a
-# store reused with --use_existing_db; LevelDB with bloomtable's filters
-# through the adapter), then db_bench_check on the JSON; and the usage
-# errors.
+# size, in the shapes that matter (1 and 2 threads, two cache sizes, MultiGet
+# batches; a store reused with --use_existing_db; LevelDB with bloomtable's
+# filters through the adapter), then db_bench_check on the JSON; and the
+# usage errors.
 #
 #   smoke_test.sh path/to/db_bench path/to/db_bench_check
 set -euo pipefail
@@ -31,15 +30,14 @@ echo "== every bloomtable filter policy, both layouts"
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss \
   --json="$work/whole.json" >"$work/whole.out"
 
-echo "== overlapping tables, 2 threads, 2 bloom_bits values, latency"
-"$db_bench" --num=2000 --reads=500 --tables=3 --threads=2 --io_latency_us=1 \
-  --bloom_bits=6,10 --batch_size=7 \
+echo "== 2 threads, 2 bloom_bits values"
+"$db_bench" --num=2000 --reads=500 --threads=2 --bloom_bits=6,10 \
+  --batch_size=7 \
   --benchmarks=fillrandom,readrandom,multireadrandom,readmissing,readnearmiss,readhot,seekrandom,readseq \
-  --json="$work/tables.json" >"$work/tables.out"
+  --json="$work/threads.json" >"$work/threads.out"
 
-echo "== overlapping tables, 1 and 2 threads, 2 cache sizes"
-# (No --io_latency_us here: with no cache every read would sleep.)
-"$db_bench" --num=2000 --reads=500 --tables=3 --threads=1,2 \
+echo "== 1 and 2 threads, 2 cache sizes"
+"$db_bench" --num=2000 --reads=500 --threads=1,2 \
   --cache_size=0,32K --batch_size=7 \
   --benchmarks=fillrandom,readrandom,multireadrandom,readmissing,readnearmiss \
   --json="$work/caches.json" >"$work/caches.out"
@@ -75,7 +73,7 @@ echo "== a store filled once, then read with --use_existing_db"
   >"$work/existing.out"
 
 "$check" "$work/one.json" "$work/filters.json" "$work/whole.json" \
-  "$work/tables.json" "$work/caches.json" "$work/existing.json" \
+  "$work/threads.json" "$work/caches.json" "$work/existing.json" \
   "$work/scans.json" "$work/scans64.json" \
   "${adapter_json[@]}"
 
