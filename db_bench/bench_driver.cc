@@ -406,20 +406,11 @@ absl::Status RunPlan(const BenchPlan& plan_as_given,
   if (temporary) RemoveDirectory(dir).IgnoreError();
   if (!status.ok()) return status;
   *configs = MergeRuns(accepted);
-  for (const ConfigReport& report : *configs) {
-    if (const MemorySummary* memory = report.LastMemory()) {
-      const std::string note =
-          absl::StrCat("Memory, ", report.engine, ": ", memory->sources, ".");
-      if (std::find(notes->begin(), notes->end(), note) == notes->end()) {
-        notes->push_back(note);
-      }
-    }
-  }
   if (repeats > 1) {
     notes->push_back(absl::StrFormat(
-        "Each timing figure is the median of %d runs (the range: min-max); "
-        "each run fills every store again, and the runs visit the stores in "
-        "orders rotated so that each starts with a different one.",
+        "Each timing figure is the median of %d runs (the range: min-max), "
+        "each filling every store again, visiting the stores in rotated "
+        "orders.",
         repeats));
   }
   return absl::OkStatus();

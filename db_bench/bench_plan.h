@@ -174,8 +174,7 @@ absl::StatusOr<std::vector<std::string>> ParseScanFilters(
 // extractor or range filter bits, or RocksDB's prefix length. (scan_plan.cc)
 void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config);
 
-// Appends to plan->notes what scan benchmarks and scan filters mean, when
-// the plan has them. (scan_plan.cc)
+// Appends to plan->notes what the plan's scan filters are. (scan_plan.cc)
 void AddScanNotes(BenchPlan* plan);
 
 // The settings block of the JSON report. (plan_notes.cc)

@@ -54,6 +54,10 @@ double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
+int64_t Nanos(Clock::duration d) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+}
+
 // The keys one thread looks up, generated before the clock starts: fixed
 // stride, with the entry number each came from (for checking values).
 struct ThreadKeys {
@@ -152,15 +156,31 @@ void RecordError(const absl::Status& status, ThreadResult* result) {
   if (result->errors++ == 0) result->first_error = status.ToString();
 }
 
-// True once a thread that has done `done` operations of its keys (n of
-// them per round) since `start` may stop: every key asked at least once and
-// --min_seconds passed. Reads the clock once per kProgressBatch operations.
-bool LoopDone(uint64_t done, uint64_t n, double min_seconds,
-              Clock::time_point start) {
-  if (done < n) return false;
-  if (min_seconds <= 0) return true;
-  if (done % kProgressBatch != 0) return false;
-  return Seconds(Clock::now() - start) >= min_seconds;
+// Calls op(i) for i = 0, 1, ... n - 1, 0, ... until every key was asked at
+// least once and `min_seconds` passed (the clock read once per
+// kProgressBatch operations), timing one call in (sample_mask + 1) alone,
+// then after(i) untimed; sets the result's ops and seconds.
+template <typename Op, typename After>
+void TimedLoop(uint64_t n, double min_seconds, uint64_t sample_mask,
+               Progress* progress, ThreadResult* result, Op&& op,
+               After&& after) {
+  const Clock::time_point start = Clock::now();
+  uint64_t done = 0;
+  for (uint64_t i = 0;; ++done, i = i + 1 == n ? 0 : i + 1) {
+    if (done >= n &&
+        (min_seconds <= 0 || (done % kProgressBatch == 0 &&
+                              Seconds(Clock::now() - start) >= min_seconds))) {
+      break;
+    }
+    const bool sampled = (done & sample_mask) == 0;
+    const Clock::time_point op_start = sampled ? Clock::now() : start;
+    op(i);
+    if (sampled) result->samples.Add(Nanos(Clock::now() - op_start));
+    after(i);
+    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
+  }
+  result->seconds = Seconds(Clock::now() - start);
+  result->ops = done;
 }
 
 void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
@@ -168,39 +188,26 @@ void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
                      uint64_t sample_mask, Progress* progress,
                      ThreadResult* result) {
   const bool expect_present = !ReadsAbsentKeys(kind);
-  const ValueGenerator& values = *options.values;
   const std::unique_ptr<EngineReader> reader = engine.NewReader();
   std::string value;
-  const uint64_t n = keys.entries.size();
-  const Clock::time_point start = Clock::now();
-  uint64_t done = 0;
-  for (uint64_t i = 0; !LoopDone(done, n, options.min_seconds, start);
-       ++done, i = i + 1 == n ? 0 : i + 1) {
-    const std::string_view key = keys.key(i);
-    const bool sampled = (done & sample_mask) == 0;
-    Clock::time_point op_start;
-    if (sampled) op_start = Clock::now();
-    const absl::Status status = reader->Get(key, &value);
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
-    if (status.ok()) {
-      ++result->found;
-      result->bytes += key.size() + value.size();
-      if (expect_present && value != values.Value(keys.entries[i])) {
-        ++result->wrong_values;
-      }
-    } else if (absl::IsNotFound(status)) {
-      ++result->not_found;
-    } else {
-      RecordError(status, result);
-    }
-    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
-  }
-  result->seconds = Seconds(Clock::now() - start);
-  result->ops = done;
+  absl::Status status;
+  TimedLoop(
+      keys.entries.size(), options.min_seconds, sample_mask, progress, result,
+      [&](uint64_t i) { status = reader->Get(keys.key(i), &value); },
+      [&](uint64_t i) {
+        if (status.ok()) {
+          ++result->found;
+          result->bytes += keys.stride + value.size();
+          if (expect_present &&
+              value != options.values->Value(keys.entries[i])) {
+            ++result->wrong_values;
+          }
+        } else if (absl::IsNotFound(status)) {
+          ++result->not_found;
+        } else {
+          RecordError(status, result);
+        }
+      });
 }
 
 void RunMultiGets(const RunOptions& options, const Engine& engine,
@@ -222,9 +229,7 @@ void RunMultiGets(const RunOptions& options, const Engine& engine,
     // Every batch is timed: one clock read per batch_size keys.
     const Clock::time_point batch_start = Clock::now();
     engine.MultiGet(batch, &statuses, &found_values);
-    result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            Clock::now() - batch_start)
-                            .count() /
+    result->samples.Add(Nanos(Clock::now() - batch_start) /
                         static_cast<int64_t>(end - begin));
     for (uint64_t i = begin; i < end; ++i) {
       const absl::Status& status = statuses[i - begin];
@@ -254,74 +259,46 @@ void RunMultiGets(const RunOptions& options, const Engine& engine,
 void RunScans(BenchmarkKind kind, const Engine& engine, const ThreadKeys& keys,
               double min_seconds, uint64_t sample_mask, Progress* progress,
               ThreadResult* result) {
-  const uint64_t n = keys.entries.size();
-  const Clock::time_point start = Clock::now();
-  uint64_t done = 0;
-  for (uint64_t i = 0; !LoopDone(done, n, min_seconds, start);
-       ++done, i = i + 1 == n ? 0 : i + 1) {
-    const bool sampled = (done & sample_mask) == 0;
-    Clock::time_point op_start;
-    if (sampled) op_start = Clock::now();
-    std::unique_ptr<EngineIterator> scan =
-        engine.NewScan(keys.key(2 * i), keys.key(2 * i + 1));
-    uint64_t found = 0;
-    for (; scan->Valid(); scan->Next()) {
-      result->bytes += scan->key().size() + scan->value().size();
-      ++found;
-    }
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
-    if (!scan->status().ok()) RecordError(scan->status(), result);
-    result->found += found;
-    if (found == 0) ++result->not_found;
-    if (kind == BenchmarkKind::kScanShort && found != keys.entries[i]) {
-      ++result->wrong_values;
-    }
-    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
-  }
-  result->seconds = Seconds(Clock::now() - start);
-  result->ops = done;
+  std::unique_ptr<EngineIterator> scan;
+  uint64_t found = 0;
+  TimedLoop(
+      keys.entries.size(), min_seconds, sample_mask, progress, result,
+      [&](uint64_t i) {
+        scan = engine.NewScan(keys.key(2 * i), keys.key(2 * i + 1));
+        for (found = 0; scan->Valid(); scan->Next(), ++found) {
+          result->bytes += scan->key().size() + scan->value().size();
+        }
+      },
+      [&](uint64_t i) {
+        if (!scan->status().ok()) RecordError(scan->status(), result);
+        result->found += found;
+        if (found == 0) ++result->not_found;
+        if (kind == BenchmarkKind::kScanShort && found != keys.entries[i]) {
+          ++result->wrong_values;
+        }
+        scan.reset();
+      });
 }
 
 void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
               uint64_t seek_nexts, uint64_t sample_mask, Progress* progress,
               ThreadResult* result) {
   std::unique_ptr<EngineIterator> iter = engine.NewIterator();
-  const uint64_t n = keys.entries.size();
-  const Clock::time_point start = Clock::now();
-  uint64_t done = 0;
-  for (uint64_t i = 0; !LoopDone(done, n, min_seconds, start);
-       ++done, i = i + 1 == n ? 0 : i + 1) {
-    const std::string_view key = keys.key(i);
-    const bool sampled = (done & sample_mask) == 0;
-    Clock::time_point op_start;
-    if (sampled) op_start = Clock::now();
-    iter->Seek(key);
-    const bool found = iter->Valid() && iter->key() == key;
-    if (found) result->bytes += iter->key().size() + iter->value().size();
-    for (uint64_t step = 0; step < seek_nexts && iter->Valid(); ++step) {
-      iter->Next();
-      if (iter->Valid()) {
-        result->bytes += iter->key().size() + iter->value().size();
-      }
-    }
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
-    if (found) {
-      ++result->found;
-    } else {
-      ++result->not_found;
-    }
-    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
-  }
-  result->seconds = Seconds(Clock::now() - start);
-  result->ops = done;
+  bool found = false;
+  TimedLoop(
+      keys.entries.size(), min_seconds, sample_mask, progress, result,
+      [&](uint64_t i) {
+        iter->Seek(keys.key(i));
+        found = iter->Valid() && iter->key() == keys.key(i);
+        if (found) result->bytes += iter->key().size() + iter->value().size();
+        for (uint64_t step = 0; step < seek_nexts && iter->Valid(); ++step) {
+          iter->Next();
+          if (iter->Valid()) {
+            result->bytes += iter->key().size() + iter->value().size();
+          }
+        }
+      },
+      [&](uint64_t) { ++(found ? result->found : result->not_found); });
   if (!iter->status().ok()) RecordError(iter->status(), result);
 }
 
@@ -339,11 +316,7 @@ void RunScan(const Engine& engine, uint64_t limit, uint64_t sample_mask,
     Clock::time_point op_start;
     if (sampled) op_start = Clock::now();
     iter->Next();
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
+    if (sampled) result->samples.Add(Nanos(Clock::now() - op_start));
     if (i % kProgressBatch == 0) progress->Add(kProgressBatch);
   }
   result->seconds = Seconds(Clock::now() - start);

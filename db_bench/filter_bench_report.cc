@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "db_bench/text_table.h"
 
 namespace bloomtable {
 
@@ -31,14 +32,14 @@ void PrintTable(const std::vector<FilterBenchRow>& rows) {
       "build ns/key", "present ns",     "absent ns",    "absent dep ns",
       "FP% random",   "FP% near",       "FP% formula",  "FP% 2^-b",
       "build x/base", "present x/base", "absent x/base"};
-  std::vector<std::vector<std::string>> cells = {header};
+  db_bench::TextTable table(header, /*text_columns=*/1);
   for (const FilterBenchRow& row : rows) {
     const FilterBenchRow* base = FindBaseline(rows, row);
     auto ratio = [&](double ours, double theirs) {
       return base == nullptr ? std::string("-")
                              : absl::StrFormat("%.2f", ours / theirs);
     };
-    cells.push_back({
+    table.AddRow({
         row.filter + (row.same_bytes_as_baseline ? "" : " (BYTES DIFFER)") +
             (row.false_negatives ? " (FALSE NEGATIVES)" : ""),
         LayoutName(row),
@@ -57,22 +58,7 @@ void PrintTable(const std::vector<FilterBenchRow>& rows) {
         ratio(row.absent_ns_per_probe, base ? base->absent_ns_per_probe : 0),
     });
   }
-  std::vector<size_t> widths(header.size(), 0);
-  for (const auto& line : cells) {
-    for (size_t c = 0; c < line.size(); ++c) {
-      widths[c] = std::max(widths[c], line[c].size());
-    }
-  }
-  for (size_t l = 0; l < cells.size(); ++l) {
-    std::string text;
-    for (size_t c = 0; c < cells[l].size(); ++c) {
-      // The first column reads best left-aligned, numbers right-aligned.
-      text += c == 0 ? absl::StrFormat("%-*s", widths[c], cells[l][c])
-                     : absl::StrFormat("  %*s", widths[c], cells[l][c]);
-    }
-    std::printf("%s\n", text.c_str());
-    if (l == 0) std::printf("%s\n", std::string(text.size(), '-').c_str());
-  }
+  std::printf("%s", table.Render().c_str());
 }
 
 nlohmann::json RowsToJson(const std::vector<FilterBenchRow>& rows,

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "db_bench/text_table.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -38,43 +39,6 @@ nlohmann::json NumberOrNull(double value) {
   if (std::isnan(value) || std::isinf(value)) return nullptr;
   return value;
 }
-
-// Aligns rows of cells: text columns to the left, numbers to the right.
-class TextTable {
- public:
-  explicit TextTable(std::vector<std::string> header, size_t text_columns)
-      : text_columns_(text_columns) {
-    rows_.push_back(std::move(header));
-  }
-  void AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  void AddSeparator() { rows_.emplace_back(); }
-
-  std::string Render() const {
-    std::vector<size_t> widths;
-    for (const auto& row : rows_) {
-      if (widths.size() < row.size()) widths.resize(row.size(), 0);
-      for (size_t i = 0; i < row.size(); ++i) {
-        widths[i] = std::max(widths[i], row[i].size());
-      }
-    }
-    std::string out;
-    for (const auto& row : rows_) {
-      std::string line;
-      for (size_t i = 0; i < row.size(); ++i) {
-        const std::string padding(widths[i] - row[i].size(), ' ');
-        if (i > 0) line += "  ";
-        line += i < text_columns_ ? row[i] + padding : padding + row[i];
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
-    return out;
-  }
-
- private:
-  const size_t text_columns_;
-  std::vector<std::vector<std::string>> rows_;
-};
 
 }  // namespace
 

@@ -97,45 +97,21 @@ void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config) {
 
 void AddScanNotes(BenchPlan* plan) {
   const PlanFlags& flags = plan->flags;
-  bool scans = false;
-  for (BenchmarkKind kind : plan->benchmarks) scans = scans || IsScan(kind);
-  bool scan_filters = false;
+  bool prefix = false;
+  bool range = false;
   for (const ConfigPlan& config : plan->configs) {
-    scan_filters = scan_filters || config.scan_filter != "none";
+    prefix |= config.scan_filter == "prefix";
+    range |= config.scan_filter == "range";
   }
-  if (scans) {
+  if (prefix) {
     plan->notes.push_back(absl::StrCat(
-        "scanmissing/scanshort: one bounded scan per op (Engine::NewScan: a "
-        "new iterator with the range as its bounds, positioned and walked "
-        "to the end), over --scan_length=",
-        flags.scan_length,
-        " key numbers; scanmissing's ranges hold no key (half start right "
-        "after a key), scanshort's start at a key. Keys: --key_scheme=",
-        flags.key_scheme,
-        flags.key_scheme == "decimal"
-            ? " (every other number is a key: empty ranges are one number "
-              "long)"
-            : "",
-        ". reads/op counts table-file reads per scan; FP % = scan-filter "
-        "'maybe' answers per scan asked."));
-    plan->notes.push_back(
-        "Scans without a scan filter (LevelDB has none) seek and read the "
-        "block where the range would be; bloomtable passes the bounds to its "
-        "table iterators, RocksDB to ReadOptions::iterate_lower_bound/"
-        "iterate_upper_bound.");
+        "+prefix: bloomtable's prefix filter, or RocksDB's prefix Bloom, of "
+        "the keys' first ",
+        flags.prefix_length, " bytes (whole keys kept)."));
   }
-  if (scan_filters) {
-    plan->notes.push_back(absl::StrCat(
-        "+prefix: bloomtable's prefix filter (its point filter also holds the "
-        "keys' first ",
-        flags.prefix_length,
-        " bytes), or RocksDB's prefix Bloom (NewFixedPrefixTransform(",
-        flags.prefix_length,
-        "), whole keys kept, scans with auto_prefix_mode); +range: "
-        "bloomtable's range filter bloomtable.Grafite at ",
-        flags.range_bits,
-        " bits per key (a store with filter none+range has no point filter). "
-        "Stored bits/key count every filter block of the table."));
+  if (range) {
+    plan->notes.push_back(absl::StrCat("+range: bloomtable's range filter at ",
+                                       flags.range_bits, " bits per key."));
   }
 }
 
