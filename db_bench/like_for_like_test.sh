@@ -59,7 +59,7 @@ fi
 expect "| filter | 6 b/key | 8 b/key | 10 b/key | 12 b/key | 16 b/key | b/key for 1% |"
 grep -E '^\| rocksdb_(table|sst_iterator) rocksdb_bloom whole_table \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' "$md" >/dev/null ||
   { echo "FAIL: no interpolated FP for rocksdb_bloom" >&2; exit 1; }
-expect "| goal | measured (medians, range) | status | what is left (notes, with the profiles' shares) |"
+expect "| goal | measured (medians, range) | status | what the same runs show (counters, profiles) |"
 expect "Smoke run, not a measurement."
 expect "| readmissing | pread |"
 expect "| opening the database reads no data block |"

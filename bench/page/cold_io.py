@@ -2,8 +2,9 @@
 cold_bench): the device's raw rates, every row beside its floor, and the
 cold and warm goals."""
 
-from page.common import (cross_verdict, median, peer_provenance,
-                         summary_text, table, verdict)
+from page.common import (cross_verdict, decide, decide_ratio, median,
+                         peer_provenance, runs_of, summary_text, table,
+                         verdict)
 
 # cold_bench's headline MultiGet batch (the cold goals' MultiGet(32)).
 COLD_BATCH = 32
@@ -42,6 +43,14 @@ def raw_rate(report, depth):
     for r in (report or {}).get("raw_4k_direct_reads", []):
         if r.get("queue_depth") == depth:
             return median(r, "reads_per_second")
+    return None
+
+
+def raw_runs(report, depth):
+    """(slowest, fastest) raw 4 KiB direct reads per second at `depth`."""
+    for r in (report or {}).get("raw_4k_direct_reads", []):
+        if r.get("queue_depth") == depth:
+            return runs_of(r, "reads_per_second")
     return None
 
 
@@ -168,7 +177,10 @@ def cold_io_goals(cold_io, warm_io):
         share = keys_per_second(row) / floor
         rows.append([goal, f"{keys_per_second(row):,.0f} keys/s / "
                      f"{floor:,.0f} reads/s = {100 * share:.0f}%",
-                     verdict(share >= 0.7), ""])
+                     verdict(decide_ratio(
+                         runs_of(row, "keys_per_second"),
+                         raw_runs(cold_io, COLD_BATCH), 0.7,
+                         higher_is_better=True)), ""])
     # Cold, one Get against one raw read.
     goal = "cold `readrandom`: one bloomtable Get ≤ 1.2× one raw 4 KiB read " \
            "at queue depth 1"
@@ -179,9 +191,12 @@ def cold_io_goals(cold_io, warm_io):
                      verdict(None), ""])
     else:
         ratio = median(row, "micros_per_key") * floor / 1e6
+        raw = raw_runs(cold_io, 1)
         rows.append([goal, f"{summary_text(row['micros_per_key'], 2)} / "
                      f"{1e6 / floor:.2f} µs = {ratio:.2f}×",
-                     verdict(ratio <= 1.2), ""])
+                     verdict(decide_ratio(runs_of(row, "micros_per_key"),
+                                          (1e6 / raw[1], 1e6 / raw[0]), 1.2)),
+                     ""])
     # Cold, absent keys: the filter keeps them off the device.
     goal = "cold `readmissing`: bloomtable ≤ 0.02 device reads per key " \
            "(every call)"
@@ -195,7 +210,8 @@ def cold_io_goals(cold_io, warm_io):
         worst = max(absent, key=lambda r: median(r, "device_reads_per_key"))
         reads = median(worst, "device_reads_per_key")
         rows.append([goal, f"at most {reads:.4f} ({call_name(worst)})",
-                     verdict(reads <= 0.02), ""])
+                     verdict(decide(runs_of(worst, "device_reads_per_key"),
+                                    (0.02, 0.02))), ""])
     # bloomtable's MultiGet against RocksDB's, cold and warm.
     sources = [("cold", cold_io, COLD_BATCH, "cold_io.json")]
     for name, report in (("cold_io.json", cold_io),
@@ -229,16 +245,17 @@ def cold_io_goals(cold_io, warm_io):
             floor = raw_rate(report, batch) if mode == "cold" else None
             target = 0.8 * median(theirs, "micros_per_key")
             if ratio > 0.8 and floor and target < 1e6 / floor:
-                # Both engines read one block per present key: the device,
-                # not the engine, sets the pace.
-                note = (f"out of reach on this device: 0.8× RocksDB's is "
-                        f"{target:.2f} µs per key, below the device's own "
-                        f"{1e6 / floor:.2f} µs per 4 KiB read at queue depth "
-                        f"{batch} in the same run, and each present key needs "
-                        "one such read on both sides")
+                note = (f"0.8× RocksDB's is {target:.2f} µs per key, below "
+                        f"the device's own {1e6 / floor:.2f} µs per 4 KiB "
+                        f"read at queue depth {batch} in the same run; "
+                        "device reads per key: "
+                        f"{median(ours, 'device_reads_per_key'):.2f} and "
+                        f"{median(theirs, 'device_reads_per_key'):.2f}")
             rows.append([goal, ratio_text(ours, theirs),
-                         cross_verdict(ratio <= 0.8,
-                                       peer_provenance(report)), note])
+                         cross_verdict(decide_ratio(
+                             runs_of(ours, "micros_per_key"),
+                             runs_of(theirs, "micros_per_key"), 0.8),
+                             peer_provenance(report)), note])
     # Warm, 10^7 absent keys: MultiGet against a loop of Get.
     goal = "warm `readmissing`, 10^7 keys: bloomtable MultiGet ≤ 0.5× a " \
            "loop of Get per key"
@@ -256,8 +273,9 @@ def cold_io_goals(cold_io, warm_io):
         if multi is None or get is None:
             rows.append([goal, "no row", verdict(None), ""])
         else:
-            ratio = median(multi, "micros_per_key") / \
-                median(get, "micros_per_key")
             rows.append([goal.replace("MultiGet", f"MultiGet({batch})"),
-                         ratio_text(multi, get), verdict(ratio <= 0.5), ""])
+                         ratio_text(multi, get),
+                         verdict(decide_ratio(runs_of(multi, "micros_per_key"),
+                                              runs_of(get, "micros_per_key"),
+                                              0.5)), ""])
     return rows

@@ -11,8 +11,10 @@ WORKLOADS = ["readmissing", "readnearmiss", "readunrelated", "readrandom"]
 ABSENT = {"readmissing": "key+suffix", "readnearmiss": "near-miss",
           "readunrelated": "unrelated"}
 ABSENT_NAMES = " / ".join(ABSENT.values())
-# Two filters store "equal" memory when within this fraction of each other.
-EQUAL_MEMORY = 0.02
+# Two filters store "equal" memory when within this fraction of each other:
+# db_bench calibrates every fractional-bits filter to its target within 0.2%
+# (filter_budget.cc).
+EQUAL_MEMORY = 0.002
 # Table-level rows of db_bench JSON taken before it recorded its peers: what
 # those rows called then, under today's names.
 OLD_ENGINE_NAMES = {"leveldb_table": "leveldb_table_iterator",
@@ -82,18 +84,86 @@ def has_peers(report):
         r.get("engine") == "rocksdb" for r in report.get("lookups", []))
 
 
-def verdict(ok):
-    return {True: "met", False: "**not met**", None: "not measured"}[ok]
+# A goal's decision. A timing goal is met only when our slowest run beats
+# the goal line drawn from the peer's fastest run (or the fixed line); it is
+# missed when our fastest run misses the line drawn from the peer's slowest;
+# a result in between straddles the line, and against the peer itself (a
+# line at 1.0×) that is a tie: a lead inside run-to-run noise. Figures
+# without recorded runs count their median as both ends.
+MET, MISSED, STRADDLES, TIE = "met", "missed", "straddles", "tie"
+STATUS = {MET: "met", MISSED: "**not met**",
+          STRADDLES: "straddles the line (not met)",
+          TIE: "tie (inside run-to-run noise)", None: "not measured"}
+# Set by bench/report.py before it writes the page, when the page's inputs
+# do not come from one clean commit: no goal then reads "met".
+REFUSAL = {"reason": None}
 
 
-def cross_verdict(ok, provenance):
+def verdict(decision):
+    """The status text of a decision (True and False are met and missed)."""
+    if decision is True or decision is False:
+        decision = MET if decision else MISSED
+    if decision == MET and REFUSAL["reason"]:
+        return f"not decided ({REFUSAL['reason']})"
+    return STATUS[decision]
+
+
+def cross_verdict(decision, provenance):
     """A cross-engine goal's status: its verdict only where the peers are
     release builds (provenance from peer_provenance)."""
-    if ok is None:
+    if decision is None:
         return verdict(None)
     if provenance[0] is not True:
         return NOT_A_RESULT
-    return verdict(ok)
+    return verdict(decision)
+
+
+def runs_of(result, field="micros_per_op"):
+    """(fastest, slowest) of a figure over its runs: a db_bench result's
+    range, or a {median, min, max} summary; the median twice without."""
+    value = (result or {}).get(field)
+    if isinstance(value, dict):
+        return value.get("min", value.get("median")), \
+            value.get("max", value.get("median"))
+    low_high = (result.get("range") or {}).get(field)
+    if low_high and low_high[0] is not None:
+        return tuple(low_high)
+    return value, value
+
+
+def decide(ours, line, higher_is_better=False):
+    """ours and line as (low, high): met when all of ours is on the good side
+    of all of the line, missed when all of it is on the bad side."""
+    if higher_is_better:
+        ours, line = (-ours[1], -ours[0]), (-line[1], -line[0])
+    if ours[1] <= line[0]:
+        return MET
+    return MISSED if ours[0] > line[1] else STRADDLES
+
+
+def decide_ratio(ours, theirs, limit, higher_is_better=False):
+    """ours ≤ limit × theirs (≥ with higher_is_better), both (low, high).
+    Against the peer itself (limit 1) only a clear lead is met: runs that
+    overlap or touch are a tie."""
+    line = (limit * theirs[0], limit * theirs[1])
+    decision = decide(ours, line, higher_is_better)
+    if limit != 1 or decision == MISSED:
+        return decision
+    if decision == MET and (ours[0] == line[1] if higher_is_better
+                            else ours[1] == line[0]):
+        return TIE
+    return TIE if decision == STRADDLES else decision
+
+
+def all_of(*decisions):
+    """Met when every part is met; missed when any part is missed."""
+    if None in decisions:
+        return None
+    if MISSED in decisions:
+        return MISSED
+    if all(d == MET for d in decisions):
+        return MET
+    return TIE if all(d in (MET, TIE) for d in decisions) else STRADDLES
 
 
 def results_of(config, benchmark):
@@ -141,29 +211,30 @@ def peer_table_rows(rows, names):
 
 
 def ratio_goal(mine, theirs, workload, limit):
+    """(decision, text) of mine ≤ limit × theirs in µs per lookup."""
     a = results_of(mine, workload)
     b = results_of(theirs, workload)
     if a is None or b is None:
         return None, "no rows"
     ratio = a["micros_per_op"] / b["micros_per_op"]
-    return ratio <= limit, (f"{with_range(a)} / {with_range(b)} µs = "
-                            f"{ratio:.2f}×")
+    line = limit * runs_of(b)[0]
+    return decide_ratio(runs_of(a), runs_of(b), limit), (
+        f"{with_range(a)} / {with_range(b)} µs = {ratio:.2f}×; line "
+        f"{line:.3f} µs")
 
 
 def no_slower_goal(mine, theirs, workload):
-    """Met when mine's median is at most theirs' slowest run (no slower
-    beyond the run-to-run range); with a single run, at most theirs."""
+    """Met when mine is not slower beyond the run-to-run range: its runs
+    beat theirs, or overlap them (a tie)."""
     a = results_of(mine, workload)
     b = results_of(theirs, workload)
     if a is None or b is None:
         return None, "no rows"
-    limit = ((b.get("range") or {}).get("micros_per_op") or
-             [None, None])[1]
-    if limit is None:
-        limit = b["micros_per_op"]
     ratio = a["micros_per_op"] / b["micros_per_op"]
-    return a["micros_per_op"] <= limit, (
-        f"{with_range(a)} / {with_range(b)} µs = {ratio:.2f}×")
+    decision = decide_ratio(runs_of(a), runs_of(b), 1)
+    return MET if decision == TIE else decision, (
+        f"{with_range(a)} / {with_range(b)} µs = {ratio:.2f}×" +
+        ("; the runs overlap: a tie" if decision == TIE else ""))
 
 
 # ------------------------------------------------------------- formatting --

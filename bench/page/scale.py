@@ -3,10 +3,12 @@ lookups, Table::Open and memory grow with the number of keys."""
 
 import os
 
-from page.common import (ABSENT, ABSENT_NAMES, configs, load, pct,
-                         results_of, series, stored, table, verdict,
-                         with_range)
+from page.common import (ABSENT, ABSENT_NAMES, all_of, configs, decide,
+                         decide_ratio, load, pct, results_of, runs_of, series,
+                         stored, table, verdict, with_range)
 from page.details import bytes_per_key
+from page.explain import counters_text
+from page.sweep import fp_counted
 
 
 def load_scale(results):
@@ -70,79 +72,73 @@ def scale_table(runs):
 
 def scale_memory_goal(num, config):
     """≤ 1.5 bytes/key held (the engine's own figure, else filter plus
-    index) at ≤ 1.0% FP: not measured where either figure is missing."""
+    index) at ≤ 1.0% FP, each FP within two standard errors of its count:
+    not measured where a figure is missing."""
     memory = config.get("memory") or {}
     per_key = memory.get("engine_bytes_per_key")
     if per_key is None and memory.get("filter_bytes_per_key") is not None \
             and memory.get("index_bytes_per_key") is not None:
         per_key = memory["filter_bytes_per_key"] + memory["index_bytes_per_key"]
-    fps = [(results_of(config, w) or {}).get("false_positive_rate")
-           for w in ABSENT]
+    results = [results_of(config, w) or {} for w in ABSENT]
+    fps = [r.get("false_positive_rate") for r in results]
     known = None not in fps and per_key is not None
     return [f"memory: {series(config)} at {num:,} keys holds ≤ 1.5 bytes/key "
             f"(table, index and filter) at ≤ 1.0% FP, {ABSENT_NAMES}",
             ("-" if per_key is None else f"{per_key:.2f}") +
             f" B/key at stored {stored(config)} bits/key, FP " +
             " / ".join(pct(f) for f in fps) + " %",
-            verdict(per_key <= 1.5 and max(fps) <= 0.01) if known else
-            verdict(None)]
+            verdict(all_of(decide((per_key, per_key), (1.5, 1.5)), *(
+                decide((fp_counted(r, -2), fp_counted(r, 2)), (0.01, 0.01))
+                for r in results)) if known else None), ""]
 
 
 def scale_goals(scale):
-    """readmissing grows ≤ 2× from the smallest to the largest N."""
-    series_points = {}
-    for num, report in scale:
-        for config in configs(report):
-            if config["engine"] != "bloomtable":
-                continue
-            result = results_of(config, "readmissing")
-            if result:
-                series_points.setdefault(series(config), []).append(
-                    (num, result["micros_per_op"], with_range(result)))
+    """readmissing, Table::Open's time and the memory held per key grow
+    ≤ 2× from the smallest to the largest N; memory at the largest."""
     rows = []
-    # Memory at about 1% false positives: the largest scale run's rows.
     if scale:
         num, report = scale[-1]
-        for config in configs(report):
-            if config["engine"] != "bloomtable":
-                continue
-            rows.append(scale_memory_goal(num, config))
-    # Table::Open's time and the memory held, per key, at each N.
-    flat = {}
+        rows += [scale_memory_goal(num, c) for c in configs(report)
+                 if c["engine"] == "bloomtable"]
+    by_series = {}
     for num, report in scale:
         for config in configs(report):
-            if config["engine"] != "bloomtable":
-                continue
-            memory = config.get("memory") or {}
-            flat.setdefault(series(config), []).append(
-                (num, open_per_key(config, num),
-                 memory.get("engine_bytes_per_key")))
-    for name, points in sorted(flat.items()):
-        opens = [(n, o) for n, o, _ in points if o is not None]
-        if len(opens) >= 2:
-            growth = opens[-1][1][0] / opens[0][1][0]
-            rows.append([f"scale: `Table::Open` time per key, {name}, stays "
-                         f"flat (≤ 2×) from {opens[0][0]:,} to "
-                         f"{opens[-1][0]:,} keys",
-                         " → ".join(f"{o[0]:.1f} ({o[1]:.1f}–{o[2]:.1f})"
-                                    for _, o in opens) +
-                         f" ns/key: {growth:.2f}×", verdict(growth <= 2)])
-        held = [(n, b) for n, _, b in points if b]
-        if len(held) >= 2:
-            growth = held[-1][1] / held[0][1]
-            rows.append([f"scale: memory held per key, {name}, stays flat "
-                         f"(≤ 2×) from {held[0][0]:,} to {held[-1][0]:,} "
-                         "keys", " → ".join(f"{b:.3f}" for _, b in held) +
-                         f" B/key: {growth:.2f}×", verdict(growth <= 2)])
-    for name, points in sorted(series_points.items()):
+            if config["engine"] == "bloomtable":
+                by_series.setdefault(series(config), []).append((num, config))
+    for name, points in sorted(by_series.items()):
+        (first, small), (last, big) = points[0], points[-1]
         if len(points) < 2:
             continue
-        growth = points[-1][1] / points[0][1]
-        rows.append([f"scale: `readmissing`, {name}, grows ≤ 2× from "
-                     f"{points[0][0]:,} to {points[-1][0]:,} keys",
-                     f"{points[0][2]} → {points[-1][2]} µs: "
-                     f"{growth:.2f}×", verdict(growth <= 2)])
+        opens = [open_per_key(c, n) for n, c in points]
+        if None not in opens:
+            growth = opens[-1][0] / opens[0][0]
+            rows.append([f"scale: `Table::Open` time per key, {name}, stays "
+                         f"flat (≤ 2×) from {first:,} to {last:,} keys",
+                         " → ".join(f"{o[0]:.1f} ({o[1]:.1f}–{o[2]:.1f})"
+                                    for o in opens) +
+                         f" ns/key: {growth:.2f}×",
+                         verdict(decide_ratio(opens[-1][1:], opens[0][1:],
+                                              2)), ""])
+        held = [(c.get("memory") or {}).get("engine_bytes_per_key")
+                for _, c in points]
+        if all(held):
+            growth = held[-1] / held[0]
+            rows.append([f"scale: memory held per key, {name}, stays flat "
+                         f"(≤ 2×) from {first:,} to {last:,} keys",
+                         " → ".join(f"{b:.3f}" for b in held) +
+                         f" B/key: {growth:.2f}×", verdict(growth <= 2), ""])
+        a = results_of(small, "readmissing")
+        b = results_of(big, "readmissing")
+        if a and b:
+            rows.append([f"scale: `readmissing`, {name}, grows ≤ 2× from "
+                         f"{first:,} to {last:,} keys",
+                         f"{with_range(a)} → {with_range(b)} µs: "
+                         f"{b['micros_per_op'] / a['micros_per_op']:.2f}×",
+                         verdict(decide_ratio(runs_of(b), runs_of(a), 2)),
+                         "; ".join((
+                             counters_text(f"{first:,} keys", a),
+                             counters_text(f"{last:,} keys", b)))])
     if not rows:
         rows.append(["scale: 10^5 to 10^7 keys", "no committed run",
-                     verdict(None)])
+                     verdict(None), ""])
     return rows

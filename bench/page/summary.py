@@ -2,10 +2,11 @@
 the set-up, and the summary of the like-for-like rows (main.json), whose
 shape is checked first."""
 
-from page.common import (ABSENT, ABSENT_NAMES, LEVELDB_TABLE, ROCKSDB_TABLE,
-                         WORKLOADS, ShapeError, best, configs, pct,
-                         peer_provenance, results_of, series, stored, table,
-                         us, with_range)
+from page.common import (ABSENT, ABSENT_NAMES, LEVELDB_TABLE, MET,
+                         ROCKSDB_TABLE, TIE, WORKLOADS, ShapeError, best,
+                         configs, decide_ratio, pct, peer_provenance,
+                         results_of, runs_of, series, stored, table, us,
+                         with_range)
 from page.peers import peers_banner
 from page.sweep import sweep_points
 
@@ -58,25 +59,32 @@ def summary(main):
     if peer_provenance(main)[0] is not True:
         text += ["Against the peers these are not results (see Peers): "
                  f"{peer_provenance(main)[1]}.", ""]
-    # Who is ahead, said plainly, per level and workload.
+    # Who is ahead, said plainly, per level and workload: a lead inside the
+    # runs' noise is a tie.
     for level in ("table", "db"):
         level_rows = list(configs(main, level=level, io="pread"))
         ours = [c for c in level_rows if "bloomtable" in c["engine"]]
+        peers = [c for c in level_rows if "bloomtable" not in c["engine"]]
         for workload in WORKLOADS:
-            top = best(level_rows, workload)
-            mine = best(ours, workload)
-            if top is None or mine is None:
+            mine, peer = best(ours, workload), best(peers, workload)
+            if mine is None or peer is None:
                 continue
-            if top[0] is mine[0]:
-                text.append(f"- {level} level, `{workload}`: "
-                            f"{series(mine[0])} is fastest, "
-                            f"{us(mine[1]['micros_per_op'])} µs.")
+            ratio = mine[1]["micros_per_op"] / peer[1]["micros_per_op"]
+            decision = decide_ratio(runs_of(mine[1]), runs_of(peer[1]), 1)
+            head = f"- {level} level, `{workload}`: "
+            if decision == TIE:
+                text.append(f"{head}a tie: {series(mine[0])} "
+                            f"{with_range(mine[1])} µs and {series(peer[0])} "
+                            f"{with_range(peer[1])} µs overlap.")
+            elif decision == MET:
+                text.append(f"{head}{series(mine[0])} is fastest, "
+                            f"{us(mine[1]['micros_per_op'])} µs ({ratio:.2f}× "
+                            f"the fastest peer, {series(peer[0])}).")
             else:
-                ratio = mine[1]["micros_per_op"] / top[1]["micros_per_op"]
-                text.append(f"- {level} level, `{workload}`: **{series(top[0])}"
-                            f" is ahead**, {us(top[1]['micros_per_op'])} µs; "
-                            f"the fastest with a bloomtable filter "
-                            f"({series(mine[0])}) takes {ratio:.2f}× as long.")
+                text.append(f"{head}**{series(peer[0])} is ahead**, "
+                            f"{us(peer[1]['micros_per_op'])} µs; the fastest "
+                            f"with a bloomtable filter ({series(mine[0])}) "
+                            f"takes {ratio:.2f}× as long.")
     return "\n".join(text)
 
 

@@ -10,16 +10,39 @@ from page.common import (ABSENT, configs, pct, results_of, series, stored,
 BUDGETS = [6, 8, 10, 12, 16]
 
 
-def sweep_points(sweep, workload):
-    """series -> sorted [(stored bits/key, FP rate)] over the budgets."""
+def fp_counted(result, errors=0):
+    """The FP rate moved `errors` standard errors of its count: k false
+    positives among n absent-key queries, sqrt(k) / n each."""
+    rate = result.get("false_positive_rate")
+    queries = (result.get("filter_checks") or 0) - \
+        (result.get("filter_true_positives") or result.get("found") or 0)
+    if rate is None or not errors or queries <= 0:
+        return rate
+    return max(rate + errors * (rate * queries) ** 0.5 / queries, 0.0)
+
+
+def sweep_points(sweep, workload, errors=0):
+    """series -> sorted [(stored bits/key, FP rate)] over the budgets, the
+    rates moved `errors` standard errors of their counts."""
     points = {}
     for config in configs(sweep, io="pread"):
         result = results_of(config, workload)
         if result is None or config.get("stored_bits_per_key") is None:
             continue
         points.setdefault(series(config), []).append(
-            (config["stored_bits_per_key"], result.get("false_positive_rate")))
+            (config["stored_bits_per_key"], fp_counted(result, errors)))
     return {name: sorted(p) for name, p in points.items()}
+
+
+def bits_for_one_percent(sweep, workload):
+    """series -> (low, median, high) stored bits/key that give 1% FP: the
+    median from the measured rates, low and high from rates two standard
+    errors of their counts below and above them."""
+    found = {}
+    for errors in (-2, 0, 2):
+        for name, points in sweep_points(sweep, workload, errors).items():
+            found.setdefault(name, []).append(bits_for_rate(points, 0.01))
+    return {name: tuple(b) for name, b in found.items()}
 
 
 def rate_at(points, bits):
