@@ -322,6 +322,18 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(status(0.005), "met")
         self.assertEqual(status(0.02), "**not met**")
 
+    def test_absent_lookups_served_from_cached_blocks_are_shown_per_row(self):
+        main = main_report(RELEASE_PEERS)
+        for c in main["configs"]:
+            for r in c["results"]:
+                r.update(ops=10000, block_cache_hits=25)
+            if c["engine"] == "rocksdb_table":
+                c["results"][1]["absent_from_cache"] = 0.0004
+        text = summary.summary(main)
+        self.assertIn("| absent lookups from cached blocks % |", text)
+        self.assertIn("| 1.00 / 1.00 / 1.00 | 0.25 / 0.25 / 0.25 |", text)
+        self.assertIn("| 1.00 / 1.00 / 1.00 | 0.25 / 0.04 / 0.25 |", text)
+
     def test_no_fixed_string_goal(self):
         text = goals.goals(main_report(RELEASE_PEERS), None, None)
         self.assertNotIn("met (tested)", text)

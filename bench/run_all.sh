@@ -102,10 +102,9 @@ if [[ $smoke -eq 0 ]]; then
   idle_or_exit 300
   # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
   # at least 1 s per engine and workload), 200k for the sweep (counts only).
-  # Each lookup benchmark draws 1M keys before the clock starts and cycles
-  # them: with a pool that large, the data blocks of the absent keys' false
-  # positives are mostly not in the 8 MiB block cache when asked again (a
-  # 200k pool served them from the cache 99% of the time).
+  # Each lookup benchmark draws 1M keys before the clock starts; each further
+  # pass draws new absent keys with the clock stopped (BENCHMARKS.md shows
+  # how many absent lookups the block cache still served).
   num=1000000 reads=1000000 min_seconds=1 repeats=3
   reject=${MAX_FOREIGN_CPU:-0.25}
   sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16

@@ -96,8 +96,13 @@ ThreadKeys GenerateScanRanges(BenchmarkKind kind, const RunOptions& options,
   return out;
 }
 
+// The keys of pass `pass` over one thread's keys. Absent keys are drawn
+// anew for every pass and, for the streams built on a present key, from
+// entries drawn without replacement, so that a stream repeats an absent key
+// (whose false positive's block would then come from the cache) only where
+// the key space runs out.
 ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
-                        int thread) {
+                        int thread, uint64_t pass = 0) {
   const KeyGenerator& keys = *options.keys;
   ThreadKeys out;
   if (kind == BenchmarkKind::kReadSeq) return out;
@@ -113,12 +118,21 @@ ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
                                      ? BenchmarkKind::kReadRandom
                                      : kind;
   Random64 random(DeriveSeed(
-      options.seed, static_cast<uint64_t>(key_kind) * 1000003 + thread));
+      options.seed,
+      static_cast<uint64_t>(key_kind) * 1000003 + thread + (pass << 32)));
   const uint64_t range = kind == BenchmarkKind::kReadHot
                              ? (keys.num() + kHotFraction - 1) / kHotFraction
                              : keys.num();
+  const std::vector<uint64_t> distinct =
+      kind == BenchmarkKind::kReadMissing ||
+              kind == BenchmarkKind::kReadNearMiss
+          ? keys.DistinctEntries(
+                pass * n, n,
+                DeriveSeed(options.seed,
+                           static_cast<uint64_t>(kind) * 1000003 + thread))
+          : std::vector<uint64_t>();
   for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t j = random.Uniform(range);
+    const uint64_t j = distinct.empty() ? random.Uniform(range) : distinct[i];
     char* dst = out.bytes.data() + i * out.stride;
     out.entries[i] = j;
     switch (kind) {
@@ -159,18 +173,25 @@ void RecordError(const absl::Status& status, ThreadResult* result) {
 // Calls op(i) for i = 0, 1, ... n - 1, 0, ... until every key was asked at
 // least once and `min_seconds` passed (the clock read once per
 // kProgressBatch operations), timing one call in (sample_mask + 1) alone,
-// then after(i) untimed; sets the result's ops and seconds.
-template <typename Op, typename After>
+// then after(i) untimed; before each pass after the first, next_pass(pass)
+// with the clock stopped. Sets the result's ops and seconds.
+template <typename Op, typename After, typename NextPass>
 void TimedLoop(uint64_t n, double min_seconds, uint64_t sample_mask,
-               Progress* progress, ThreadResult* result, Op&& op,
-               After&& after) {
+               Progress* progress, ThreadResult* result, Op&& op, After&& after,
+               NextPass&& next_pass) {
   const Clock::time_point start = Clock::now();
+  Clock::duration stopped{0};
   uint64_t done = 0;
   for (uint64_t i = 0;; ++done, i = i + 1 == n ? 0 : i + 1) {
-    if (done >= n &&
-        (min_seconds <= 0 || (done % kProgressBatch == 0 &&
-                              Seconds(Clock::now() - start) >= min_seconds))) {
+    if (done >= n && (min_seconds <= 0 || (done % kProgressBatch == 0 &&
+                                           Seconds(Clock::now() - start -
+                                                   stopped) >= min_seconds))) {
       break;
+    }
+    if (i == 0 && done > 0) {
+      const Clock::time_point pause = Clock::now();
+      next_pass(done / n);
+      stopped += Clock::now() - pause;
     }
     const bool sampled = (done & sample_mask) == 0;
     const Clock::time_point op_start = sampled ? Clock::now() : start;
@@ -179,12 +200,14 @@ void TimedLoop(uint64_t n, double min_seconds, uint64_t sample_mask,
     after(i);
     if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
   }
-  result->seconds = Seconds(Clock::now() - start);
+  result->seconds = Seconds(Clock::now() - start - stopped);
   result->ops = done;
 }
 
+void NoNewPass(uint64_t) {}
+
 void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
-                     const Engine& engine, const ThreadKeys& keys,
+                     const Engine& engine, ThreadKeys keys, int thread,
                      uint64_t sample_mask, Progress* progress,
                      ThreadResult* result) {
   const bool expect_present = !ReadsAbsentKeys(kind);
@@ -207,6 +230,9 @@ void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
         } else {
           RecordError(status, result);
         }
+      },
+      [&](uint64_t pass) {
+        if (!expect_present) keys = GenerateKeys(kind, options, thread, pass);
       });
 }
 
@@ -277,7 +303,8 @@ void RunScans(BenchmarkKind kind, const Engine& engine, const ThreadKeys& keys,
           ++result->wrong_values;
         }
         scan.reset();
-      });
+      },
+      NoNewPass);
 }
 
 void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
@@ -298,7 +325,8 @@ void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
           }
         }
       },
-      [&](uint64_t) { ++(found ? result->found : result->not_found); });
+      [&](uint64_t) { ++(found ? result->found : result->not_found); },
+      NoNewPass);
   if (!iter->status().ok()) RecordError(iter->status(), result);
 }
 
@@ -455,8 +483,8 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
           RunMultiGets(options, *engine, keys[t], &progress, &results[t]);
           break;
         default:
-          RunPointLookups(kind, options, *engine, keys[t], sample_mask,
-                          &progress, &results[t]);
+          RunPointLookups(kind, options, *engine, std::move(keys[t]), t,
+                          sample_mask, &progress, &results[t]);
           break;
       }
     });

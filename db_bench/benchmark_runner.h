@@ -29,8 +29,11 @@
 // keys in the same order. The loop is timed as a whole (micros/op = loop
 // time / ops); one operation in kSampleEvery is also timed alone for the
 // percentiles (every one with --histogram). With --min_seconds, point lookups
-// and seeks go round their keys again until that long has passed. Each
-// thread looks keys up through its own EngineReader.
+// and seeks go round their keys again until that long has passed; absent
+// keys are drawn anew for every pass, with the clock stopped, so that a
+// stream repeats an absent key only where the key space runs out
+// (KeyGenerator::DistinctEntries). Each thread looks keys up through its
+// own EngineReader.
 
 #ifndef BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
 #define BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,82 @@ TEST(KeyGenerator, MissingKeySortsRightAfterItsPresentKey) {
   EXPECT_LT(missing, Key(keys, 83));  // the near-miss key after it
   EXPECT_LT(missing, keys.PresentKey(42));
   for (char c : missing.substr(16)) EXPECT_TRUE(c >= 'a' && c <= 'z');
+}
+
+TEST(KeyGenerator, DistinctEntriesRepeatOnlyOnceEveryEntryWasDrawn) {
+  KeyGenerator keys(16, 1000);
+  const std::vector<uint64_t> drawn = keys.DistinctEntries(0, 2500, 7);
+  ASSERT_EQ(drawn.size(), 2500u);
+  for (size_t round = 0; round < 3; ++round) {
+    const size_t begin = round * 1000;
+    const size_t end = std::min<size_t>(begin + 1000, drawn.size());
+    std::set<uint64_t> seen(drawn.begin() + begin, drawn.begin() + end);
+    EXPECT_EQ(seen.size(), end - begin) << round;
+    EXPECT_LT(*seen.rbegin(), 1000u);
+  }
+  // Not in order: a shuffle; and any slice is the same sequence's.
+  EXPECT_FALSE(std::is_sorted(drawn.begin(), drawn.begin() + 1000));
+  EXPECT_EQ(keys.DistinctEntries(900, 300, 7),
+            std::vector<uint64_t>(drawn.begin() + 900, drawn.begin() + 1200));
+}
+
+// An engine that remembers the keys it was asked and finds none.
+class RecordingEngine final : public Engine {
+ public:
+  std::string name() const override { return "recording"; }
+  absl::Status Fill(const FillInput&, Progress*) override {
+    return absl::OkStatus();
+  }
+  absl::Status OpenExisting() override { return absl::OkStatus(); }
+  absl::Status Get(std::string_view key, std::string*) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    asked_.emplace_back(key);
+    return absl::NotFoundError("");
+  }
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    return nullptr;
+  }
+  EngineCounters Counters() const override { return {}; }
+  MemorySummary Memory() const override { return {}; }
+  absl::StatusOr<StorageSummary> Storage() const override {
+    return StorageSummary();
+  }
+  std::string StatsText() const override { return ""; }
+
+  std::vector<std::string> asked() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return asked_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::vector<std::string> asked_;
+};
+
+TEST(RunRead, AbsentKeyStreamsDoNotRepeatWhereTheKeySpaceAllows) {
+  const KeyGenerator keys(16, 200);
+  const ValueGenerator values(100, 0.5, 301);
+  RunOptions options;
+  options.keys = &keys;
+  options.values = &values;
+  options.reads = 50;  // several passes over 50 keys each
+  options.min_seconds = 0.02;
+  for (BenchmarkKind kind :
+       {BenchmarkKind::kReadMissing, BenchmarkKind::kReadNearMiss,
+        BenchmarkKind::kReadUnrelated}) {
+    RecordingEngine engine;
+    absl::StatusOr<BenchmarkResult> result = RunRead(kind, options, &engine);
+    ASSERT_TRUE(result.ok()) << result.status();
+    const std::vector<std::string> asked = engine.asked();
+    ASSERT_GT(asked.size(), 200u) << BenchmarkName(kind);
+    // Near-miss keys: one per entry, so each round of 200 is distinct; the
+    // others: random keys, distinct throughout.
+    const size_t window = kind == BenchmarkKind::kReadNearMiss ? 200 : 400;
+    const std::set<std::string> first(
+        asked.begin(), asked.begin() + std::min(window, asked.size()));
+    EXPECT_EQ(first.size(), std::min(window, asked.size()))
+        << BenchmarkName(kind);
+  }
 }
 
 TEST(KeyGenerator, IsPresentRecognisesExactlyTheStoredKeys) {

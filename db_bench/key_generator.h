@@ -140,6 +140,13 @@ class KeyGenerator {
   // `random_bits` (any 64 random bits), written to dst[0, missing_key_size()).
   void MissingKey(uint64_t j, uint64_t random_bits, char* dst) const;
 
+  // Entries [first, first + count) of an endless sequence of rounds, each a
+  // shuffle of [0, num()) drawn from `seed` and the round's number. An
+  // absent-key stream built on them (near-miss keys: one per entry)
+  // repeats a key only once every entry was drawn.
+  std::vector<uint64_t> DistinctEntries(uint64_t first, uint64_t count,
+                                        uint64_t seed) const;
+
  private:
   KeyScheme scheme_ = KeyScheme::kDecimal;
   size_t key_size_;

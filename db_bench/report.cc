@@ -547,6 +547,11 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
           r["block_cache_misses"] = counters.block_cache_misses;
         }
         r["block_cache_hit_rate"] = OptionalJson(CacheHitRate(result));
+        // Absent keys: the share of lookups whose data block (read on a
+        // filter's "maybe") came from the block cache.
+        if (ReadsAbsentKeys(result.kind) && counters.has_block_cache_counters) {
+          r["absent_from_cache"] = PerOp(counters.block_cache_hits, result.ops);
+        }
         r["throughput_ratio"] =
             OptionalJson(ThroughputRatio(config, result, base_threads));
         r["throughput_ratio_base_threads"] = base_threads;

@@ -262,6 +262,19 @@ def with_range(result, field="micros_per_op", digits=3):
             f"{low_high[1]:.{digits}f})")
 
 
+def from_cache(result):
+    """The share of a result's absent-key lookups whose data block (read on
+    a filter's "maybe") came from the block cache: db_bench's
+    absent_from_cache, or its cache hits over its lookups."""
+    if not result:
+        return None
+    if result.get("absent_from_cache") is not None:
+        return result["absent_from_cache"]
+    if result.get("block_cache_hits") is None or not result.get("ops"):
+        return None
+    return result["block_cache_hits"] / result["ops"]
+
+
 def pct(rate):
     return "-" if rate is None else f"{100 * rate:.2f}"
 

@@ -2,8 +2,8 @@
 builds (build.json), memory per key, and decompression speed
 (compression.json)."""
 
-from page.common import (configs, pct, read_benchmarks, results_of, series,
-                         stored, table, us, with_range)
+from page.common import (ABSENT, configs, from_cache, pct, read_benchmarks,
+                         results_of, series, stored, table, us, with_range)
 
 
 def detail(report, level):
@@ -11,7 +11,7 @@ def detail(report, level):
         return "No committed run."
     header = ["benchmark", "engine", "filter", "layout", "io", "bits_per_key",
               "stored b/key", "micros/op (range)", "p50", "p99", "reads/op",
-              "FP %", "cache hit %"]
+              "FP %", "cache hit %", "absent from cache %"]
     rows = []
     for workload in read_benchmarks(report):
         for config in configs(report, level=level):
@@ -26,7 +26,9 @@ def detail(report, level):
                          us(result.get("p99_micros")),
                          f"{result.get('reads_per_op', 0):.4f}",
                          pct(result.get("false_positive_rate")),
-                         "-" if hit is None else f"{100 * hit:.1f}"])
+                         "-" if hit is None else f"{100 * hit:.1f}",
+                         pct(from_cache(result) if workload in ABSENT
+                             else None)])
     return table(header, rows)
 
 

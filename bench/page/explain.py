@@ -2,7 +2,7 @@
 figures computed from the JSON of the same run (and from profile.json only
 where it was taken at that run's commit), never a cause written in."""
 
-from page.common import ABSENT, pct
+from page.common import ABSENT, from_cache, pct
 from page.profiles import category_shares
 
 
@@ -17,9 +17,13 @@ def counters_text(name, result, present=None):
     if fp is not None:
         parts.append(f"FP {pct(fp)}%")
     parts.append(f"{result.get('reads_per_op', 0):.4f} file reads/lookup")
-    hits = result.get("block_cache_hit_rate")
-    if hits is not None:
-        parts.append(f"{100 * hits:.0f}% of its blocks from the cache")
+    cached = from_cache(result) if fp is not None else None
+    if cached is not None:
+        parts.append(f"{pct(cached)}% of lookups from cached blocks")
+    else:
+        hits = result.get("block_cache_hit_rate")
+        if hits is not None:
+            parts.append(f"{100 * hits:.0f}% of its blocks from the cache")
     if fp and present and result.get("micros_per_op"):
         cost = fp * present["micros_per_op"]
         parts.append(f"FP × a present-key lookup ≈ {cost:.3f} µs "

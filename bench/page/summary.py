@@ -4,7 +4,8 @@ shape is checked first."""
 
 from page.common import (ABSENT, ABSENT_NAMES, LEVELDB_TABLE, MET,
                          ROCKSDB_TABLE, TIE, WORKLOADS, ShapeError, best,
-                         configs, decide_ratio, pct, peer_provenance,
+                         configs, decide_ratio, from_cache, pct,
+                         peer_provenance,
                          results_of, runs_of, series, stored, table, us,
                          with_range)
 from page.peers import peers_banner
@@ -44,17 +45,19 @@ def summary(main):
     if main is None:
         return "No committed run (bench/results/main.json)."
     header = ["level", "engine", "filter", "stored b/key"] + \
-        [f"{w} µs" for w in WORKLOADS] + [f"FP % {ABSENT_NAMES}"]
+        [f"{w} µs" for w in WORKLOADS] + [f"FP % {ABSENT_NAMES}",
+                                          "absent lookups from cached blocks %"]
     rows = []
     for config in configs(main, io="pread"):
         fps = [pct((results_of(config, w) or {}).get("false_positive_rate"))
                for w in ABSENT]
+        cached = [pct(from_cache(results_of(config, w))) for w in ABSENT]
         rows.append([config["level"], config["engine"],
                      config["filter"] + (f" ({config['filter_layout']})"
                                          if config.get("filter_layout") else ""),
                      stored(config)] +
                     [with_range(results_of(config, w)) for w in WORKLOADS] +
-                    [" / ".join(fps)])
+                    [" / ".join(fps), " / ".join(cached)])
     text = [table(header, rows), ""]
     if peer_provenance(main)[0] is not True:
         text += ["Against the peers these are not results (see Peers): "
