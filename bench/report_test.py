@@ -116,11 +116,12 @@ def cold_row(mode, engine, benchmark, batch, micros, reads):
 
 def cold_io_report(peers, num=1000000, multiget32=25.0, get=110.0,
                    absent_reads=0.01, rocksdb32=40.0, warm_multiget=0.04,
-                   warm_get=0.10, rocksdb_warm=0.2):
+                   warm_get=0.10, rocksdb_warm=0.2, rocksdb="rocksdb_table"):
     """A cold_io.json: raw reads at QD 1 and 32 (10,000 and 40,000 reads/s),
-    cold and warm rows of both engines."""
+    cold and warm rows of bloomtable's table and of `rocksdb` (its table, or
+    "rocksdb", its database in JSON taken before rows named their level)."""
     lookups = []
-    for engine, m32 in (("bloomtable", multiget32), ("rocksdb", rocksdb32)):
+    for engine, m32 in (("bloomtable", multiget32), (rocksdb, rocksdb32)):
         lookups += [
             cold_row("cold", engine, "readrandom", 0, get, 1.0),
             cold_row("cold", engine, "readrandom", 32, m32, 0.9),
@@ -140,7 +141,7 @@ def cold_io_report(peers, num=1000000, multiget32=25.0, get=110.0,
          "device": "../../block/nvme0n1", "dir": "build/cold_io",
          "machine": {"cpu": "2 * test cpu", "kernel": "Linux 6.1"},
          "engines": {"bloomtable": {"stored_filter_bits_per_key": 10.01},
-                     "rocksdb": {"stored_filter_bits_per_key": 10.02,
+                     rocksdb: {"stored_filter_bits_per_key": 10.02,
                                  "multiget_read_options": {
                                      "async_io": False,
                                      "optimize_multiget_for_io": True,
@@ -531,6 +532,21 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("storing 18.00 bits/key (goal ≤ 1% at ≤ 16 bits/key): "
                       "**not met**", scans.scan_goals(scan_report(18.0)))
 
+    def test_a_database_row_never_stands_in_for_the_table_level_peer(self):
+        # JSON taken before cold_bench named levels: its RocksDB rows are
+        # DB::MultiGet, a database against bloomtable's table.
+        rows = self.cold_goals(cold_io_report(RELEASE_PEERS,
+                                              rocksdb="rocksdb"))
+        for mode in ("cold", "warm"):
+            goal = cold_goal(rows, f"{mode} `readrandom` (cold_io.json, "
+                             "1,000,000 keys), table level")
+            self.assertEqual(rows[goal], "not measured")
+            self.assertEqual(rows[cold_goal(rows, f"{mode} (cold_io.json), "
+                                            "db level")], "not measured")
+        text = cold_io.cold_io_section(cold_io_report(
+            RELEASE_PEERS, rocksdb="rocksdb"), None)
+        self.assertIn("| readrandom | db | rocksdb | MultiGet(32) |", text)
+
     def test_warm_multiget_against_get_needs_ten_million_keys(self):
         start = "warm `readmissing`, 10^7 keys"
         small = self.cold_goals(cold_io_report(RELEASE_PEERS),
@@ -584,7 +600,8 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("`RocksDbIOUringEnable()` returns true", text)
         # The MultiGet(32) row against 32 raw reads in flight: 40,000 / 40,000.
         line = [l for l in text.splitlines()
-                if l.startswith("| readrandom | bloomtable | MultiGet(32) |")
+                if l.startswith("| readrandom | table | bloomtable | "
+                                "MultiGet(32) |")
                 and "QD" in l]
         self.assertEqual(len(line), 1)
         self.assertIn("QD 32: 40,000", line[0])

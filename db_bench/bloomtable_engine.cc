@@ -152,9 +152,13 @@ absl::Status BloomtableEngine::OpenExisting() {
   table_.reset();
   absl::StatusOr<uint64_t> size = GetFileSize(path_);
   if (!size.ok()) return size.status();
+  RandomAccessFileOptions file_options;
+  file_options.use_direct_io = options_.direct_io;
+  file_options.io_uring_queue_depth = options_.io_uring_depth;
   absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      options_.mmap_reads ? OpenMmapRandomAccessFile(path_)
-                          : OpenRandomAccessFile(path_);
+      options_.mmap_reads
+          ? OpenMmapRandomAccessFile(path_)
+          : OpenRandomAccessFileWithOptions(path_, file_options);
   if (!file.ok()) return file.status();
   const auto open_start = std::chrono::steady_clock::now();
   absl::StatusOr<std::unique_ptr<Table>> table =

@@ -1,7 +1,8 @@
 // What db_bench's bloomtable engines (bloomtable's tables, and its read-only
 // Database view) set up from their EngineOptions, in one place:
-// BloomtableSetup holds one LRU block cache of --cache_size bytes and wraps
-// every table file to count its reads and bytes (one FileReadCounters).
+// BloomtableSetup holds one LRU block cache of --cache_size bytes (none with
+// EngineOptions::direct_io) and wraps every table file to count its reads
+// and bytes (one FileReadCounters).
 // Thread-safe; it must outlive the files it wrapped.
 //
 // BloomtableIterator<Inner> is an EngineIterator over one of bloomtable's own
@@ -28,7 +29,8 @@ class BloomtableSetup {
  public:
   explicit BloomtableSetup(const EngineOptions& options)
       : counters_(std::make_shared<FileReadCounters>()),
-        block_cache_(NewLRUCache(options.cache_size)) {}
+        block_cache_(options.direct_io ? nullptr
+                                       : NewLRUCache(options.cache_size)) {}
 
   // `file`, counted.
   std::unique_ptr<RandomAccessFile> Wrap(
@@ -52,8 +54,10 @@ class BloomtableSetup {
   // The block cache's usage and capacity, with `sources`.
   MemorySummary CacheMemory(std::string sources) const {
     MemorySummary memory;
-    memory.block_cache_usage = block_cache_->usage();
-    memory.block_cache_capacity = block_cache_->capacity();
+    if (block_cache_ != nullptr) {
+      memory.block_cache_usage = block_cache_->usage();
+      memory.block_cache_capacity = block_cache_->capacity();
+    }
     memory.sources = std::move(sources);
     return memory;
   }

@@ -77,6 +77,11 @@ struct EngineOptions {
   // OpenMmapRandomAccessFile; LevelDB: its default Env, which maps table
   // files; RocksDB: allow_mmap_reads).
   bool mmap_reads = false;
+  // bloomtable and RocksDB (cold_bench): every data block from the device,
+  // read with O_DIRECT (RocksDB: use_direct_reads) and no block cache;
+  // bloomtable's batched reads through an io_uring ring of this depth.
+  bool direct_io = false;
+  uint32_t io_uring_depth = 32;
   // bloomtable_db and leveldb_dir: their shared LevelDB directory is
   // compacted into one level before its last 1% of keys is written
   // (--leveldb_source=compacted), not left as the writes left it.

@@ -67,9 +67,9 @@ expect "| opening the database reads no data block |"
 # MultiGet rows, cold and warm, each cold row beside its floor.
 expect "#### \`cold_io.json\`: 20,000 keys, 100-byte values, snappy, 4096-byte blocks, device"
 expect "| raw 4 KiB O_DIRECT reads, queue depth | reads/s (range) | µs per read |"
-grep -E '^\| readrandom \| rocksdb \| MultiGet\(32\) \| [0-9.]+ .*\| QD 32: ' "$md" >/dev/null ||
+grep -E '^\| readrandom \| (table \| rocksdb_table|db \| rocksdb_readonly) \| MultiGet\(32\) \| [0-9.]+ .*\| QD 32: ' "$md" >/dev/null ||
   { echo "FAIL: no cold RocksDB MultiGet(32) row with its floor" >&2; exit 1; }
-expect "| readmissing | bloomtable | MultiGet(32) |"
+expect "| readmissing | table | bloomtable | MultiGet(32) |"
 expect "#### \`warm_io.json\`: 20,000 keys"
 grep -q '<svg' "$work/fp_vs_bits.svg"
 grep -q '<svg' "$work/latency.svg"

@@ -15,15 +15,15 @@
 //     off, so that reads find the file in the page cache as the other
 //     engines'; its Finish syncs the file). "rocksdb_table" reads it with
 //     RocksDB's own point lookup, TableReader::Get on a BlockBasedTable
-//     opened through the table factory, as table_reader_bench does
-//     (rocksdb_table_reader.h; only against a release build of RocksDB from
-//     source): the full filter holds whole keys and is asked before the
-//     index. "rocksdb_sst_iterator" reads it with the public SstFileReader,
-//     a point lookup being an iterator's Seek and a key compare: its
-//     iterator (a DBIter over the table's) asks the filter only through the
-//     prefix extractor, so a capped one whose cap is the longest key asked
-//     makes every key its own prefix and the full filter holds the prefixes,
-//     which are the whole keys.
+//     opened through the table factory, as table_reader_bench does, and
+//     batches with TableReader::MultiGet (rocksdb_table_reader.h; only
+//     against a release build of RocksDB from source): the full filter holds
+//     whole keys and is asked before the index. "rocksdb_sst_iterator" reads it
+//     with the public SstFileReader, a point lookup being an iterator's Seek
+//     and a key compare: its iterator (a DBIter over the table's) asks the
+//     filter only through the prefix extractor, so a capped one whose cap is
+//     the longest key asked makes every key its own prefix and the full filter
+//     holds the prefixes, which are the whole keys.
 // Each key in a RocksDB table carries RocksDB's 8-byte internal tag
 // (sequence number and type), which bloomtable's tables do not.
 
@@ -289,6 +289,16 @@ class RocksDBTableEngine final : public Engine {
         std::unique_ptr<rocksdb::Iterator>(
             reader_->NewIterator(setup_.read_options())));
   }
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
+  void MultiGet(const std::vector<std::string_view>& keys,
+                std::vector<absl::Status>* statuses,
+                std::vector<std::string>* values) const override {
+    if (!table_reader_) return Engine::MultiGet(keys, statuses, values);
+    table_->MultiGet(setup_.read_options(), keys, statuses, values);
+  }
+  bool HasNativeMultiGet() const override { return table_reader_; }
+#endif
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
     // A fixed-length prefix would confine a prefix-mode iterator to its

@@ -90,7 +90,9 @@ RocksDBSetup::RocksDBSetup(const EngineOptions& options)
       file_system_(NewCountingFileSystem(&io_)),
       env_(rocksdb::NewCompositeEnv(file_system_)),
       statistics_(rocksdb::CreateDBStatistics()),
-      block_cache_(rocksdb::NewLRUCache(options.cache_size)) {
+      block_cache_(options.direct_io
+                       ? nullptr
+                       : rocksdb::NewLRUCache(options.cache_size)) {
   statistics_->set_stats_level(rocksdb::StatsLevel::kExceptHistogramOrTimers);
   read_options_.verify_checksums = options.verify_checksums;
 }
@@ -99,6 +101,7 @@ rocksdb::Options RocksDBSetup::Options(bool whole_key_filtering) const {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.block_size = options_.block_size;
   table_options.block_cache = block_cache_;
+  table_options.no_block_cache = options_.direct_io;
   table_options.whole_key_filtering = whole_key_filtering;
   if (options_.bloom_bits > 0) {
     table_options.filter_policy.reset(
@@ -112,6 +115,7 @@ rocksdb::Options RocksDBSetup::Options(bool whole_key_filtering) const {
   options.env = env_.get();
   options.statistics = statistics_;
   options.allow_mmap_reads = options_.mmap_reads;
+  options.use_direct_reads = options_.direct_io;
   options.compression =
       options_.snappy ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
   options.table_factory.reset(
@@ -151,8 +155,10 @@ EngineCounters RocksDBSetup::Counters(RocksDBFilterQueries queries,
 
 MemorySummary RocksDBSetup::CacheMemory(std::string sources) const {
   MemorySummary memory;
-  memory.block_cache_usage = block_cache_->GetUsage();
-  memory.block_cache_capacity = block_cache_->GetCapacity();
+  if (block_cache_ != nullptr) {
+    memory.block_cache_usage = block_cache_->GetUsage();
+    memory.block_cache_capacity = block_cache_->GetCapacity();
+  }
   memory.sources = std::move(sources);
   return memory;
 }

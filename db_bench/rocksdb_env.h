@@ -14,7 +14,8 @@
 //     -1): Ribbon everywhere), none at 0 bits; index and filter blocks held
 //     by the open tables, as in LevelDB (cache_index_and_filter_blocks off);
 //     with rocksdb_prefix_length, a fixed-length prefix extractor whose
-//     prefix Bloom scans ask through auto_prefix_mode (NewRocksDBScan).
+//     prefix Bloom scans ask through auto_prefix_mode (NewRocksDBScan); with
+//     EngineOptions::direct_io, use_direct_reads and no block cache.
 // The setup must outlive every DB and table opened with its options.
 
 #ifndef BLOOMTABLE_DB_BENCH_ROCKSDB_ENV_H_

@@ -10,6 +10,17 @@ from page.common import (cross_verdict, decide, decide_ratio, median,
 COLD_BATCH = 32
 
 
+# cold_bench's engines in the order shown: bloomtable's table and RocksDB's
+# (TableReader) at table level, RocksDB's database at db level ("rocksdb" in
+# JSON taken before cold_bench named each engine's level).
+ENGINES = ("bloomtable", "rocksdb_table", "rocksdb_readonly", "rocksdb")
+
+
+def level_of(row):
+    return row.get("level") or ("db" if row.get("engine") == "rocksdb"
+                                else "table")
+
+
 def cold_rows(report, mode, engine):
     """cold_bench's rows of one mode ("cold", "warm") and engine. Rows of
     JSON taken before cold_bench had a peer and warm rows name neither: they
@@ -83,24 +94,28 @@ def cold_io_section(cold_io, warm_io):
                    f"medians of {report.get('runs', 1)} runs (range)\n")
         engines = report.get("engines", {})
         facts = []
-        for engine in ("bloomtable", "rocksdb"):
+        for engine in ENGINES:
             e = engines.get(engine)
             if not isinstance(e, dict):
                 continue
             stored_bits = e.get("stored_filter_bits_per_key")
-            facts.append(f"- {engine}: {e.get('filter', '?')}, storing "
+            facts.append(f"- {engine} ({e.get('level') or level_of({'engine': engine})}"
+                         f" level{', `' + e['call'] + '`' if e.get('call') else ''}): "
+                         f"{e.get('filter', '?')}, storing "
                          f"{'-' if stored_bits is None else f'{stored_bits:.3f}'}"
                          f" filter bits per key (setting "
                          f"{e.get('bits_per_key_setting', '?')}); cold: "
                          f"{e.get('cold', '?')}; warm: {e.get('warm', '?')}.")
-        options = (engines.get("rocksdb") or {}).get("multiget_read_options")
+        rocksdb = next((engines[e] for e in ENGINES[1:]
+                        if isinstance(engines.get(e), dict)), {})
+        options = rocksdb.get("multiget_read_options")
         if isinstance(options, dict):
             facts.append(f"- RocksDB's MultiGet: `async_io="
                          f"{str(options.get('async_io')).lower()}`, "
                          "`optimize_multiget_for_io="
                          f"{str(options.get('optimize_multiget_for_io')).lower()}`"
                          f" ({options.get('set', '?')}): {options.get('why', '')}.")
-        uring = (engines.get("rocksdb") or {}).get("io_uring")
+        uring = rocksdb.get("io_uring")
         if isinstance(uring, dict):
             facts.append("- RocksDB's io_uring: `RocksDbIOUringEnable()` "
                          "returns "
@@ -122,12 +137,12 @@ def cold_io_section(cold_io, warm_io):
         for mode in ("cold", "warm"):
             rows = []
             for benchmark in ("readrandom", "readmissing"):
-                for engine in ("bloomtable", "rocksdb"):
+                for engine in ENGINES:
                     for r in cold_rows(report, mode, engine):
                         if r.get("benchmark") != benchmark:
                             continue
                         rate = keys_per_second(r)
-                        row = [benchmark, engine, call_name(r),
+                        row = [benchmark, level_of(r), engine, call_name(r),
                                summary_text(r.get("micros_per_key"), 2),
                                "-" if rate is None else f"{rate:,.0f}",
                                summary_text(r.get("device_reads_per_key"), 4)]
@@ -144,7 +159,8 @@ def cold_io_section(cold_io, warm_io):
                         rows.append(row)
             if not rows:
                 continue
-            header = ["benchmark", "engine", "call", f"{mode} µs/key (range)",
+            header = ["benchmark", "level", "engine", "call",
+                      f"{mode} µs/key (range)",
                       "keys/s", "device reads/key (range)"]
             if mode == "cold":
                 header += ["floor: raw reads/s", "keys/s of floor"]
@@ -212,32 +228,33 @@ def cold_io_goals(cold_io, warm_io):
         rows.append([goal, f"at most {reads:.4f} ({call_name(worst)})",
                      verdict(decide(runs_of(worst, "device_reads_per_key"),
                                     (0.02, 0.02))), ""])
-    # bloomtable's MultiGet against RocksDB's, cold and warm.
+    # bloomtable's MultiGet against RocksDB's at one level, cold and warm:
+    # at table level TableReader::MultiGet; at db level the view's MultiGet
+    # against DB::MultiGet, once the view has one.
     sources = [("cold", cold_io, COLD_BATCH, "cold_io.json")]
     for name, report in (("cold_io.json", cold_io),
                          ("warm_io.json", warm_io)):
         sources.append(("warm", report, (report or {}).get("warm_batch",
                                                            COLD_BATCH), name))
     for mode, report, batch, name in sources:
+        if report is None and mode == "warm" and name == "cold_io.json":
+            continue
+        if report is not None and mode == "warm" and \
+                not cold_rows(report, "warm", "bloomtable"):
+            continue  # this file has no warm rows
         for benchmark in ("readrandom", "readmissing"):
             keys = "" if report is None else \
                 f", {report.get('num', 0):,} keys"
-            goal = (f"{mode} `{benchmark}` ({name}{keys}): bloomtable "
-                    f"MultiGet({batch}) ≤ 0.8× RocksDB's MultiGet({batch}) "
-                    "per key")
+            goal = (f"{mode} `{benchmark}` ({name}{keys}), table level: "
+                    f"bloomtable MultiGet({batch}) ≤ 0.8× RocksDB's "
+                    f"TableReader::MultiGet({batch}) per key")
             ours = cold_row(report, mode, "bloomtable", benchmark, batch)
-            theirs = cold_row(report, mode, "rocksdb", benchmark, batch)
-            if report is None:
-                if mode == "warm" and name == "cold_io.json":
-                    continue
-                rows.append([goal, f"no committed run ({name})",
-                             verdict(None), ""])
-                continue
-            if ours is None or theirs is None:
-                if mode == "warm" and not cold_rows(report, "warm",
-                                                    "bloomtable"):
-                    continue  # this file has no warm rows
-                rows.append([goal, "no row", verdict(None), ""])
+            theirs = cold_row(report, mode, "rocksdb_table", benchmark, batch)
+            if report is None or ours is None or theirs is None:
+                rows.append([goal, f"no committed run ({name})"
+                             if report is None else
+                             "no table-level RocksDB row (rocksdb_table: "
+                             "TableReader::MultiGet)", verdict(None), ""])
                 continue
             ratio = median(ours, "micros_per_key") / \
                 median(theirs, "micros_per_key")
@@ -256,6 +273,11 @@ def cold_io_goals(cold_io, warm_io):
                              runs_of(ours, "micros_per_key"),
                              runs_of(theirs, "micros_per_key"), 0.8),
                              peer_provenance(report)), note])
+        rows.append([f"{mode} ({name}), db level: the view's MultiGet ≤ 0.8× "
+                     "RocksDB's DB::MultiGet per key",
+                     "no db-level bloomtable row: the view has no MultiGet "
+                     "yet (RocksDB's DB::MultiGet rows are shown above)",
+                     verdict(None), ""])
     # Warm, 10^7 absent keys: MultiGet against a loop of Get.
     goal = "warm `readmissing`, 10^7 keys: bloomtable MultiGet ≤ 0.5× a " \
            "loop of Get per key"
