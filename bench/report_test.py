@@ -11,7 +11,7 @@ BENCHMARKS.md is exactly what report.py writes from the committed JSON.
                                            # perf's symbols are counted
     bench/report_test.py PackageTest       # bench/page/ imports no cycle
     bench/report_test.py RegenerationTest  # BENCHMARKS.md only (gnuplot)
-    bench/report_test.py ReadmeFiguresTest # README's figures only
+    bench/report_test.py ReadmeFiguresTest # README's figures, each its row's
 """
 
 import copy
@@ -1082,58 +1082,85 @@ class RegenerationTest(unittest.TestCase):
                          "writes from bench/results: regenerate it")
 
 
-def committed_figures(results):
-    """Every figure the committed db_bench JSON holds, as the README prints
-    them: µs per lookup to 3 decimals, stored bits and bytes per key to 2."""
-    figures = set()
-    for path in glob.glob(os.path.join(results, "*.json")):
-        with open(path) as f:
-            data = json.load(f)
-        for config in data.get("configs", []):
-            if config.get("stored_bits_per_key") is not None:
-                figures.add(f"{config['stored_bits_per_key']:.2f}")
-            memories = [config.get("memory") or {}]
-            for r in config.get("results", []):
-                if r.get("micros_per_op") is not None:
-                    figures.add(f"{r['micros_per_op']:.3f}")
-                memories.append(r.get("memory") or {})
-            for memory in memories:
-                for field in ("engine_bytes_per_key", "filter_bytes_per_key",
-                              "index_bytes_per_key"):
-                    if memory.get(field) is not None:
-                        figures.add(f"{memory[field]:.2f}")
-    return figures
+# A source line of a README figure marker: FILE ENGINE FILTER LAYOUT IO:
+# FIELD... (LAYOUT "-" for none); a field is a benchmark (its micros/op),
+# "stored" (stored filter bits/key), or "memory", "index", "filter" (the
+# memory held per key: the engine's own figure, the index's, the filter's).
+SOURCE = re.compile(r"^\s*(\S+\.json) (\S+) (\S+) (\S+) (\S+):((?: \S+)+)\s*$",
+                    re.M)
+MEMORY = {"memory": "engine_bytes_per_key", "index": "index_bytes_per_key",
+          "filter": "filter_bytes_per_key"}
 
 
-def readme_figures(text):
-    """The decimal figures between the README's figure markers."""
-    regions = re.findall(r"<!-- figures:.*?-->(.*?)<!-- end figures -->",
-                         text, re.S)
-    return regions, [n for region in regions
-                     for n in re.findall(r"(?<![\w.])\d+\.\d+(?![\w.])",
-                                         region)]
+def readme_regions(text):
+    """[(marker, body)] of the README's figure regions."""
+    return re.findall(r"<!-- figures:(.*?)-->(.*?)<!-- end figures -->",
+                      text, re.S)
+
+
+def region_figures(body):
+    # A figure may end a sentence: "0.77." is 0.77.
+    return re.findall(r"(?<![\w.])\d+\.\d+(?![\w])(?!\.\d)", body)
+
+
+def figure_mismatches(marker, body, results):
+    """Where the region's figures differ from the fields its marker names,
+    in order: [(figure, source, expected)]."""
+    sources = [(m[:5], field) for m in SOURCE.findall(marker)
+               for field in m[5].split()]
+    figures = region_figures(body)
+    if len(sources) != len(figures):
+        return [(f"{len(figures)} figures", f"{len(sources)} fields", "")]
+    loaded = {}
+    mismatches = []
+    for figure, ((name, engine, filter_name, layout, io), field) in zip(
+            figures, sources):
+        if name not in loaded:
+            loaded[name] = common.load(results, name) or {}
+        rows = [c for c in loaded[name].get("configs", [])
+                if c["engine"] == engine and c["filter"] == filter_name and
+                (c.get("filter_layout") or "-") == layout and c["io"] == io]
+        value = None
+        if len(rows) == 1:
+            config = rows[0]
+            if field == "stored":
+                value = config.get("stored_bits_per_key")
+            elif field in MEMORY:
+                value = (config.get("memory") or {}).get(MEMORY[field])
+            else:
+                value = (common.results_of(config, field) or {}).get(
+                    "micros_per_op")
+        digits = len(figure.split(".")[1])
+        expected = "-" if value is None else f"{value:.{digits}f}"
+        if figure != expected:
+            mismatches.append((figure, f"{name} {engine} {filter_name} "
+                               f"{layout} {io} {field}", expected))
+    return mismatches
 
 
 class ReadmeFiguresTest(unittest.TestCase):
-    def test_every_figure_the_readme_states_is_in_the_committed_json(self):
+    def test_every_readme_figure_is_its_own_rows_field(self):
         root = os.path.dirname(HERE)
         with open(os.path.join(root, "README.md")) as f:
-            regions, numbers = readme_figures(f.read())
+            regions = readme_regions(f.read())
         self.assertTrue(regions, "README.md has no figure markers")
-        figures = committed_figures(os.path.join(HERE, "results"))
-        self.assertTrue(numbers)
-        for number in numbers:
-            self.assertIn(number, figures,
-                          f"README.md states {number}, which no committed "
-                          "JSON in bench/results holds")
+        for marker, body in regions:
+            self.assertTrue(region_figures(body))
+            self.assertEqual(figure_mismatches(
+                marker, body, os.path.join(HERE, "results")), [])
 
-    def test_a_typed_in_figure_is_caught(self):
-        regions, numbers = readme_figures(
-            "<!-- figures: x -->costs 0.050 µs and 9.99 bits<!-- end "
-            "figures -->")
-        self.assertEqual(numbers, ["0.050", "9.99"])
-        figures = committed_figures(os.path.join(HERE, "results"))
-        self.assertNotIn("9.99", figures)
+    def test_a_typed_in_or_misattributed_figure_is_caught(self):
+        marker = ("\n main.json bloomtable ribbon whole_table pread: "
+                  "readmissing readnearmiss\n")
+        results = os.path.join(HERE, "results")
+        right = figure_mismatches(marker, "0.050 and 0.044", results)
+        self.assertEqual(right, [])
+        # A figure that is in the JSON, but another row's or column's.
+        swapped = figure_mismatches(marker, "0.044 and 0.050", results)
+        self.assertEqual([m[0] for m in swapped], ["0.044", "0.050"])
+        self.assertIn("9.99", [m[0] for m in figure_mismatches(
+            marker, "0.050 and 9.99", results)])
+        self.assertTrue(figure_mismatches(marker, "0.050 only", results))
 
 
 if __name__ == "__main__":

@@ -1153,6 +1153,44 @@ TEST(FilterBudget, WholeBitsTakeTheNearestWholeSetting) {
   EXPECT_DOUBLE_EQ(found->stored_bits_per_key, 10.3);
 }
 
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+TEST(FilterBudget, TheAdaptedFilterIsCalibratedInLevelDBsTables) {
+  TempDir dir;
+  PlanFlags flags = DefaultFlags();
+  flags.num = 20000;
+  flags.engines = "leveldb,leveldb+bloomtable";
+  flags.bloom_bits = "";
+  flags.stored_bits = "10";
+  absl::StatusOr<BenchPlan> plan = MakePlan(flags);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_TRUE(
+      CalibrateStoredBits(plan->flags, dir.path() + "/calibration", &*plan)
+          .ok());
+  const KeyGenerator keys(16, 20000);
+  const ValueGenerator values(100, 0.5, 301);
+  std::vector<uint64_t> order(keys.num());
+  for (uint64_t j = 0; j < keys.num(); ++j) order[j] = j;
+  std::map<std::string, double> stored;
+  for (const ConfigPlan& config : plan->configs) {
+    if (config.filter == "none") continue;
+    EngineOptions options = config.engine_options;
+    options.dir = dir.path() + "/" + config.dir_name;
+    // LevelDB's own tables, with the configuration's filter.
+    std::unique_ptr<Engine> table =
+        NewEngine("leveldb_table_iterator", options);
+    Progress progress("test", keys.num());
+    ASSERT_TRUE(table->Fill(FillInput{&keys, &values, order}, &progress).ok());
+    absl::StatusOr<StorageSummary> storage = table->Storage();
+    ASSERT_TRUE(storage.ok()) << storage.status();
+    stored[config.engine] = *storage->filter_bytes * 8.0 / keys.num();
+  }
+  // bloomtable's policy through the adapter takes fractional bits: it meets
+  // the target; LevelDB's Bloom takes whole bits, the nearest setting.
+  EXPECT_NEAR(stored["leveldb+bloomtable"], 10, 0.1);
+  EXPECT_NEAR(stored["leveldb"], 10, 0.7);
+}
+#endif
+
 TEST(FilterBudget, StepsAndErrorsAreHandled) {
   // A filter sized in steps of 2 bits per key: the nearest step wins.
   auto steps = [](double bits) -> absl::StatusOr<double> {

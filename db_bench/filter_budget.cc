@@ -129,8 +129,9 @@ absl::Status CalibrateStoredBits(const PlanFlags& flags,
                      " ", config.target_stored_bits);
     auto it = found.find(key);
     if (it == found.end()) {
+      // The configuration's own filter (leveldb+bloomtable: bloomtable's
+      // policy through the adapter), built by `builder`'s table builder.
       ConfigPlan trial = config;
-      trial.engine = builder;
       trial.engine_options.dir = scratch_dir;
       const auto stored_at = [&](double bits) -> absl::StatusOr<double> {
         absl::Status status = ApplyFilterBits(bits, &trial);

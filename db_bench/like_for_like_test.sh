@@ -33,17 +33,19 @@ expect() {
   fi
 }
 # One row per like-for-like engine in the summary, with its level.
-expect "| table | bloomtable | cache_local_bloom (per_block) |"
-expect "| table | leveldb_table_iterator | leveldb_bloom (per_block) |"
-expect "| table | rocksdb_sst_iterator | rocksdb_ribbon (whole_table) |"
-expect "| db | leveldb | leveldb_bloom (per_block) |"
-expect "| db | leveldb+bloomtable | cache_local_bloom (per_block) |"
-expect "| db | rocksdb | rocksdb_bloom (whole_table) |"
+expect "| table | bloomtable | cache_local_bloom per_block (index restart 1) |"
+# The LevelDB-compatible configuration is a row of its own.
+expect "| table | bloomtable | leveldb_bloom per_block (index restart 1) |"
+expect "| table | leveldb_table_iterator | leveldb_bloom per_block |"
+expect "| table | rocksdb_sst_iterator | rocksdb_ribbon whole_table |"
+expect "| db | leveldb | leveldb_bloom per_block |"
+expect "| db | leveldb+bloomtable | cache_local_bloom per_block |"
+expect "| db | rocksdb | rocksdb_bloom whole_table |"
 # Both I/O paths in the details, bulk builds with and without a filter.
 expect "| readmissing | rocksdb_sst_iterator | rocksdb_bloom | whole_table | mmap |"
 expect "| readmissing | leveldb | leveldb_bloom | per_block | pread |"
 if grep -qx leveldb_table <("$build_dir/db_bench/db_bench" --list_engines); then
-  expect "| table | leveldb_table | leveldb_bloom (per_block) |"
+  expect "| table | leveldb_table | leveldb_bloom per_block |"
   expect "| leveldb_table | none | - | - |"
 else
   expect "| leveldb_table_iterator | none | - | - |"

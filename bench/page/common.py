@@ -240,10 +240,15 @@ def no_slower_goal(mine, theirs, workload):
 # ------------------------------------------------------------- formatting --
 
 def series(config):
-    """'bloomtable cache_local_bloom per_block' and the like."""
+    """'bloomtable cache_local_bloom per_block (index restart 16)' and the
+    like: the configuration that produced a row's figures (the index
+    restart interval where db_bench records it: bloomtable's rows; LevelDB
+    and RocksDB write theirs at 1)."""
     parts = [config["engine"], config["filter"]]
     if config.get("filter_layout"):
         parts.append(config["filter_layout"])
+    if config.get("index_block_restart_interval"):
+        parts.append(f"(index restart {config['index_block_restart_interval']})")
     return " ".join(parts)
 
 

@@ -43,6 +43,18 @@ def short(commit):
     return (commit or "unknown")[:7]
 
 
+def restart_of(profile):
+    """A table-level profile's index restart interval: recorded, or read
+    from its command (profiles taken before they recorded it)."""
+    if profile.get("index_block_restart_interval"):
+        return profile["index_block_restart_interval"]
+    flag = "--index_block_restart_interval="
+    for word in profile.get("command", "").split():
+        if word.startswith(flag):
+            return int(word[len(flag):])
+    return None
+
+
 def profile_text(profile, run, config, workload, top=4):
     """The largest shares of the table-level profile of `config`'s filter
     and layout on `workload` (absent keys: readmissing), where profile.json
@@ -54,7 +66,9 @@ def profile_text(profile, run, config, workload, top=4):
                   if p.get("level", "table") == "table" and
                   p.get("filter") == config.get("filter") and
                   p.get("filter_layout") == config.get("filter_layout") and
-                  p.get("workload") == wanted), None)
+                  p.get("workload") == wanted and
+                  restart_of(p) in (None, config.get(
+                      "index_block_restart_interval"))), None)
     if found is None:
         return ""
     if not same_commit(profile, run):

@@ -53,8 +53,7 @@ def summary(main):
                for w in ABSENT]
         cached = [pct(from_cache(results_of(config, w))) for w in ABSENT]
         rows.append([config["level"], config["engine"],
-                     config["filter"] + (f" ({config['filter_layout']})"
-                                         if config.get("filter_layout") else ""),
+                     " ".join(series(config).split(" ")[1:]),
                      stored(config)] +
                     [with_range(results_of(config, w)) for w in WORKLOADS] +
                     [" / ".join(fps), " / ".join(cached)])
