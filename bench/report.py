@@ -13,8 +13,10 @@ missing says so, and a goal whose data is missing reads "not measured",
 never "met". A main.json without the like-for-like rows, or a sweep.json
 with fewer than two budgets per filter, is an error (exit 1).
 
-A cross-engine goal reads "not a result" unless every peer of its JSON is
-recorded as a release build (NDEBUG on); JSON older than those records
+No goal reads "met" unless every JSON comes from one commit without
+uncommitted changes (a banner says where they do not); a cross-engine goal
+reads "not a result" unless every peer of its JSON is recorded as a release
+build (NDEBUG on); JSON older than those records
 named its table-level rows leveldb_table and rocksdb_table, which timed the
 public iterators: they are shown under today's names for what they called.
 """
@@ -69,10 +71,12 @@ def main():
     except common.ShapeError as error:
         print(f"report.py: {error}", file=sys.stderr)
         return 1
+    refusal, mixed = runs.commit_check(named)
+    common.REFUSAL["reason"] = refusal
     plots_rel = os.path.relpath(os.path.abspath(args.plots),
                                 os.path.dirname(os.path.abspath(args.output)))
     sections = {
-        "banner": summary.banner(named),
+        "banner": summary.banner(named) + mixed,
         "method": summary.method(main_run),
         "setup": summary.setup(main_run),
         "summary": summary.summary(main_run),
@@ -87,7 +91,7 @@ def main():
         "memory": details.memory_table(main_run),
         "filter_bench": filters.filter_bench_table(filter_bench),
         "filter_bench_cold": filters.filter_bench_table(cold),
-        "profiles": profiles.profile_section(profile),
+        "profiles": profiles.profile_section(profile, main_run),
         "scale": scale.scale_table(scale_runs),
         "compression": details.compression_table(compression),
         "python": python_section.python_section(python),

@@ -10,6 +10,7 @@ BENCHMARKS.md is exactly what report.py writes from the committed JSON.
                                            # their perf profiles and where
                                            # perf's symbols are counted
     bench/report_test.py PackageTest       # bench/page/ imports no cycle
+    bench/report_test.py CommitTest        # no "met" across commits
     bench/report_test.py RegenerationTest  # BENCHMARKS.md only (gnuplot)
     bench/report_test.py ReadmeFiguresTest # README's figures, each its row's
 """
@@ -624,6 +625,47 @@ class VerdictTest(unittest.TestCase):
         self.assertIn(common.NOT_A_RESULT, text)
         self.assertIn("not measured", text)
         self.assertNotIn("met (tested)", text)
+
+
+class CommitTest(unittest.TestCase):
+    """The page refuses "met" where its runs do not come from one commit."""
+
+    def page(self, commits):
+        with tempfile.TemporaryDirectory() as tmp:
+            results = os.path.join(tmp, "results")
+            os.mkdir(results)
+            for name, (commit, dirty) in commits.items():
+                report = (main_report(RELEASE_PEERS) if name == "main.json"
+                          else cold_io_report(RELEASE_PEERS))
+                report.update(commit=commit, dirty=dirty)
+                with open(os.path.join(results, name), "w") as f:
+                    json.dump(report, f)
+            out = os.path.join(tmp, "B.md")
+            subprocess.run([sys.executable, os.path.join(HERE, "report.py"),
+                            "--results", results, "--output", out,
+                            "--plots", tmp], check=True,
+                           stdout=subprocess.DEVNULL)
+            with open(out) as f:
+                return f.read()
+
+    def test_one_clean_commit_decides_its_goals(self):
+        text = self.page({"main.json": ("a" * 40, False),
+                          "cold_io.json": ("a" * 40, False)})
+        self.assertNotIn("Not one commit", text)
+        self.assertIn("| met |", text)
+
+    def test_runs_of_two_commits_or_a_dirty_tree_meet_no_goal(self):
+        for commits in ({"main.json": ("a" * 40, False),
+                         "cold_io.json": ("b" * 40, False)},
+                        {"main.json": ("a" * 40, True),
+                         "cold_io.json": ("a" * 40, True)}):
+            text = self.page(commits)
+            self.assertIn("> **Not one commit:", text)
+            self.assertNotIn("| met |", text)
+            self.assertIn("not decided (", text)
+        self.assertIn("main.json at aaaaaaa; cold_io.json at bbbbbbb",
+                      self.page({"main.json": ("a" * 40, False),
+                                 "cold_io.json": ("b" * 40, False)}))
 
 
 class PythonSectionTest(unittest.TestCase):

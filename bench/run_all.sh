@@ -27,8 +27,11 @@
 #                      queue depths 1/8/32/128 from the same run, and the same
 #                      lookups warm; 1M keys
 #   warm_io.json       cold_bench --cold=false: the warm lookups at 10^7 keys
-# each stamped with the commit it was built from, then bench/report.py writes
-# BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
+# each stamped with the commit it was built from and how long it took, then
+# bench/report.py writes BENCHMARKS.md and bench/fp_vs_bits.svg and
+# bench/latency.svg from them. A real run refuses uncommitted changes, and
+# --only refuses to retake some JSON where the others are of another commit:
+# one page, one commit (BENCHMARKS.md decides no goal otherwise).
 #
 # The peers are release builds: bench/build_peers.sh builds LevelDB and
 # RocksDB once from Debian's source packages (Release, NDEBUG on; cached in
@@ -40,10 +43,13 @@
 #
 #   bench/run_all.sh            # the first time 20-40 minutes more on an
 #                               # idle 2-core machine to build the release
-#                               # peers (RocksDB is most of it; 17 minutes
-#                               # here); then about an hour (52 minutes
-#                               # here without the database, cold and
-#                               # Python runs; more if runs are retaken)
+#                               # peers (RocksDB is most of it); then well
+#                               # over an hour: the db_bench runs behind the
+#                               # committed JSON alone recorded 58 minutes,
+#                               # before their calibrations and the
+#                               # filter_bench, profile, cold, warm and
+#                               # Python runs (BENCHMARKS.md's Runs section
+#                               # adds up what each run took)
 #   bench/run_all.sh --only db,python   # retake only these JSON files
 #                               # (names as above, without .json), then
 #                               # regenerate BENCHMARKS.md from all of them
@@ -172,7 +178,35 @@ dirty=false
 if ! git diff --quiet HEAD -- . ':!bench/results' ':!BENCHMARKS.md' \
     ':!bench/*.svg' 2>/dev/null; then
   dirty=true
+  if [[ $smoke -eq 0 ]]; then
+    echo "run_all.sh: uncommitted changes: commit first, so that every JSON" \
+      "names the code it ran" >&2
+    exit 1
+  fi
   echo "run_all.sh: uncommitted changes: the JSON will say so" >&2
+fi
+# One page, one commit: with --only, every JSON not retaken must already be
+# of this commit, without uncommitted changes (BENCHMARKS.md would otherwise
+# decide no goal).
+if [[ -n $only ]]; then
+  stale=$(python3 - "$results" "$only" "$commit" <<'EOF'
+import glob, json, os, sys
+results, only, commit = sys.argv[1], sys.argv[2].split(","), sys.argv[3]
+for path in sorted(glob.glob(os.path.join(results, "*.json"))):
+    name = os.path.basename(path)[:-len(".json")]
+    with open(path) as f:
+        report = json.load(f)
+    if name not in only and (report.get("commit") != commit or
+                             report.get("dirty")):
+        print(f"{name}.json ({str(report.get('commit'))[:7]}"
+              f"{', dirty' if report.get('dirty') else ''})")
+EOF
+)
+  if [[ -n $stale ]]; then
+    echo "run_all.sh: not of commit ${commit:0:7}: $(echo $stale)." \
+      "Retake them too (--only), or run at their commit." >&2
+    exit 1
+  fi
 fi
 
 # run NAME COMMAND...: runs COMMAND --json=TMP, stamps TMP with the commit
@@ -188,18 +222,20 @@ run() {
   fi
   tmp=$(mktemp "$results/.$name.XXXXXX")
   echo "=== $name: $*"
+  local started=$SECONDS
   if ! "$@" --json="$tmp"; then
     rm -f "$tmp"
     echo "run_all.sh: $name failed; $results/$name.json left as it was" >&2
     exit 1
   fi
-  python3 - "$tmp" "$commit" "$dirty" <<'EOF'
+  python3 - "$tmp" "$commit" "$dirty" $((SECONDS - started)) <<'EOF'
 import json, sys
 path, commit, dirty = sys.argv[1], sys.argv[2], sys.argv[3] == "true"
 with open(path) as f:
     report = json.load(f)
 report["commit"] = commit
 report["dirty"] = dirty
+report["run_all_seconds"] = int(sys.argv[4])
 with open(path, "w") as f:
     json.dump(report, f, indent=1)
     f.write("\n")

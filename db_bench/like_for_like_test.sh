@@ -8,7 +8,8 @@
 # Bloom and with bloomtable's filter, rocksdb; pread and mmap; stored
 # bits/key on every row), interpolate the sweep at equal stored bits/key and
 # draw both plots, and say which peers ran. A main.json without one of the
-# table-level peers must be refused.
+# table-level peers must be refused, and so must an --only retake beside
+# JSON of another commit.
 #
 #   like_for_like_test.sh BUILD_DIR DB_BENCH_CHECK
 set -euo pipefail
@@ -75,6 +76,24 @@ expect "| readmissing | table | bloomtable | MultiGet(32) |"
 expect "#### \`warm_io.json\`: 20,000 keys"
 grep -q '<svg' "$work/fp_vs_bits.svg"
 grep -q '<svg' "$work/latency.svg"
+
+# One page, one commit: --only refuses to retake a run beside JSON of
+# another commit.
+python3 - "$work/results/compression.json" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+report["commit"] = "0" * 40
+with open(sys.argv[1], "w") as f:
+    json.dump(report, f)
+PY
+if "$root/bench/run_all.sh" --smoke --build-dir "$build_dir" --only build \
+    --results "$work/results" --report "$work/mixed.md" --plots "$work" \
+    >"$work/mixed.log" 2>&1; then
+  echo "FAIL: run_all.sh --only mixed commits on one page" >&2
+  exit 1
+fi
+grep -q "not of commit .*compression.json (0000000" "$work/mixed.log"
 
 # A main.json without RocksDB's table rows is not a like-for-like report.
 python3 - "$work/results/main.json" <<'PY'

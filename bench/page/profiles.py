@@ -78,10 +78,18 @@ def table_profiles(profile):
             if p.get("level", "table") == "table"]
 
 
-def profile_section(profile):
+def profile_section(profile, main=None):
     if profile is None:
         return "No committed run (bench/results/profile.json)."
     out = []
+    commits = [str((r or {}).get("commit") or "unknown")[:7]
+               for r in (profile, main)]
+    if main is not None and (commits[0] != commits[1] or profile.get("dirty")
+                             or main.get("dirty")):
+        out.append(f"**Not the timings' commit:** these profiles were taken "
+                   f"at {commits[0]}, main.json's timings at {commits[1]}; "
+                   "they do not explain them, and the goals do not use "
+                   "them.\n")
     for p in table_profiles(profile):
         shares = sorted(category_shares(p).items(), key=lambda kv: -kv[1])
         micros = p.get("micros_per_op_under_perf")
