@@ -104,15 +104,14 @@ void PrintHeader(const BenchPlan& plan, const std::string& dir,
       flags.value_size,
       static_cast<int>(flags.value_size * flags.compression_ratio + 0.5));
   std::printf("Entries:    %llu\n", static_cast<unsigned long long>(plan.num));
-  std::printf("Reads:      %llu per thread, %s thread%s\n",
-              static_cast<unsigned long long>(plan.reads),
-              absl::StrJoin(plan.threads, ", ").c_str(),
-              plan.threads.size() == 1 && plan.threads[0] == 1 ? "" : "s");
+  std::printf("Reads:      %llu per thread, %d thread%s\n",
+              static_cast<unsigned long long>(plan.reads), plan.flags.threads,
+              plan.flags.threads == 1 ? "" : "s");
   std::printf("RawSize:    %.1f MB (estimated)\n", raw_mb);
   std::printf("FileSize:   %.1f MB (estimated)\n", file_mb);
-  std::printf("Tables:     block %d bytes, %s; block cache %s bytes\n",
+  std::printf("Tables:     block %d bytes, %s; block cache %s\n",
               flags.block_size, flags.compression_type.c_str(),
-              absl::StrJoin(plan.cache_sizes, ", ").c_str());
+              CacheSizeLabel(plan.cache_size).c_str());
   std::printf("Engines:    %s\n", absl::StrJoin(plan.engines, ", ").c_str());
   std::printf("Directory:  %s%s\n", dir.c_str(),
               temporary ? " (temporary, removed at exit)" : "");
@@ -175,12 +174,11 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   run_options.keys = &keys;
   run_options.values = &values;
   run_options.reads = plan.reads;
-  run_options.batch_size = static_cast<uint64_t>(plan.flags.batch_size);
   run_options.seed = plan.flags.seed;
-  run_options.histogram = plan.flags.histogram;
   run_options.min_seconds = plan.flags.min_seconds;
   run_options.seek_nexts = static_cast<uint64_t>(plan.flags.seek_nexts);
   run_options.scan_length = static_cast<uint64_t>(plan.flags.scan_length);
+  run_options.threads = plan.flags.threads;
   run_options.label = report->Label();
 
   for (BenchmarkKind kind : plan.benchmarks) {
@@ -215,26 +213,19 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       std::printf("stats        :\n%s\n", result.stats_text.c_str());
       report->results.push_back(std::move(result));
     } else {
-      for (int threads : plan.threads) {
-        run_options.threads = threads;
-        const std::string files_before = FilesPerLevel(*engine);
-        absl::StatusOr<BenchmarkResult> result =
-            RunRead(kind, run_options, engine);
-        if (!result.ok()) {
-          report->error = absl::StrCat(BenchmarkName(kind), ": ",
-                                       result.status().ToString());
-          return;
-        }
-        result->memory = engine->Memory();
-        result->files_before = files_before;
-        result->files_after = FilesPerLevel(*engine);
-        std::printf("%s\n", BenchmarkLine(*result).c_str());
-        if (!result->histogram_text.empty()) {
-          std::printf("Microseconds per op:\n%s\n",
-                      result->histogram_text.c_str());
-        }
-        report->results.push_back(*std::move(result));
+      const std::string files_before = FilesPerLevel(*engine);
+      absl::StatusOr<BenchmarkResult> result =
+          RunRead(kind, run_options, engine);
+      if (!result.ok()) {
+        report->error =
+            absl::StrCat(BenchmarkName(kind), ": ", result.status().ToString());
+        return;
       }
+      result->memory = engine->Memory();
+      result->files_before = files_before;
+      result->files_after = FilesPerLevel(*engine);
+      std::printf("%s\n", BenchmarkLine(*result).c_str());
+      report->results.push_back(*std::move(result));
     }
     std::fflush(stdout);
     if (have_data && !report->storage) {

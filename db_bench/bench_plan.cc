@@ -22,8 +22,6 @@ constexpr int kMaxThreads = 256;
 constexpr int32_t kMaxBlockSize = 64 << 20;
 // Beyond this a filter is only waste; RocksDB caps its own near here too.
 constexpr double kMaxBloomBits = 100;
-// A MultiGet batch beyond this is a typo (RocksDB's own caps are lower).
-constexpr int64_t kMaxBatchSize = 1 << 20;
 constexpr int kMaxRepeats = 100;
 constexpr double kMaxMinSeconds = 3600;
 // The engine name of LevelDB with a bloomtable filter through the adapter.
@@ -63,23 +61,6 @@ absl::StatusOr<std::vector<double>> ParseBits(const std::string& list,
   return bits;
 }
 
-absl::StatusOr<std::vector<int>> ParseThreads(const std::string& list) {
-  std::vector<int> threads;
-  for (const std::string& item : SplitList(list)) {
-    int value = 0;
-    if (!absl::SimpleAtoi(item, &value) || value < 1 || value > kMaxThreads) {
-      return Invalid(
-          absl::StrFormat("--threads: '%s' is not a whole number in [1, %d]",
-                          item, kMaxThreads));
-    }
-    if (std::find(threads.begin(), threads.end(), value) == threads.end()) {
-      threads.push_back(value);
-    }
-  }
-  if (threads.empty()) return Invalid("--threads is empty");
-  return threads;
-}
-
 std::string BitsName(double bits) { return absl::StrFormat("%g", bits); }
 
 bool Contains(const std::vector<std::string>& list, const std::string& item) {
@@ -88,40 +69,32 @@ bool Contains(const std::vector<std::string>& list, const std::string& item) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list) {
-  std::vector<uint64_t> sizes;
-  for (const std::string& item : SplitList(list)) {
-    size_t digits = 0;
-    while (digits < item.size() && absl::ascii_isdigit(item[digits])) ++digits;
-    uint64_t value = 0;
-    if (digits == 0 || !absl::SimpleAtoi(item.substr(0, digits), &value)) {
+absl::StatusOr<uint64_t> ParseCacheSize(const std::string& text) {
+  const std::string item(absl::StripAsciiWhitespace(text));
+  size_t digits = 0;
+  while (digits < item.size() && absl::ascii_isdigit(item[digits])) ++digits;
+  uint64_t value = 0;
+  if (digits == 0 || !absl::SimpleAtoi(item.substr(0, digits), &value)) {
+    return Invalid(absl::StrCat("--cache_size: '", item,
+                                "' is not a size in bytes (e.g. 8388608 or "
+                                "8M)"));
+  }
+  const std::string suffix = absl::AsciiStrToUpper(item.substr(digits));
+  int shift = 0;
+  if (!suffix.empty()) {
+    const char unit = suffix[0];
+    shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
+    const std::string rest = suffix.substr(1);
+    if (shift < 0 || !(rest.empty() || rest == "B" || rest == "IB")) {
       return Invalid(absl::StrCat("--cache_size: '", item,
-                                  "' is not a size in bytes (e.g. 8388608 or "
-                                  "8M)"));
-    }
-    std::string suffix = absl::AsciiStrToUpper(item.substr(digits));
-    int shift = 0;
-    if (!suffix.empty()) {
-      const char unit = suffix[0];
-      shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
-      const std::string rest = suffix.substr(1);
-      if (shift < 0 || !(rest.empty() || rest == "B" || rest == "IB")) {
-        return Invalid(absl::StrCat("--cache_size: '", item,
-                                    "': the suffix must be K, M or G"));
-      }
-    }
-    // 2^40 bytes is far beyond any machine this runs on: a typo.
-    constexpr uint64_t kMaxCacheBytes = uint64_t{1} << 40;
-    if (value > (kMaxCacheBytes >> shift)) {
-      return Invalid(absl::StrCat("--cache_size: '", item, "' is too large"));
-    }
-    value <<= shift;
-    if (std::find(sizes.begin(), sizes.end(), value) == sizes.end()) {
-      sizes.push_back(value);
+                                  "': the suffix must be K, M or G"));
     }
   }
-  if (sizes.empty()) return Invalid("--cache_size is empty");
-  return sizes;
+  // 2^40 bytes is far beyond any machine this runs on: a typo.
+  if (value > ((uint64_t{1} << 40) >> shift)) {
+    return Invalid(absl::StrCat("--cache_size: '", item, "' is too large"));
+  }
+  return value << shift;
 }
 
 bool UsesLevelDBBloom(const std::string& engine) {
@@ -220,13 +193,13 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     return Invalid(absl::StrCat("--compression_type=", flags.compression_type,
                                 ": expected snappy or none"));
   }
-  absl::StatusOr<std::vector<uint64_t>> cache_sizes =
-      ParseCacheSizes(flags.cache_size);
-  if (!cache_sizes.ok()) return cache_sizes.status();
-  plan.cache_sizes = *cache_sizes;
-  absl::StatusOr<std::vector<int>> threads = ParseThreads(flags.threads);
-  if (!threads.ok()) return threads.status();
-  plan.threads = *threads;
+  absl::StatusOr<uint64_t> cache_size = ParseCacheSize(flags.cache_size);
+  if (!cache_size.ok()) return cache_size.status();
+  plan.cache_size = *cache_size;
+  if (flags.threads < 1 || flags.threads > kMaxThreads) {
+    return Invalid(
+        absl::StrFormat("--threads must be in [1, %d]", kMaxThreads));
+  }
   for (const std::string& io : SplitList(flags.io)) {
     if (io != "pread" && io != "mmap") {
       return Invalid(absl::StrCat("--io: '", io, "': expected pread or mmap"));
@@ -250,10 +223,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   if (!(flags.min_seconds >= 0 && flags.min_seconds <= kMaxMinSeconds)) {
     return Invalid(
         absl::StrFormat("--min_seconds must be in [0, %g]", kMaxMinSeconds));
-  }
-  if (flags.batch_size < 1 || flags.batch_size > kMaxBatchSize) {
-    return Invalid(
-        absl::StrFormat("--batch_size must be in [1, %d]", kMaxBatchSize));
   }
   if (flags.leveldb_source != "as_written" &&
       flags.leveldb_source != "compacted") {
@@ -350,9 +319,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
                      KeyGenerator::kMissingSuffixSize;
 
   // One store per engine and filter setting; then one configuration per I/O
-  // path and cache size, adjacent, the first filling the store and the others
-  // reopening it. `value` is bits per key, or with --stored_bits the target
-  // stored bits per key (the bits are then calibrated before the run).
+  // path, adjacent, the first filling the store and the other reopening it.
+  // `value` is bits per key, or with --stored_bits the target stored bits per
+  // key (the bits are then calibrated before the run).
   const bool calibrated = !plan.stored_bits.empty();
   auto add_store = [&](const std::string& engine, const std::string& filter,
                        double value, const std::string& layout,
@@ -380,16 +349,12 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     absl::Status status =
         ApplyFilterBits(filter == "none" ? 0 : value, &config);
     if (!status.ok()) return status;
-    bool first = true;
+    config.engine_options.cache_size = plan.cache_size;
     for (const std::string& io : plan.io_paths) {
       config.io = io;
       config.engine_options.mmap_reads = io == "mmap";
-      for (uint64_t cache_size : plan.cache_sizes) {
-        config.engine_options.cache_size = cache_size;
-        config.reuses_store = !first;
-        first = false;
-        plan.configs.push_back(config);
-      }
+      config.reuses_store = io != plan.io_paths.front();
+      plan.configs.push_back(config);
     }
     return absl::OkStatus();
   };

@@ -3,10 +3,8 @@
 // MakePlan rejects bad flags and bad combinations (InvalidArgument with a
 // message naming the flag) before anything is built.
 //
-// Every engine/filter combination is filled once; with several --cache_size
-// values it is then reopened with each cache in turn (cold) and read again,
-// and with several --threads values each read benchmark runs once per
-// value.
+// Every engine/filter combination is filled once; with both I/O paths it is
+// then reopened with the other (cold) and read again.
 
 #ifndef BLOOMTABLE_DB_BENCH_BENCH_PLAN_H_
 #define BLOOMTABLE_DB_BENCH_BENCH_PLAN_H_
@@ -41,14 +39,11 @@ struct PlanFlags {
   bool compare_no_filter = true;
   std::string filter;
   std::string filter_layout;
-  // Comma lists: each value runs separately.
-  std::string cache_size;
-  std::string threads;
-  int64_t batch_size = 1;
+  std::string cache_size;  // bytes, with K, M or G
+  int32_t threads = 1;
   uint64_t seed = 0;
   std::string db;
   bool use_existing_db = false;
-  bool histogram = false;
   // The shared LevelDB-written directory of bloomtable_db and leveldb_dir:
   // "as_written" or "compacted" (EngineOptions::leveldb_source_compacted).
   std::string leveldb_source = "as_written";
@@ -78,7 +73,7 @@ struct PlanFlags {
   double max_foreign_cpu = -1;
 };
 
-// One engine with one filter setting, one I/O path and one block-cache size.
+// One engine with one filter setting and one I/O path.
 struct ConfigPlan {
   // bloomtable, leveldb_table, rocksdb_table, leveldb, leveldb+bloomtable,
   // rocksdb, ...
@@ -98,8 +93,8 @@ struct ConfigPlan {
   EngineOptions engine_options;
   // The subdirectory of --db that holds this configuration's files.
   std::string dir_name;
-  // True if the configuration before this one (the same store at another
-  // --cache_size) fills dir_name: this one skips fills and reopens it.
+  // True if the configuration before this one (the same store on another
+  // I/O path) fills dir_name: this one skips fills and reopens it.
   bool reuses_store = false;
 };
 
@@ -110,10 +105,8 @@ struct BenchPlan {
   uint64_t reads = 0;
   // The keys (flags.key_size is set to the scheme's width).
   KeySchemeOptions key_scheme;
-  // --cache_size, --threads, --io and --stored_bits values, in the order
-  // given.
-  std::vector<uint64_t> cache_sizes;
-  std::vector<int> threads;
+  uint64_t cache_size = 0;
+  // --io and --stored_bits values, in the order given.
   std::vector<std::string> io_paths;
   std::vector<double> stored_bits;
   std::vector<std::string> engines;
@@ -149,9 +142,9 @@ std::vector<std::string> BuiltEngines();
 
 absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags);
 
-// Parses a --cache_size list: bytes, each optionally with a binary suffix K,
-// M or G (KB/KiB... alike), e.g. "8388608,64M".
-absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list);
+// Parses --cache_size: bytes, optionally with a binary suffix K, M or G
+// (KB/KiB... alike), e.g. "8388608" or "64M".
+absl::StatusOr<uint64_t> ParseCacheSize(const std::string& text);
 
 // Appends to plan->notes what the reader of the results must know about the
 // plan's engines, benchmarks and flags; `not_adaptable` names the filters

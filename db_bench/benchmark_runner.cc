@@ -26,8 +26,6 @@ using Clock = std::chrono::steady_clock;
 constexpr uint64_t kSampleEvery = 16;
 // Operations between progress updates: one atomic add per batch.
 constexpr uint64_t kProgressBatch = 1024;
-// LevelDB's db_bench reads the first 1% of the key space for readhot.
-constexpr uint64_t kHotFraction = 100;
 
 struct KindName {
   BenchmarkKind kind;
@@ -38,11 +36,9 @@ constexpr KindName kKindNames[] = {
     {BenchmarkKind::kFillSeq, "fillseq"},
     {BenchmarkKind::kFillRandom, "fillrandom"},
     {BenchmarkKind::kReadRandom, "readrandom"},
-    {BenchmarkKind::kMultiReadRandom, "multireadrandom"},
     {BenchmarkKind::kReadMissing, "readmissing"},
     {BenchmarkKind::kReadNearMiss, "readnearmiss"},
     {BenchmarkKind::kReadUnrelated, "readunrelated"},
-    {BenchmarkKind::kReadHot, "readhot"},
     {BenchmarkKind::kReadSeq, "readseq"},
     {BenchmarkKind::kSeekRandom, "seekrandom"},
     {BenchmarkKind::kScanMissing, "scanmissing"},
@@ -112,17 +108,9 @@ ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
                                                    : keys.key_size();
   out.bytes.resize(n * out.stride);
   out.entries.resize(n);
-  // multireadrandom asks for readrandom's keys, so that the two compare
-  // directly.
-  const BenchmarkKind key_kind = kind == BenchmarkKind::kMultiReadRandom
-                                     ? BenchmarkKind::kReadRandom
-                                     : kind;
   Random64 random(DeriveSeed(
       options.seed,
-      static_cast<uint64_t>(key_kind) * 1000003 + thread + (pass << 32)));
-  const uint64_t range = kind == BenchmarkKind::kReadHot
-                             ? (keys.num() + kHotFraction - 1) / kHotFraction
-                             : keys.num();
+      static_cast<uint64_t>(kind) * 1000003 + thread + (pass << 32)));
   const std::vector<uint64_t> distinct =
       kind == BenchmarkKind::kReadMissing ||
               kind == BenchmarkKind::kReadNearMiss
@@ -132,7 +120,8 @@ ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
                            static_cast<uint64_t>(kind) * 1000003 + thread))
           : std::vector<uint64_t>();
   for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t j = distinct.empty() ? random.Uniform(range) : distinct[i];
+    const uint64_t j =
+        distinct.empty() ? random.Uniform(keys.num()) : distinct[i];
     char* dst = out.bytes.data() + i * out.stride;
     out.entries[i] = j;
     switch (kind) {
@@ -234,50 +223,6 @@ void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
       [&](uint64_t pass) {
         if (!expect_present) keys = GenerateKeys(kind, options, thread, pass);
       });
-}
-
-void RunMultiGets(const RunOptions& options, const Engine& engine,
-                  const ThreadKeys& keys, Progress* progress,
-                  ThreadResult* result) {
-  const ValueGenerator& values = *options.values;
-  const uint64_t n = keys.entries.size();
-  const uint64_t batch_size = std::max<uint64_t>(1, options.batch_size);
-  std::vector<std::string_view> batch;
-  batch.reserve(batch_size);
-  std::vector<absl::Status> statuses;
-  std::vector<std::string> found_values;
-  uint64_t unreported = 0;
-  const Clock::time_point start = Clock::now();
-  for (uint64_t begin = 0; begin < n; begin += batch_size) {
-    const uint64_t end = std::min(n, begin + batch_size);
-    batch.clear();
-    for (uint64_t i = begin; i < end; ++i) batch.push_back(keys.key(i));
-    // Every batch is timed: one clock read per batch_size keys.
-    const Clock::time_point batch_start = Clock::now();
-    engine.MultiGet(batch, &statuses, &found_values);
-    result->samples.Add(Nanos(Clock::now() - batch_start) /
-                        static_cast<int64_t>(end - begin));
-    for (uint64_t i = begin; i < end; ++i) {
-      const absl::Status& status = statuses[i - begin];
-      const std::string& value = found_values[i - begin];
-      if (status.ok()) {
-        ++result->found;
-        result->bytes += batch[i - begin].size() + value.size();
-        if (value != values.Value(keys.entries[i])) ++result->wrong_values;
-      } else if (absl::IsNotFound(status)) {
-        ++result->not_found;
-      } else {
-        RecordError(status, result);
-      }
-    }
-    unreported += end - begin;
-    if (unreported >= kProgressBatch) {
-      progress->Add(unreported);
-      unreported = 0;
-    }
-  }
-  result->seconds = Seconds(Clock::now() - start);
-  result->ops = n;
 }
 
 // One bounded scan per range; a scan that yields other than the range's keys
@@ -450,7 +395,7 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   for (int t = 0; t < threads; ++t) {
     keys.push_back(GenerateKeys(kind, options, t));
   }
-  const uint64_t sample_mask = options.histogram ? 0 : kSampleEvery - 1;
+  const uint64_t sample_mask = kSampleEvery - 1;
   std::vector<ThreadResult> results(threads);
   for (ThreadResult& result : results) {
     result.samples.Reserve(options.reads / (sample_mask + 1) + 1);
@@ -479,9 +424,6 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
           RunScans(kind, *engine, keys[t], options.min_seconds, sample_mask,
                    &progress, &results[t]);
           break;
-        case BenchmarkKind::kMultiReadRandom:
-          RunMultiGets(options, *engine, keys[t], &progress, &results[t]);
-          break;
         default:
           RunPointLookups(kind, options, *engine, std::move(keys[t]), t,
                           sample_mask, &progress, &results[t]);
@@ -497,10 +439,6 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   BenchmarkResult result;
   result.kind = kind;
   result.threads = threads;
-  if (kind == BenchmarkKind::kMultiReadRandom) {
-    result.batch_size = std::max<uint64_t>(1, options.batch_size);
-    result.native_multiget = engine->HasNativeMultiGet();
-  }
   result.wall_seconds = Seconds(Clock::now() - start);
   result.counters = engine->Counters() - before;
   LatencySamples samples;
@@ -527,7 +465,6 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   }
   result.p50_micros = samples.PercentileMicros(50);
   result.p99_micros = samples.PercentileMicros(99);
-  if (options.histogram) result.histogram_text = samples.HistogramText();
   return result;
 }
 

@@ -34,9 +34,9 @@
 ABSL_FLAG(std::string, benchmarks,
           "fillrandom,readrandom,readmissing,readnearmiss,readunrelated",
           "Comma-separated list run in order for every engine and filter: "
-          "fillseq, fillrandom, readrandom, multireadrandom, readmissing, "
-          "readnearmiss, readunrelated, readhot, readseq, seekrandom, "
-          "scanmissing, scanshort, stats.");
+          "fillseq, fillrandom, readrandom, readmissing, readnearmiss, "
+          "readunrelated, readseq, seekrandom, scanmissing, scanshort, "
+          "stats.");
 ABSL_FLAG(int64_t, num, 1000000, "Number of key/value pairs in the store.");
 ABSL_FLAG(int64_t, reads, -1,
           "Operations per thread in each read benchmark (-1: --num).");
@@ -62,11 +62,8 @@ ABSL_FLAG(int32_t, index_block_restart_interval, 0,
           "bloomtable's index block restart interval (0: 1 for the per-block "
           "layout and no filter, 16 otherwise).");
 ABSL_FLAG(std::string, cache_size, "8388608",
-          "Block cache bytes of every engine (K, M, G allowed); a comma list "
-          "reopens each store with each size.");
-ABSL_FLAG(std::string, threads, "1",
-          "Threads per read benchmark; a comma list runs each.");
-ABSL_FLAG(int64_t, batch_size, 1, "Keys per MultiGet in multireadrandom.");
+          "Block cache bytes of every engine (K, M, G allowed).");
+ABSL_FLAG(int32_t, threads, 1, "Threads per read benchmark.");
 ABSL_FLAG(uint64_t, seed, 301, "Seed of the write order and of the read keys.");
 ABSL_FLAG(std::string, db, "",
           "Directory for the engines' files, kept after the run (default: a "
@@ -76,8 +73,6 @@ ABSL_FLAG(bool, list_engines, false,
 ABSL_FLAG(bool, use_existing_db, false,
           "Skip fills and read what an earlier run with the same --db and "
           "data flags left.");
-ABSL_FLAG(bool, histogram, false,
-          "Time every operation and print its latency histogram.");
 ABSL_FLAG(std::string, leveldb_source, "as_written",
           "The LevelDB directory bloomtable_db and leveldb_dir read: "
           "as_written or compacted (README).");
@@ -148,11 +143,9 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.filter_layout = absl::GetFlag(FLAGS_filter_layout);
   flags.cache_size = absl::GetFlag(FLAGS_cache_size);
   flags.threads = absl::GetFlag(FLAGS_threads);
-  flags.batch_size = absl::GetFlag(FLAGS_batch_size);
   flags.seed = absl::GetFlag(FLAGS_seed);
   flags.db = absl::GetFlag(FLAGS_db);
   flags.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
-  flags.histogram = absl::GetFlag(FLAGS_histogram);
   flags.leveldb_source = absl::GetFlag(FLAGS_leveldb_source);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);

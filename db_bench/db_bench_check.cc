@@ -6,13 +6,9 @@
 //   - it parses, names at least one configuration, and reports no problems
 //     (db_bench's own: false negatives, absent keys found, wrong values,
 //     lookup errors) and no configuration errors;
-//   - multireadrandom (MultiGet) asked readrandom's keys and got the same
-//     answers: as many found, as many bytes;
 //   - every read result reports a block-cache hit rate and what the engine
 //     holds in memory (filter and index bytes per key where the engine can
 //     tell; filter bytes only with a filter) and the cache's usage;
-//   - with several --threads values, every result past the first reports
-//     its throughput ratio;
 //   - every configuration says its level (table or db), its I/O path
 //     (pread or mmap) and, with a filter, its stored filter bits per key;
 //   - a configuration with a filter reports filter queries and a
@@ -98,10 +94,6 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
   std::map<std::string, std::vector<double>> with_filter;
   const nlohmann::json settings =
       report.value("settings", nlohmann::json::object());
-  const size_t thread_counts =
-      settings.contains("threads_list") && settings["threads_list"].is_array()
-          ? settings["threads_list"].size()
-          : 1;
   const uint64_t repeats =
       settings.contains("repeats") ? U64(settings["repeats"]) : 1;
   check->Expect(report.contains("machine") && report["machine"].is_object() &&
@@ -166,8 +158,6 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
                                 : Number(config["stored_bits_per_key"]) > 0,
                     label + ": stored filter bits per key with a filter only");
     }
-    // readrandom's answers per thread count, for multireadrandom's.
-    std::map<uint64_t, std::pair<uint64_t, uint64_t>> readrandom_answers;
     for (const nlohmann::json& result :
          config.value("results", nlohmann::json::array())) {
       const std::string benchmark = result.value("benchmark", "?");
@@ -181,20 +171,6 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
                       what + ": every run's figures and their range");
       }
       if (!result.contains("found")) continue;  // fills, stats
-      if (benchmark == "readrandom") {
-        readrandom_answers[threads] = {U64(result["found"]),
-                                       U64(result["bytes"])};
-      }
-      if (benchmark == "multireadrandom") {
-        check->Expect(U64(result["batch_size"]) >= 1,
-                      what + ": reports its batch size");
-        auto it = readrandom_answers.find(threads);
-        if (it != readrandom_answers.end()) {
-          check->Expect(U64(result["found"]) == it->second.first &&
-                            U64(result["bytes"]) == it->second.second,
-                        what + ": MultiGet found what Get found");
-        }
-      }
       check->Expect(result["block_cache_hit_rate"].is_number() ||
                         U64(result["block_cache_hits"]) +
                                 U64(result["block_cache_misses"]) ==
@@ -214,11 +190,6 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
                           U64(memory["block_cache_capacity_bytes"]) ==
                               U64(config["cache_size"]),
                       what + ": block cache usage and capacity reported");
-      }
-      if (thread_counts > 1 &&
-          threads != U64(result["throughput_ratio_base_threads"])) {
-        check->Expect(Number(result["throughput_ratio"]) > 0,
-                      what + ": reports its throughput ratio");
       }
       // (Wrong answers, lookup errors and false negatives are db_bench's
       // own "problems", checked above.)

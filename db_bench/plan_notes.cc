@@ -55,13 +55,7 @@ void AddPlanNotes(const std::vector<std::string>& not_adaptable,
         ": the policy builds whole-table filters only, and LevelDB asks "
         "for one filter per 2 KiB of data blocks."));
   }
-  if (std::find(plan->benchmarks.begin(), plan->benchmarks.end(),
-                BenchmarkKind::kMultiReadRandom) != plan->benchmarks.end()) {
-    plan->notes.push_back(
-        absl::StrCat("multireadrandom looks up readrandom's keys ",
-                     flags.batch_size, " at a time; micros/op is per key."));
-  }
-  if (plan->threads.size() > 1 || plan->threads.front() > 1) {
+  if (flags.threads > 1) {
     plan->notes.push_back(
         "With --threads=N every thread looks up --reads keys of its own; "
         "ops/s = all threads' lookups / wall time; micros/op = each thread's "
@@ -97,12 +91,8 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan) {
   settings["compare_no_filter"] = flags.compare_no_filter;
   settings["filter"] = flags.filter;
   settings["filter_layout"] = flags.filter_layout;
-  // The first values under the old names; every value in the lists.
-  settings["cache_size"] = plan.cache_sizes.front();
-  settings["cache_sizes"] = plan.cache_sizes;
-  settings["threads"] = plan.threads.front();
-  settings["threads_list"] = plan.threads;
-  settings["batch_size"] = flags.batch_size;
+  settings["cache_size"] = plan.cache_size;
+  settings["threads"] = flags.threads;
   settings["seed"] = flags.seed;
   settings["leveldb_source"] = flags.leveldb_source;
   settings["use_existing_db"] = flags.use_existing_db;

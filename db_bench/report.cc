@@ -101,10 +101,6 @@ std::string BenchmarkLine(const BenchmarkResult& result) {
     if (result.threads > 1) {
       absl::StrAppendFormat(&extra, " %d threads", result.threads);
     }
-    if (result.kind == BenchmarkKind::kMultiReadRandom) {
-      absl::StrAppendFormat(&extra, " batch %d%s", result.batch_size,
-                            result.native_multiget ? "" : " (a loop of Gets)");
-    }
     absl::StrAppendFormat(&extra, " (%d of %d found)", result.found,
                           result.ops);
     absl::StrAppendFormat(&extra, " %.4f reads/op",
@@ -129,36 +125,6 @@ std::string BenchmarkLine(const BenchmarkResult& result) {
 
 namespace {
 
-// The result of the same configuration and benchmark at `threads`, if any.
-const BenchmarkResult* FindResult(const ConfigReport& config,
-                                  BenchmarkKind kind, int threads) {
-  for (const BenchmarkResult& result : config.results) {
-    if (result.kind == kind && result.threads == threads) return &result;
-  }
-  return nullptr;
-}
-
-// ops/s relative to the same benchmark at the first thread count run, if
-// this result ran at another.
-std::optional<double> ThroughputRatio(const ConfigReport& config,
-                                      const BenchmarkResult& result,
-                                      int base_threads) {
-  if (result.threads == base_threads) return std::nullopt;
-  const BenchmarkResult* base = FindResult(config, result.kind, base_threads);
-  if (base == nullptr || base->ops_per_second <= 0) return std::nullopt;
-  return result.ops_per_second / base->ops_per_second;
-}
-
-// The thread count of the first read result: the base of the ratios.
-std::optional<int> BaseThreads(const std::vector<ConfigReport>& configs) {
-  for (const ConfigReport& config : configs) {
-    for (const BenchmarkResult& result : config.results) {
-      if (IsRead(result.kind)) return result.threads;
-    }
-  }
-  return std::nullopt;
-}
-
 // The smallest and largest of a figure over the runs of a result.
 std::pair<double, double> Range(const BenchmarkResult& result,
                                 double RunFigures::*field) {
@@ -178,58 +144,26 @@ std::string RangeCell(const BenchmarkResult& result) {
   return absl::StrFormat("%.3f-%.3f", low, high);
 }
 
-std::string EngineCell(const ConfigReport& config,
-                       const BenchmarkResult& result) {
-  if (result.kind == BenchmarkKind::kMultiReadRandom &&
-      !result.native_multiget) {
-    return absl::StrCat(config.engine, " (Gets)");
-  }
-  return config.engine;
-}
-
 }  // namespace
 
 std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
-  // Cache sizes and benchmarks in the order they first ran; threads too.
-  std::vector<uint64_t> cache_sizes;
+  // Benchmarks in the order they first ran.
   std::vector<BenchmarkKind> kinds;
-  std::vector<int> thread_counts;
+  bool show_threads = false;
+  bool show_range = false;
   for (const ConfigReport& config : configs) {
-    if (std::find(cache_sizes.begin(), cache_sizes.end(), config.cache_size) ==
-        cache_sizes.end()) {
-      cache_sizes.push_back(config.cache_size);
-    }
     for (const BenchmarkResult& result : config.results) {
       if (result.kind == BenchmarkKind::kStats) continue;
       if (std::find(kinds.begin(), kinds.end(), result.kind) == kinds.end()) {
         kinds.push_back(result.kind);
       }
-      if (IsRead(result.kind) &&
-          std::find(thread_counts.begin(), thread_counts.end(),
-                    result.threads) == thread_counts.end()) {
-        thread_counts.push_back(result.threads);
-      }
+      show_threads |= IsRead(result.kind) && result.threads != 1;
+      show_range |= result.runs.size() > 1;
     }
   }
-  const bool show_cache = cache_sizes.size() > 1;
-  const bool show_threads =
-      thread_counts.size() > 1 ||
-      (thread_counts.size() == 1 && thread_counts[0] != 1);
-  const bool show_ratio = thread_counts.size() > 1;
-  bool show_range = false;
-  for (const ConfigReport& config : configs) {
-    for (const BenchmarkResult& result : config.results) {
-      if (result.runs.size() > 1) show_range = true;
-    }
-  }
-  const int base_threads = BaseThreads(configs).value_or(1);
 
-  std::vector<std::string> header;
-  if (show_cache) header.push_back("cache");
-  for (const char* name :
-       {"benchmark", "level", "engine", "filter", "layout", "io"}) {
-    header.push_back(name);
-  }
+  std::vector<std::string> header = {"benchmark", "level",  "engine",
+                                     "filter",    "layout", "io"};
   const size_t text_columns = header.size();
   if (show_threads) header.push_back("threads");
   header.push_back("micros/op");
@@ -239,75 +173,57 @@ std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
         "stored b/key", "cache hit %", "table MB"}) {
     header.push_back(name);
   }
-  if (show_ratio) {
-    header.push_back(absl::StrCat("x ops/s vs ", base_threads, "t"));
-  }
   TextTable table(std::move(header), text_columns);
 
-  bool first_group = true;
-  for (uint64_t cache_size : cache_sizes) {
-    for (BenchmarkKind kind : kinds) {
-      bool any = false;
-      for (const ConfigReport& config : configs) {
-        if (config.cache_size != cache_size) continue;
-        for (const BenchmarkResult& result : config.results) {
-          if (result.kind != kind) continue;
-          if (!any && !first_group) table.AddSeparator();
-          any = true;
-          first_group = false;
-          const bool read = IsRead(kind);
-          const std::optional<double> fp = FalsePositiveRate(result);
-          const std::optional<double> bits = config.FilterBitsPerKey();
-          const std::optional<double> hit_rate = CacheHitRate(result);
-          std::vector<std::string> row;
-          if (show_cache) row.push_back(CacheSizeLabel(config.cache_size));
-          row.push_back(BenchmarkName(kind));
-          row.push_back(config.level);
-          row.push_back(EngineCell(config, result));
-          row.push_back(config.FilterLabel());
-          row.push_back(config.filter_layout.empty() ? "-"
-                                                     : config.filter_layout);
-          row.push_back(config.io);
-          if (show_threads) {
-            row.push_back(Cell(read, absl::StrCat(result.threads)));
-          }
-          row.push_back(absl::StrFormat("%.3f", result.micros_per_op));
-          if (show_range) row.push_back(RangeCell(result));
-          const std::vector<std::string> numbers = {
-              Cell(read && !std::isnan(result.p50_micros),
-                   absl::StrFormat("%.2f", result.p50_micros)),
-              Cell(read && !std::isnan(result.p99_micros),
-                   absl::StrFormat("%.2f", result.p99_micros)),
-              absl::StrFormat("%.0f", result.ops_per_second),
-              absl::StrFormat("%.1f", result.mb_per_second),
-              Cell(read,
-                   absl::StrFormat(
-                       "%.4f", PerOp(result.counters.file_reads, result.ops))),
-              Cell(read, absl::StrFormat("%.0f",
-                                         PerOp(result.counters.file_bytes_read,
-                                               result.ops))),
-              Cell(fp.has_value(),
-                   absl::StrFormat("%.3f", fp.value_or(0) * 100)),
-              Cell(bits.has_value() && config.HasFilter(),
-                   absl::StrFormat("%.2f", bits.value_or(0))),
-              Cell(hit_rate.has_value(),
-                   absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
-              Cell(config.storage.has_value(),
-                   absl::StrFormat("%.1f",
-                                   config.storage
-                                       ? config.storage->table_bytes / 1048576.0
-                                       : 0.0)),
-          };
-          row.insert(row.end(), numbers.begin(), numbers.end());
-          if (show_ratio) {
-            const std::optional<double> ratio =
-                read ? ThroughputRatio(config, result, base_threads)
-                     : std::nullopt;
-            row.push_back(Cell(ratio.has_value(),
-                               absl::StrFormat("%.2f", ratio.value_or(0))));
-          }
-          table.AddRow(std::move(row));
+  for (BenchmarkKind kind : kinds) {
+    if (kind != kinds.front()) table.AddSeparator();
+    for (const ConfigReport& config : configs) {
+      for (const BenchmarkResult& result : config.results) {
+        if (result.kind != kind) continue;
+        const bool read = IsRead(kind);
+        const std::optional<double> fp = FalsePositiveRate(result);
+        const std::optional<double> bits = config.FilterBitsPerKey();
+        const std::optional<double> hit_rate = CacheHitRate(result);
+        std::vector<std::string> row = {
+            BenchmarkName(kind),
+            config.level,
+            config.engine,
+            config.FilterLabel(),
+            config.filter_layout.empty() ? "-" : config.filter_layout,
+            config.io};
+        if (show_threads) {
+          row.push_back(Cell(read, absl::StrCat(result.threads)));
         }
+        row.push_back(absl::StrFormat("%.3f", result.micros_per_op));
+        if (show_range) row.push_back(RangeCell(result));
+        for (std::string cell : {
+                 Cell(read && !std::isnan(result.p50_micros),
+                      absl::StrFormat("%.2f", result.p50_micros)),
+                 Cell(read && !std::isnan(result.p99_micros),
+                      absl::StrFormat("%.2f", result.p99_micros)),
+                 absl::StrFormat("%.0f", result.ops_per_second),
+                 absl::StrFormat("%.1f", result.mb_per_second),
+                 Cell(read,
+                      absl::StrFormat("%.4f", PerOp(result.counters.file_reads,
+                                                    result.ops))),
+                 Cell(read, absl::StrFormat(
+                                "%.0f", PerOp(result.counters.file_bytes_read,
+                                              result.ops))),
+                 Cell(fp.has_value(),
+                      absl::StrFormat("%.3f", fp.value_or(0) * 100)),
+                 Cell(bits.has_value() && config.HasFilter(),
+                      absl::StrFormat("%.2f", bits.value_or(0))),
+                 Cell(hit_rate.has_value(),
+                      absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
+                 Cell(config.storage.has_value(),
+                      absl::StrFormat(
+                          "%.1f", config.storage
+                                      ? config.storage->table_bytes / 1048576.0
+                                      : 0.0)),
+             }) {
+          row.push_back(std::move(cell));
+        }
+        table.AddRow(std::move(row));
       }
     }
   }
@@ -446,7 +362,6 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
   report["problems"] = CorrectnessProblems(configs);
   nlohmann::json& configs_json = report["configs"];
   configs_json = nlohmann::json::array();
-  const int base_threads = BaseThreads(configs).value_or(1);
   for (const ConfigReport& config : configs) {
     nlohmann::json c;
     c["engine"] = config.engine;
@@ -552,13 +467,6 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
         if (ReadsAbsentKeys(result.kind) && counters.has_block_cache_counters) {
           r["absent_from_cache"] = PerOp(counters.block_cache_hits, result.ops);
         }
-        r["throughput_ratio"] =
-            OptionalJson(ThroughputRatio(config, result, base_threads));
-        r["throughput_ratio_base_threads"] = base_threads;
-        if (result.kind == BenchmarkKind::kMultiReadRandom) {
-          r["batch_size"] = result.batch_size;
-          r["native_multiget"] = result.native_multiget;
-        }
         r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
                                     : nlohmann::json(nullptr);
         r["files_before"] = result.files_before;
@@ -586,8 +494,6 @@ nlohmann::json ReportJson(const nlohmann::json& settings,
           range[name] = {NumberOrNull(low), NumberOrNull(high)};
         }
       }
-      if (!result.histogram_text.empty())
-        r["histogram"] = result.histogram_text;
       results.push_back(std::move(r));
     }
     configs_json.push_back(std::move(c));
