@@ -52,15 +52,6 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
   };
 }
 
-absl::Status WriteMeta(const std::string& dir, const nlohmann::json& identity) {
-  const std::string path = dir + "/" + kMetaFileName;
-  std::ofstream out(path);
-  out << identity.dump(2) << "\n";
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
-  return absl::OkStatus();
-}
-
 absl::Status CheckMeta(const std::string& dir, const nlohmann::json& identity) {
   const std::string path = dir + "/" + kMetaFileName;
   std::ifstream in(path);
@@ -122,6 +113,20 @@ void PrintHeader(const BenchPlan& plan, const std::string& dir,
 #endif
   std::printf("------------------------------------------------\n");
   std::fflush(stdout);
+}
+
+// What the stats benchmark prints: the engine's files and its counters since
+// it was opened.
+std::string StatsText(const Engine& engine) {
+  const absl::StatusOr<StorageSummary> storage = engine.Storage();
+  const EngineCounters c = engine.Counters();
+  return absl::StrFormat(
+      "%s: %s; since open: %d file reads (%d bytes), %d filter checks (%d "
+      "negatives), %d block cache hits, %d misses",
+      engine.name(),
+      storage.ok() ? storage->shape : storage.status().ToString(), c.file_reads,
+      c.file_bytes_read, c.filter_checks, c.filter_negatives,
+      c.block_cache_hits, c.block_cache_misses);
 }
 
 // The engine's files per level now (StorageSummary::shape); empty if
@@ -193,7 +198,8 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
       absl::StatusOr<BenchmarkResult> result =
           RunFill(kind, run_options, engine);
       absl::Status status = result.status();
-      if (status.ok()) status = WriteMeta(report->dir, identity);
+      if (status.ok())
+        status = WriteJson(identity, report->dir + "/" + kMetaFileName);
       if (!status.ok()) {
         report->error =
             absl::StrCat(BenchmarkName(kind), ": ", status.ToString());
@@ -209,7 +215,7 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
     } else if (kind == BenchmarkKind::kStats) {
       BenchmarkResult result;
       result.kind = kind;
-      result.stats_text = have_data ? engine->StatsText() : "(no data)";
+      result.stats_text = have_data ? StatsText(*engine) : "(no data)";
       std::printf("stats        :\n%s\n", result.stats_text.c_str());
       report->results.push_back(std::move(result));
     } else {

@@ -44,7 +44,6 @@ struct PlanFlags {
   uint64_t seed = 0;
   std::string db;
   bool use_existing_db = false;
-  // The shared LevelDB-written directory of bloomtable_db and leveldb_dir:
   // "as_written" or "compacted" (EngineOptions::leveldb_source_compacted).
   std::string leveldb_source = "as_written";
   std::string engines;
@@ -56,16 +55,10 @@ struct PlanFlags {
   std::string stored_bits;
   int repeats = 1;
   double min_seconds = 0;
-  // Keys: decimal, strided or random64, and the stride of strided keys.
   std::string key_scheme = "decimal";
   int64_t key_stride = 128;
-  // seekrandom: Next calls after each Seek. scanmissing/scanshort: key
-  // numbers per range.
   int64_t seek_nexts = 0;
   int64_t scan_length = 64;
-  // Scan filters (comma list of none, prefix, range), the prefix length of
-  // bloomtable's prefix filter and RocksDB's prefix Bloom, and the range
-  // filter's bits per key.
   std::string scan_filters = "none";
   int64_t prefix_length = 0;
   double range_bits = 16;
@@ -75,8 +68,6 @@ struct PlanFlags {
 
 // One engine with one filter setting and one I/O path.
 struct ConfigPlan {
-  // bloomtable, leveldb_table, rocksdb_table, leveldb, leveldb+bloomtable,
-  // rocksdb, ...
   std::string engine;
   std::string level;          // table or db
   std::string io;             // pread or mmap
@@ -86,9 +77,7 @@ struct ConfigPlan {
   // With --stored_bits: the stored bits per key that bloom_bits is
   // calibrated to reach (0: none).
   double target_stored_bits = 0;
-  // The scan filter: none, prefix (bloomtable's prefix filter, RocksDB's
-  // prefix Bloom) or range (bloomtable's range filter).
-  std::string scan_filter = "none";
+  std::string scan_filter = "none";  // none, prefix or range
   // Everything but `dir`, which the driver sets.
   EngineOptions engine_options;
   // The subdirectory of --db that holds this configuration's files.
@@ -116,8 +105,7 @@ struct BenchPlan {
 };
 
 // True for the engines whose tables carry LevelDB's own Bloom filter
-// (written by LevelDB): LevelDB's engines but leveldb+bloomtable, and
-// bloomtable_db, which reads a LevelDB-written directory.
+// (written by LevelDB, bloomtable_db's too).
 bool UsesLevelDBBloom(const std::string& engine);
 
 // "table" or "db" (engine.h says what each means).
@@ -130,11 +118,9 @@ std::string EngineFamily(const std::string& engine);
 absl::Status ApplyFilterBits(double bits, ConfigPlan* config);
 
 // The index block restart interval of a bloomtable store of filter layout
-// `layout` ("" for a store without a filter): `flag` where positive; for 0
-// (auto, the default) 1 for the per-block layout and stores without a filter
-// (what LevelDB writes, so that the compatible row is LevelDB's byte layout)
-// and 16 for the whole-table and partitioned layouts (README's recommended
-// configuration: a smaller index, searched fewer times).
+// `layout` ("" for none): `flag` where positive, else (auto) 1 for the
+// per-block layout and no filter (LevelDB's layout) and 16 otherwise
+// (README's recommended configuration).
 int IndexRestartInterval(int flag, std::string_view layout);
 
 // The engines this binary was built with, in default order.
@@ -175,12 +161,11 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan);
 
 // Runs every configuration of the plan --repeats times (the stores' order
 // rotated between runs, a run retaken when the machine was busier than
-// --max_foreign_cpu), printing progress lines and one LevelDB-style line per
-// benchmark, and sets one report per configuration (medians of the runs),
-// the notes and a record of each run (`runs`: its load and whether it was
-// accepted). A configuration that fails records its error and the run goes
-// on; only a failure to set up the run at all, or a machine too busy for
-// every attempt, is returned.
+// --max_foreign_cpu), printing one LevelDB-style line per benchmark, and
+// sets one report per configuration (medians of the runs), the notes and a
+// record of each run's load. A configuration that fails records its error;
+// only a failure to set up the run, or a machine too busy for every
+// attempt, is returned.
 absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
                      std::vector<std::string>* notes, nlohmann::json* runs);
 

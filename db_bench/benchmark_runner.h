@@ -6,11 +6,9 @@
 //                 so reads know which keys exist; LevelDB's draws with
 //                 replacement)
 //   readrandom    Get present keys, uniformly at random
-//   readmissing   Get absent keys: a present key plus 8 random letters
-//   readnearmiss  Get absent keys one past a present key in the last digit
-//   readunrelated Get absent keys drawn independently of the present keys:
-//                 anywhere in the key range, last bytes random
-//                 (KeyGenerator::UnrelatedKey)
+//   readmissing, readnearmiss, readunrelated
+//                 Get absent keys (KeyGenerator: missing, near-miss and
+//                 unrelated keys)
 //   readseq       iterate in key order from the first entry
 //   seekrandom    Seek to present keys at random, one iterator per thread,
 //                 then --seek_nexts Next calls
@@ -24,13 +22,11 @@
 // Keys for every read benchmark are generated before the clock starts, from
 // --seed, the benchmark and the thread number: every engine gets the same
 // keys in the same order. The loop is timed as a whole (micros/op = loop
-// time / ops); one operation in kSampleEvery is also timed alone for the
-// percentiles. With --min_seconds, point lookups
-// and seeks go round their keys again until that long has passed; absent
-// keys are drawn anew for every pass, with the clock stopped, so that a
-// stream repeats an absent key only where the key space runs out
-// (KeyGenerator::DistinctEntries). Each thread looks keys up through its
-// own EngineReader.
+// time / ops); one operation in 16 is also timed alone for the percentiles.
+// With --min_seconds, lookups go round their keys again until that long has
+// passed; absent keys are drawn anew for every pass, with the clock stopped,
+// and repeat only where the key space runs out. Each thread looks keys up
+// through its own EngineReader.
 
 #ifndef BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
 #define BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_

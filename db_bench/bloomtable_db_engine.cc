@@ -1,25 +1,13 @@
 // The engine "bloomtable_db": bloomtable's read-only database view
-// (bloomtable::Database::OpenReadOnly) on its copy of the shared
-// LevelDB-written directory (leveldb_dir_source.h), the same files that
-// "leveldb_dir" opens with a leveldb::DB.
-//
-//   - lookups: Database::Get (the live log's records, then level 0 newest
-//     first, then one table per deeper level); scans: Database::NewIterator;
-//   - filter: the tables' LevelDB Bloom filters, asked per data block through
-//     bloomtable's LevelDB-compatible Bloom policy (among the view's default
-//     policies);
-//   - files: read with pread or, with EngineOptions::mmap_reads, mapped
-//     (DatabaseOptions::mmap_reads), each wrapped to count reads and bytes
-//     (DatabaseOptions::wrap_table_file);
-//     tables are opened when a lookup first needs them, as LevelDB does;
-//   - counters: file reads from the wrapper; filter checks, negatives and
-//     block cache hits and misses from Database::GetStats (the open tables);
-//   - memory: the filter and index blocks of the version's tables, read from
-//     the files; Database::GetStats' table memory (the tables open now); the
-//     block cache's usage;
-//   - opening: the table-file reads and data-block reads between
-//     OpenReadOnly and the first lookup are recorded (MemorySummary's
-//     open_file_reads and open_data_block_reads).
+// (Database::OpenReadOnly) on its copy of the shared LevelDB-written
+// directory (leveldb_dir_source.h), the same files that "leveldb_dir" opens
+// with a leveldb::DB. Lookups are Database::Get, scans Database::NewIterator;
+// the tables' LevelDB Bloom filters are asked through bloomtable's
+// LevelDB-compatible policy; each table file is wrapped to count its reads
+// (DatabaseOptions::wrap_table_file) and opened when a lookup first needs
+// it. The table-file and data-block reads between OpenReadOnly and the first
+// lookup are recorded (MemorySummary's open_file_reads and
+// open_data_block_reads).
 
 #include <chrono>
 #include <map>
@@ -75,7 +63,7 @@ class BloomtableDbEngine final : public Engine {
   }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
-    return std::make_unique<BloomtableIterator<Iterator>>(
+    return std::make_unique<PeerIterator<Iterator>>(
         db_->NewIterator(read_options_));
   }
 
@@ -94,7 +82,6 @@ class BloomtableDbEngine final : public Engine {
 
   MemorySummary Memory() const override;
   absl::StatusOr<StorageSummary> Storage() const override;
-  std::string StatsText() const override;
 
  private:
   absl::Status Open();
@@ -186,30 +173,6 @@ absl::StatusOr<StorageSummary> BloomtableDbEngine::Storage() const {
   absl::StrAppend(&summary->shape, summary->shape.empty() ? "" : ", ",
                   "log: ", log_records, " records");
   return summary;
-}
-
-std::string BloomtableDbEngine::StatsText() const {
-  if (db_ == nullptr) return "(not open)\n";
-  const DatabaseStats stats = db_->GetStats();
-  std::string text = absl::StrFormat(
-      "manifest %s, last sequence %d, %d tables open of %d\n", db_->manifest(),
-      db_->last_sequence(), stats.open_tables, db_->tables().size());
-  absl::StrAppendFormat(
-      &text,
-      "filter checks %d, negatives %d; data block reads %d, bytes read %d, "
-      "checksum failures %d; block cache hits %d, misses %d\n",
-      stats.tables.filter_checks, stats.tables.filter_negatives,
-      stats.tables.data_block_reads, stats.tables.bytes_read,
-      stats.tables.checksum_failures, stats.tables.block_cache_hits,
-      stats.tables.block_cache_misses);
-  for (const DatabaseLogFile& log : db_->logs()) {
-    absl::StrAppendFormat(&text, "log %s: %d records, %d damaged ranges\n",
-                          log.name, log.records, log.damaged);
-  }
-  for (const std::string& warning : db_->warnings()) {
-    absl::StrAppend(&text, "warning: ", warning, "\n");
-  }
-  return text;
 }
 
 }  // namespace

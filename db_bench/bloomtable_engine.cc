@@ -58,14 +58,14 @@ class BloomtableEngine final : public Engine {
     ReadOptions scan_options = read_options_;
     scan_options.iterate_lower_bound = std::string(lower);
     scan_options.iterate_upper_bound = std::string(upper);
-    auto scan = std::make_unique<BloomtableIterator<Iterator>>(
+    auto scan = std::make_unique<PeerIterator<Iterator>>(
         table_->NewIterator(scan_options));
     scan->SeekToFirst();
     return scan;
   }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
-    return std::make_unique<BloomtableIterator<Iterator>>(
+    return std::make_unique<PeerIterator<Iterator>>(
         table_->NewIterator(read_options_));
   }
 
@@ -95,8 +95,6 @@ class BloomtableEngine final : public Engine {
     if (summary.ok()) summary->shape = "1 table";
     return summary;
   }
-
-  std::string StatsText() const override;
 
  private:
   Options TableOptions() const {
@@ -192,24 +190,6 @@ MemorySummary BloomtableEngine::Memory() const {
   memory.engine_bytes_name = "Table::ApproximateMemoryUsage";
   memory.open_micros = open_micros_;
   return memory;
-}
-
-std::string BloomtableEngine::StatsText() const {
-  const TableStats stats = table_->GetStats();
-  const TableFilterInfo& filter = table_->filter_info();
-  std::string filter_text = "none";
-  if (!filter.metaindex_key.empty()) {
-    filter_text =
-        filter.in_use
-            ? filter.metaindex_key
-            : absl::StrCat(filter.metaindex_key,
-                           " (not in use: ", filter.unused_reason, ")");
-  }
-  return absl::StrFormat(
-      "%s: filter %s; filter checks %d, negatives %d; data block reads %d, "
-      "bytes read %d, checksum failures %d\n",
-      path_, filter_text, stats.filter_checks, stats.filter_negatives,
-      stats.data_block_reads, stats.bytes_read, stats.checksum_failures);
 }
 
 }  // namespace

@@ -4,23 +4,18 @@
 // EngineOptions::direct_io) and wraps every table file to count its reads
 // and bytes (one FileReadCounters).
 // Thread-safe; it must outlive the files it wrapped.
-//
-// BloomtableIterator<Inner> is an EngineIterator over one of bloomtable's own
-// iterators (a table's or a Database's), which it owns. Like the iterator it
-// wraps, it is not safe for concurrent use.
 
 #ifndef BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
 #define BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
 
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 
-#include "absl/status/status.h"
 #include "bloomtable/cache.h"
 #include "bloomtable/file.h"
 #include "db_bench/engine.h"
+#include "db_bench/peer_iterator.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -65,24 +60,6 @@ class BloomtableSetup {
  private:
   const std::shared_ptr<FileReadCounters> counters_;
   const std::shared_ptr<Cache> block_cache_;
-};
-
-template <typename Inner>
-class BloomtableIterator final : public EngineIterator {
- public:
-  explicit BloomtableIterator(std::unique_ptr<Inner> inner)
-      : inner_(std::move(inner)) {}
-
-  void SeekToFirst() override { inner_->SeekToFirst(); }
-  void Seek(std::string_view target) override { inner_->Seek(target); }
-  void Next() override { inner_->Next(); }
-  bool Valid() const override { return inner_->Valid(); }
-  std::string_view key() const override { return inner_->key(); }
-  std::string_view value() const override { return inner_->value(); }
-  absl::Status status() const override { return inner_->status(); }
-
- private:
-  const std::unique_ptr<Inner> inner_;
 };
 
 }  // namespace db_bench

@@ -1,38 +1,14 @@
 // cold_bench: lookups that reach the device, beside the device's own rate
-// measured on the same file in the same run, each engine at one level:
+// measured on the same file in the same run, each engine at one level
+// (README's Benchmarks section says what it measures):
 //
 //   build/release/db_bench/cold_bench --dir=/path/on/ssd --num=1000000
 //
-// Engines (db_bench's, engine.h), each filled once with --num keys of
-// db_bench's decimal scheme (entry j is 2j, the absent keys are the
-// near-miss keys 2j + 1) and --value_size values, or reused with
-// --use_existing:
-//   - table level: "bloomtable" (Table::Get, Table::MultiGet) with a
-//     whole-table cache-local Bloom filter of --bits_per_key, and, where
-//     built against a release RocksDB, "rocksdb_table" (TableReader::Get,
-//     TableReader::MultiGet) on RocksDB's own table of the same keys;
-//   - db level: "rocksdb_readonly" (DB::Get, the batched DB::MultiGet). The
-//     view's Database has no MultiGet yet: no db-level bloomtable row.
-// RocksDB's filters are calibrated to store the bits per key bloomtable's
-// table stores. Then, --runs times, the engines' order rotated:
-//
-//   raw   4 KiB reads at random 4 KiB-aligned offsets of bloomtable's table
-//         file with O_DIRECT, in MultiRead (io_uring) calls of D reads for
-//         each --depths D: the device's rate at that queue depth;
-//   cold  readrandom and readmissing, one Get at a time and in MultiGet
-//         batches of each --batches B, with direct I/O and no block cache
-//         (EngineOptions::direct_io): every data block from the device;
-//   warm  the same through buffered reads and a block cache of
-//         --warm_cache_mb per engine, after an untimed pass over the same
-//         keys: Get, and MultiGet batches of --warm_batch.
-//
-// Every engine asks the same key streams (cold_lookups.h). Every figure is
-// the median of the runs, with its range; device reads per key are the
-// engine's file reads (each request of a batched read counts as one). One
-// JSON document (--json, or standard output) also names the machine, the
-// kernel, the device that holds --dir, each engine's level, call and filter,
-// and which peer build ran. Timing is wall-clock on one thread: run it on an
-// idle machine.
+// Every engine is db_bench's (engine.h), filled once with db_bench's decimal
+// keys, asked the same key streams (cold_lookups.h); RocksDB's filters are
+// calibrated to store the bits per key bloomtable's table stores. Every
+// figure is the median of --runs runs, the engines' order rotated, with its
+// range. Timing is wall-clock on one thread: run it on an idle machine.
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -41,8 +17,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -496,12 +470,8 @@ int Run(const std::string& command_line) {
       {"peers", peers},
       {"raw_4k_direct_reads", raw},
       {"lookups", lookups}};
-  const std::string json_path = absl::GetFlag(FLAGS_json);
-  if (json_path.empty()) {
-    std::cout << report.dump(2) << "\n";
-  } else {
-    std::ofstream(json_path) << report.dump(2) << "\n";
-  }
+  const absl::Status status = WriteJson(report, absl::GetFlag(FLAGS_json));
+  if (!status.ok()) Fail(status);
   return 0;
 }
 
@@ -514,10 +484,7 @@ int main(int argc, char** argv) {
       "Cold lookups (direct I/O) of bloomtable and RocksDB, each at one "
       "level, beside the device's raw 4 KiB read rate from the same run, "
       "and warm lookups");
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) {
-    command_line += (i == 0 ? "" : " ") + std::string(argv[i]);
-  }
   absl::ParseCommandLine(argc, argv);
-  return bloomtable::db_bench::Run(command_line);
+  return bloomtable::db_bench::Run(
+      bloomtable::db_bench::CommandLine(argc, argv));
 }

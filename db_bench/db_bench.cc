@@ -164,15 +164,6 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   return flags;
 }
 
-absl::Status WriteJsonFile(const nlohmann::json& report,
-                           const std::string& path) {
-  std::ofstream out(path);
-  out << report.dump(2) << "\n";
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
-  return absl::OkStatus();
-}
-
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(absl::StrCat(
       "Read benchmarks of bloomtable's tables beside LevelDB and RocksDB.\n"
@@ -206,10 +197,6 @@ int Main(int argc, char** argv) {
   absl::StatusOr<BenchPlan> plan = MakePlan(*flags);
   if (!plan.ok()) return UsageError(plan.status());
 
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) {
-    absl::StrAppend(&command_line, i > 0 ? " " : "", argv[i]);
-  }
   std::vector<ConfigReport> configs;
   std::vector<std::string> notes;
   nlohmann::json runs;
@@ -237,7 +224,7 @@ int Main(int argc, char** argv) {
   std::fflush(stdout);
 
   nlohmann::json settings = PlanSettingsJson(*plan);
-  settings["command_line"] = command_line;
+  settings["command_line"] = CommandLine(argc, argv);
   nlohmann::json report = ReportJson(settings, notes, configs);
   report["machine"] = MachineJson();
   report["peers"] = PeersJson();
@@ -246,7 +233,7 @@ int Main(int argc, char** argv) {
   report["runs"] = runs;
   int exit_status = problems.empty() ? 0 : kExitFailure;
   if (!absl::GetFlag(FLAGS_json).empty()) {
-    status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));
+    status = WriteJson(report, absl::GetFlag(FLAGS_json));
     if (!status.ok()) {
       std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
       exit_status = kExitFailure;

@@ -105,7 +105,6 @@ class RecordingEngine final : public Engine {
   absl::StatusOr<StorageSummary> Storage() const override {
     return StorageSummary();
   }
-  std::string StatsText() const override { return ""; }
 
   std::vector<std::string> asked() const {
     std::lock_guard<std::mutex> lock(mutex_);

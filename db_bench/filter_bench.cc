@@ -1,24 +1,10 @@
 // filter_bench: build and probe speed, space and false-positive rates of the
-// filter policies, bloomtable's and LevelDB's side by side in the same run.
-//
-// For each key count, layout, bits_per_key and filter implementation
-// (db_bench/bench_filters.h) it measures, as medians of --repeats runs:
-//   - build ns/key: creating every filter of the layout, per key;
-//   - probe ns for present keys and for absent random keys, per probe, and
-//     for absent keys in a dependent chain (each probe waits for the one
-//     before: the latency of one probe);
-// and once: the false-positive rate on absent random 16-byte keys and on
-// near-miss keys (docs/DESIGN.md: key i is i as 16 zero-padded decimal digits,
-// the filters hold the even i, the probes ask for the odd i), beside the ideal
-// formula's rate and the floor 2^-b of any filter with b bits per key.
-//
-// Layouts: one filter over all keys (a whole-table filter), and filters of
-// --keys_per_filter keys (LevelDB's per-2 KiB filters hold about 100).
-// Probes visit the filters in a random order, as lookups in a table would.
-//
-// Times are this thread's CPU time, and the implementations take turns in
-// slices of 64Ki keys, so that other processes on a shared machine disturb
-// all of them alike (TimeInTurns).
+// filter policies, bloomtable's and LevelDB's side by side in the same run
+// (README's Benchmarks section), as medians of --repeats runs. Layouts: one
+// filter over all keys, and filters of --keys_per_filter keys probed in a
+// random order, as lookups in a table would. Times are this thread's CPU
+// time, and the implementations take turns in slices of 64Ki keys, so that
+// other processes on a shared machine disturb all of them alike.
 //
 // Example: filter_bench --keys=100000,1000000 --repeats=5 --json=out.json
 
@@ -27,7 +13,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <numeric>
 #include <random>
 #include <string>
@@ -495,11 +480,9 @@ int Run(const std::string& command_line) {
     report["command_line"] = command_line;
     report["machine"] = db_bench::MachineJson();
     report["peers"] = db_bench::PeersJson();
-    std::ofstream out(json_path);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "filter_bench: cannot write %s\n",
-                   json_path.c_str());
+    const absl::Status status = db_bench::WriteJson(report, json_path);
+    if (!status.ok()) {
+      std::fprintf(stderr, "filter_bench: %s\n", status.ToString().c_str());
       return 4;
     }
   }
@@ -517,9 +500,5 @@ int main(int argc, char** argv) {
       "Measures filter policies: build and probe speed, false-positive rates. "
       "Example: filter_bench --keys=100000,1000000 --bits_per_key=10");
   absl::ParseCommandLine(argc, argv);
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) {
-    command_line += (i > 0 ? " " : "") + std::string(argv[i]);
-  }
-  return bloomtable::Run(command_line);
+  return bloomtable::Run(bloomtable::db_bench::CommandLine(argc, argv));
 }

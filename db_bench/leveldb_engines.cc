@@ -162,16 +162,6 @@ class LevelDBEngine final : public Engine {
     return summary;
   }
 
-  std::string StatsText() const override {
-    std::string stats;
-    db_->GetProperty("leveldb.stats", &stats);
-    std::string memory;
-    if (db_->GetProperty("leveldb.approximate-memory-usage", &memory)) {
-      absl::StrAppend(&stats, "approximate memory usage: ", memory, " bytes\n");
-    }
-    return stats;
-  }
-
  private:
   absl::Status Open() {
     leveldb::Options db_options = setup_.Options();
@@ -294,15 +284,6 @@ class LevelDBTableEngine final : public Engine {
     }
     if (summary.ok()) summary->shape = "1 table";
     return summary;
-  }
-
-  std::string StatsText() const override {
-    const EngineCounters counters = setup_.Counters();
-    return absl::StrFormat(
-        "%s: leveldb::Table has no statistics; reads %d, bytes %d, cache "
-        "hits %d, misses %d\n",
-        path_, counters.file_reads, counters.file_bytes_read,
-        counters.block_cache_hits, counters.block_cache_misses);
   }
 
  private:

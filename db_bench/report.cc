@@ -30,16 +30,6 @@ std::optional<double> CacheHitRate(const BenchmarkResult& result) {
   return static_cast<double>(counters.block_cache_hits) / lookups;
 }
 
-nlohmann::json OptionalJson(std::optional<double> value) {
-  if (!value || std::isnan(*value)) return nullptr;
-  return *value;
-}
-
-nlohmann::json NumberOrNull(double value) {
-  if (std::isnan(value) || std::isinf(value)) return nullptr;
-  return value;
-}
-
 }  // namespace
 
 std::string ConfigReport::FilterLabel() const {
@@ -318,37 +308,117 @@ std::vector<std::string> CorrectnessProblems(
 
 namespace {
 
-nlohmann::json OptionalBytesJson(std::optional<uint64_t> bytes) {
-  return bytes ? nlohmann::json(*bytes) : nlohmann::json(nullptr);
+// null for a value that is absent (or not a finite number).
+template <typename T>
+nlohmann::json OrNull(const std::optional<T>& value) {
+  if (!value) return nullptr;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(*value)) return nullptr;
+  }
+  return *value;
+}
+nlohmann::json OrNull(double value) { return OrNull(std::optional(value)); }
+nlohmann::json OrNull(const std::string& text) {
+  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
 }
 
 nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
+  std::optional<std::vector<double>> open_range;
+  if (memory.open_micros_range) {
+    open_range = {memory.open_micros_range->first,
+                  memory.open_micros_range->second};
+  }
   return {
-      {"filter_bytes", OptionalBytesJson(memory.filter_bytes)},
-      {"index_bytes", OptionalBytesJson(memory.index_bytes)},
-      {"engine_bytes", OptionalBytesJson(memory.engine_bytes)},
-      {"engine_bytes_name", memory.engine_bytes
-                                ? nlohmann::json(memory.engine_bytes_name)
-                                : nlohmann::json(nullptr)},
-      {"filter_bytes_per_key",
-       OptionalJson(BytesPerKey(memory.filter_bytes, keys))},
-      {"index_bytes_per_key",
-       OptionalJson(BytesPerKey(memory.index_bytes, keys))},
-      {"engine_bytes_per_key",
-       OptionalJson(BytesPerKey(memory.engine_bytes, keys))},
-      {"block_cache_usage_bytes", OptionalBytesJson(memory.block_cache_usage)},
+      {"filter_bytes", OrNull(memory.filter_bytes)},
+      {"index_bytes", OrNull(memory.index_bytes)},
+      {"engine_bytes", OrNull(memory.engine_bytes)},
+      {"engine_bytes_name",
+       memory.engine_bytes ? OrNull(memory.engine_bytes_name) : nullptr},
+      {"filter_bytes_per_key", OrNull(BytesPerKey(memory.filter_bytes, keys))},
+      {"index_bytes_per_key", OrNull(BytesPerKey(memory.index_bytes, keys))},
+      {"engine_bytes_per_key", OrNull(BytesPerKey(memory.engine_bytes, keys))},
+      {"block_cache_usage_bytes", OrNull(memory.block_cache_usage)},
       {"block_cache_capacity_bytes", memory.block_cache_capacity},
       {"sources", memory.sources},
-      {"open_micros", OptionalJson(memory.open_micros)},
-      {"open_file_reads", OptionalBytesJson(memory.open_file_reads)},
-      {"open_data_block_reads",
-       OptionalBytesJson(memory.open_data_block_reads)},
-      {"open_micros_range",
-       memory.open_micros_range
-           ? nlohmann::json({memory.open_micros_range->first,
-                             memory.open_micros_range->second})
-           : nlohmann::json(nullptr)},
+      {"open_micros", OrNull(memory.open_micros)},
+      {"open_file_reads", OrNull(memory.open_file_reads)},
+      {"open_data_block_reads", OrNull(memory.open_data_block_reads)},
+      {"open_micros_range", OrNull(open_range)},
   };
+}
+
+nlohmann::json ResultJson(const ConfigReport& config,
+                          const BenchmarkResult& result) {
+  nlohmann::json r = {{"benchmark", BenchmarkName(result.kind)}};
+  if (result.kind == BenchmarkKind::kStats) {
+    r["stats"] = result.stats_text;
+    return r;
+  }
+  r.update({{"ops", result.ops},
+            {"threads", result.threads},
+            {"wall_seconds", result.wall_seconds},
+            {"micros_per_op", result.micros_per_op},
+            {"p50_micros", OrNull(result.p50_micros)},
+            {"p99_micros", OrNull(result.p99_micros)},
+            {"ops_per_second", result.ops_per_second},
+            {"mb_per_second", result.mb_per_second},
+            {"bytes", result.bytes}});
+  if (IsRead(result.kind)) {
+    const EngineCounters& counters = result.counters;
+    const bool filter = counters.has_filter_counters;
+    r.update({
+        {"found", result.found},
+        {"not_found", result.not_found},
+        {"wrong_values", result.wrong_values},
+        {"errors", result.errors},
+        {"first_error", OrNull(result.first_error)},
+        {"file_reads", counters.file_reads},
+        {"file_bytes_read", counters.file_bytes_read},
+        {"reads_per_op", PerOp(counters.file_reads, result.ops)},
+        {"bytes_read_per_op", PerOp(counters.file_bytes_read, result.ops)},
+        {"filter_checks",
+         filter ? nlohmann::json(counters.filter_checks) : nullptr},
+        {"filter_negatives",
+         filter ? nlohmann::json(counters.filter_negatives) : nullptr},
+        {"filter_true_positives", OrNull(counters.filter_true_positives)},
+        {"false_positive_rate", OrNull(FalsePositiveRate(result))},
+    });
+    if (counters.has_block_cache_counters) {
+      r["block_cache_hits"] = counters.block_cache_hits;
+      r["block_cache_misses"] = counters.block_cache_misses;
+    }
+    r["block_cache_hit_rate"] = OrNull(CacheHitRate(result));
+    // Absent keys: the share of lookups whose data block (read on a
+    // filter's "maybe") came from the block cache.
+    if (ReadsAbsentKeys(result.kind) && counters.has_block_cache_counters) {
+      r["absent_from_cache"] = PerOp(counters.block_cache_hits, result.ops);
+    }
+    r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
+                                : nlohmann::json(nullptr);
+    r["files_before"] = result.files_before;
+    r["files_after"] = result.files_after;
+  }
+  if (result.runs.size() > 1) {
+    nlohmann::json& runs = r["runs"] = nlohmann::json::array();
+    for (const RunFigures& run : result.runs) {
+      runs.push_back({{"micros_per_op", run.micros_per_op},
+                      {"p50_micros", OrNull(run.p50_micros)},
+                      {"p99_micros", OrNull(run.p99_micros)},
+                      {"ops_per_second", run.ops_per_second},
+                      {"mb_per_second", run.mb_per_second},
+                      {"wall_seconds", run.wall_seconds}});
+    }
+    for (const auto& [name, field] :
+         {std::pair{"micros_per_op", &RunFigures::micros_per_op},
+          std::pair{"p50_micros", &RunFigures::p50_micros},
+          std::pair{"p99_micros", &RunFigures::p99_micros},
+          std::pair{"ops_per_second", &RunFigures::ops_per_second},
+          std::pair{"mb_per_second", &RunFigures::mb_per_second}}) {
+      const auto [low, high] = Range(result, field);
+      r["range"][name] = {OrNull(low), OrNull(high)};
+    }
+  }
+  return r;
 }
 
 }  // namespace
@@ -356,147 +426,57 @@ nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
 nlohmann::json ReportJson(const nlohmann::json& settings,
                           const std::vector<std::string>& notes,
                           const std::vector<ConfigReport>& configs) {
-  nlohmann::json report;
-  report["settings"] = settings;
-  report["notes"] = notes;
-  report["problems"] = CorrectnessProblems(configs);
-  nlohmann::json& configs_json = report["configs"];
-  configs_json = nlohmann::json::array();
+  nlohmann::json report = {{"settings", settings},
+                           {"notes", notes},
+                           {"problems", CorrectnessProblems(configs)},
+                           {"configs", nlohmann::json::array()}};
   for (const ConfigReport& config : configs) {
-    nlohmann::json c;
-    c["engine"] = config.engine;
-    c["level"] = config.level;
-    {
-      const EngineEntry* entry = FindEngine(config.engine);
-      c["call"] = entry != nullptr ? nlohmann::json(entry->call)
-                                   : nlohmann::json(nullptr);
-    }
-    c["io"] = config.io;
-    c["filter"] = config.filter;
-    c["filter_label"] = config.FilterLabel();
-    c["bloom_bits"] = config.bloom_bits;
-    c["scan_filter"] = config.scan_filter;
-    c["stored_bits_per_key"] = !config.HasFilter()
-                                   ? nlohmann::json(nullptr)
-                                   : OptionalJson(config.FilterBitsPerKey());
-    c["target_stored_bits"] = config.target_stored_bits > 0
-                                  ? nlohmann::json(config.target_stored_bits)
-                                  : nlohmann::json(nullptr);
-    c["filter_layout"] = config.filter_layout.empty()
-                             ? nlohmann::json(nullptr)
-                             : nlohmann::json(config.filter_layout);
-    c["index_block_restart_interval"] =
-        config.index_block_restart_interval > 0
-            ? nlohmann::json(config.index_block_restart_interval)
-            : nlohmann::json(nullptr);
-    c["cache_size"] = config.cache_size;
-    c["dir"] = config.dir;
-    c["keys_written"] = config.keys_written;
-    c["error"] = config.error.empty() ? nlohmann::json(nullptr)
-                                      : nlohmann::json(config.error);
+    const EngineEntry* entry = FindEngine(config.engine);
+    const MemorySummary* memory = config.LastMemory();
+    nlohmann::json c = {
+        {"engine", config.engine},
+        {"level", config.level},
+        {"call", entry != nullptr ? OrNull(entry->call) : nullptr},
+        {"io", config.io},
+        {"filter", config.filter},
+        {"filter_label", config.FilterLabel()},
+        {"bloom_bits", config.bloom_bits},
+        {"scan_filter", config.scan_filter},
+        {"stored_bits_per_key",
+         config.HasFilter() ? OrNull(config.FilterBitsPerKey()) : nullptr},
+        {"target_stored_bits", config.target_stored_bits > 0
+                                   ? nlohmann::json(config.target_stored_bits)
+                                   : nullptr},
+        {"filter_layout", OrNull(config.filter_layout)},
+        {"index_block_restart_interval",
+         config.index_block_restart_interval > 0
+             ? nlohmann::json(config.index_block_restart_interval)
+             : nullptr},
+        {"cache_size", config.cache_size},
+        {"dir", config.dir},
+        {"keys_written", config.keys_written},
+        {"error", OrNull(config.error)},
+        {"storage", nullptr},
+        {"memory", memory != nullptr ? MemoryJson(*memory, config.Keys())
+                                     : nlohmann::json(nullptr)},
+        {"results", nlohmann::json::array()},
+    };
     if (config.storage) {
       const StorageSummary& storage = *config.storage;
       c["storage"] = {
           {"table_files", storage.table_files},
           {"table_bytes", storage.table_bytes},
-          {"entries", storage.entries > 0 ? nlohmann::json(storage.entries)
-                                          : nlohmann::json(nullptr)},
-          {"filter_bytes", storage.filter_bytes
-                               ? nlohmann::json(*storage.filter_bytes)
-                               : nlohmann::json(nullptr)},
-          {"filter_bits_per_key", OptionalJson(config.FilterBitsPerKey())},
+          {"entries",
+           storage.entries > 0 ? nlohmann::json(storage.entries) : nullptr},
+          {"filter_bytes", OrNull(storage.filter_bytes)},
+          {"filter_bits_per_key", OrNull(config.FilterBitsPerKey())},
           {"shape", storage.shape},
       };
-    } else {
-      c["storage"] = nullptr;
     }
-    const MemorySummary* memory = config.LastMemory();
-    c["memory"] = memory != nullptr ? MemoryJson(*memory, config.Keys())
-                                    : nlohmann::json(nullptr);
-    nlohmann::json& results = c["results"];
-    results = nlohmann::json::array();
     for (const BenchmarkResult& result : config.results) {
-      const EngineCounters& counters = result.counters;
-      nlohmann::json r;
-      r["benchmark"] = BenchmarkName(result.kind);
-      if (result.kind == BenchmarkKind::kStats) {
-        r["stats"] = result.stats_text;
-        results.push_back(std::move(r));
-        continue;
-      }
-      r["ops"] = result.ops;
-      r["threads"] = result.threads;
-      r["wall_seconds"] = result.wall_seconds;
-      r["micros_per_op"] = result.micros_per_op;
-      r["p50_micros"] = NumberOrNull(result.p50_micros);
-      r["p99_micros"] = NumberOrNull(result.p99_micros);
-      r["ops_per_second"] = result.ops_per_second;
-      r["mb_per_second"] = result.mb_per_second;
-      r["bytes"] = result.bytes;
-      if (IsRead(result.kind)) {
-        r["found"] = result.found;
-        r["not_found"] = result.not_found;
-        r["wrong_values"] = result.wrong_values;
-        r["errors"] = result.errors;
-        r["first_error"] = result.first_error.empty()
-                               ? nlohmann::json(nullptr)
-                               : nlohmann::json(result.first_error);
-        r["file_reads"] = counters.file_reads;
-        r["file_bytes_read"] = counters.file_bytes_read;
-        r["reads_per_op"] = PerOp(counters.file_reads, result.ops);
-        r["bytes_read_per_op"] = PerOp(counters.file_bytes_read, result.ops);
-        if (counters.has_filter_counters) {
-          r["filter_checks"] = counters.filter_checks;
-          r["filter_negatives"] = counters.filter_negatives;
-        } else {
-          r["filter_checks"] = nullptr;
-          r["filter_negatives"] = nullptr;
-        }
-        r["filter_true_positives"] =
-            counters.filter_true_positives
-                ? nlohmann::json(*counters.filter_true_positives)
-                : nlohmann::json(nullptr);
-        r["false_positive_rate"] = OptionalJson(FalsePositiveRate(result));
-        if (counters.has_block_cache_counters) {
-          r["block_cache_hits"] = counters.block_cache_hits;
-          r["block_cache_misses"] = counters.block_cache_misses;
-        }
-        r["block_cache_hit_rate"] = OptionalJson(CacheHitRate(result));
-        // Absent keys: the share of lookups whose data block (read on a
-        // filter's "maybe") came from the block cache.
-        if (ReadsAbsentKeys(result.kind) && counters.has_block_cache_counters) {
-          r["absent_from_cache"] = PerOp(counters.block_cache_hits, result.ops);
-        }
-        r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
-                                    : nlohmann::json(nullptr);
-        r["files_before"] = result.files_before;
-        r["files_after"] = result.files_after;
-      }
-      if (result.runs.size() > 1) {
-        nlohmann::json runs = nlohmann::json::array();
-        for (const RunFigures& run : result.runs) {
-          runs.push_back({{"micros_per_op", run.micros_per_op},
-                          {"p50_micros", NumberOrNull(run.p50_micros)},
-                          {"p99_micros", NumberOrNull(run.p99_micros)},
-                          {"ops_per_second", run.ops_per_second},
-                          {"mb_per_second", run.mb_per_second},
-                          {"wall_seconds", run.wall_seconds}});
-        }
-        r["runs"] = runs;
-        nlohmann::json& range = r["range"];
-        for (const auto& [name, field] :
-             {std::pair{"micros_per_op", &RunFigures::micros_per_op},
-              std::pair{"p50_micros", &RunFigures::p50_micros},
-              std::pair{"p99_micros", &RunFigures::p99_micros},
-              std::pair{"ops_per_second", &RunFigures::ops_per_second},
-              std::pair{"mb_per_second", &RunFigures::mb_per_second}}) {
-          const auto [low, high] = Range(result, field);
-          range[name] = {NumberOrNull(low), NumberOrNull(high)};
-        }
-      }
-      results.push_back(std::move(r));
+      c["results"].push_back(ResultJson(config, result));
     }
-    configs_json.push_back(std::move(c));
+    report["configs"].push_back(std::move(c));
   }
   return report;
 }

@@ -140,12 +140,6 @@ class RocksDBEngine final : public Engine {
   MemorySummary Memory() const override;
   absl::StatusOr<StorageSummary> Storage() const override;
 
-  std::string StatsText() const override {
-    std::string stats;
-    db_->GetProperty("rocksdb.stats", &stats);
-    return stats;
-  }
-
  private:
   // `read_only`: DB::OpenForReadOnly.
   absl::Status Open(bool read_only);
@@ -350,10 +344,6 @@ class RocksDBTableEngine final : public Engine {
     summary.filter_bytes = properties->filter_size;
     summary.shape = "1 table";
     return summary;
-  }
-
-  std::string StatsText() const override {
-    return setup_.statistics().ToString();
   }
 
  private:

@@ -55,7 +55,6 @@ class RocksDBSetup {
   // filter only with `whole_key_filtering`.
   rocksdb::Options Options(bool whole_key_filtering = true) const;
   const rocksdb::ReadOptions& read_options() const { return read_options_; }
-  rocksdb::Statistics& statistics() const { return *statistics_; }
 
   // Reads and bytes, the filter's queries as `queries` says (with
   // `and_prefix_checks`, the prefix Bloom's queries too) and the data
