@@ -1,67 +1,32 @@
 #!/usr/bin/env bash
-# Takes every run behind BENCHMARKS.md and regenerates it:
-#   scale_N.json       bloomtable's Ribbon against RocksDB's table-level
-#                      filters at 10^5, 10^6 and 10^7 keys
-#   compression.json   decompression MB/s of every block compression
-#   scan_SCHEME.json   bounded scans over sparse keys, with each scan filter
-#   main.json          like-for-like point lookups, table and db level, pread
-#                      and mmap, every filter at 10 stored bits/key, 1M keys
-#                      (the LevelDB-compatible configuration among them)
-#   build.json         bulk builds of one table, with and without a filter
-#   sweep.json         false positives at 6, 8, 10, 12, 16 stored bits/key
-#   filter_bench.json  the filters alone
-#   filter_bench_cold.json  the filters alone over 10^7 keys (lines not in
-#                      L1 or L2)
-#   profile.json       perf profiles (shares) of table-level lookups and of
-#                      the read-only database rows
-#   python.json        the Python package against plyvel and the view
-#   db.json            the read-only database rows: bloomtable's Database view
-#                      and a leveldb::DB on copies of one LevelDB-written
-#                      directory, RocksDB opened read-only; 1M keys
-#   db_compacted.json  the view and the leveldb::DB again, on a directory
-#                      LevelDB compacted into one level (a layout neither
-#                      changes); 1M keys
-#   cold_io.json       cold_bench: lookups that reach the device (direct I/O,
-#                      no block cache), bloomtable's Get and MultiGet beside
-#                      RocksDB's, with the device's raw 4 KiB read rates at
-#                      queue depths 1/8/32/128 from the same run, and the same
-#                      lookups warm; 1M keys
-#   warm_io.json       cold_bench --cold=false: the warm lookups at 10^7 keys
-# each stamped with the commit it was built from and how long it took, then
-# bench/report.py writes BENCHMARKS.md and bench/fp_vs_bits.svg and
-# bench/latency.svg from them. A real run refuses uncommitted changes, and
-# --only refuses to retake some JSON where the others are of another commit:
-# one page, one commit (BENCHMARKS.md decides no goal otherwise).
+# Takes every run behind BENCHMARKS.md, one JSON each in bench/results (the
+# run commands below say what each holds), stamps each with the commit it
+# was built from and how long it took, then bench/report.py writes
+# BENCHMARKS.md and its plots from them. One page, one commit: a real run
+# refuses uncommitted changes, and --only refuses to retake some JSON where
+# the others are of another commit (BENCHMARKS.md decides no goal then).
 #
-# The peers are release builds: bench/build_peers.sh builds LevelDB and
-# RocksDB once from Debian's source packages (Release, NDEBUG on; cached in
-# .cache/peers), and db_bench, filter_bench and compression_bench are built
-# against them in build/release-peers (-DBLOOMTABLE_RELEASE_PEERS), so that
-# the table-level rows call each peer's own lookup (leveldb_table:
-# TableCache::Get; rocksdb_table: TableReader::Get) beside the public
-# iterators (leveldb_table_iterator, rocksdb_sst_iterator).
+# The peers are release builds (bench/build_peers.sh, cached in .cache/peers),
+# and the benchmarks are built against them in build/release-peers
+# (-DBLOOMTABLE_RELEASE_PEERS), so that the table-level rows call each
+# peer's own lookup beside its public iterator.
 #
 #   bench/run_all.sh            # the first time 20-40 minutes more on an
-#                               # idle 2-core machine to build the release
-#                               # peers (RocksDB is most of it); then well
-#                               # over an hour: the db_bench runs behind the
-#                               # committed JSON alone recorded 58 minutes,
-#                               # before their calibrations and the
-#                               # filter_bench, profile, cold, warm and
-#                               # Python runs (BENCHMARKS.md's Runs section
-#                               # adds up what each run took)
+#                               # idle 2-core machine to build the peers;
+#                               # then well over an hour: the db_bench runs
+#                               # behind the committed JSON alone recorded
+#                               # 58 minutes, before their calibrations and
+#                               # the other runs (BENCHMARKS.md's Runs
+#                               # section adds up what each run took)
 #   bench/run_all.sh --only db,python   # retake only these JSON files
-#                               # (names as above, without .json), then
-#                               # regenerate BENCHMARKS.md from all of them
 #   bench/run_all.sh --smoke --build-dir build/release --results DIR \
 #       --report FILE --plots DIR   # the same at toy sizes, in seconds (CI)
 #
 # Run it on an idle machine: it refuses to start while the 1-minute load
-# average is above 0.5 (after its own build it waits up to 5 minutes for the
-# load to settle), and db_bench rejects and retakes any run during which
-# other processes and CPU steal took more than 0.25 CPUs (MAX_FOREIGN_CPU=x
-# changes that; three attempts, then it stops and that file is not replaced). Each JSON is written to a temporary file
-# and moved into place only when its run succeeded.
+# average is above 0.5 (after its own build it waits up to 5 minutes), and
+# db_bench retakes any run during which other processes and CPU steal took
+# more than 0.25 CPUs (MAX_FOREIGN_CPU=x; three attempts, then it stops). A
+# JSON is moved into place only when its run succeeded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -246,10 +211,10 @@ EOF
 
 common=(--repeats=$repeats --max_foreign_cpu=$reject --cache_size=8M)
 filters=(--filter=cache_local_bloom,ribbon --filter_layout=per_block,whole_table)
-# Every bloomtable row at db_bench's automatic index restart interval: 1 for
-# the per-block layout (LevelDB's layout; leveldb_bloom per_block is the
-# LevelDB-compatible row), 16 for the whole-table one (README's
-# recommendation).
+# Like-for-like point lookups, table and db level, pread and mmap, every
+# filter at 10 stored bits/key; every bloomtable row at db_bench's automatic
+# index restart interval: 1 for the per-block layout (leveldb_bloom
+# per_block is the LevelDB-compatible row), 16 for the whole-table one.
 run main "$db_bench" "${common[@]}" --filter=leveldb_bloom,cache_local_bloom,ribbon \
   --filter_layout=per_block,whole_table --num=$num \
   --reads=$reads --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
@@ -271,6 +236,8 @@ run db_compacted "$db_bench" "${common[@]}" --num=$num --reads=$reads \
   --engines=bloomtable_db,leveldb_dir --leveldb_source=compacted \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,seekrandom,readseq
+# Bulk builds of one table, with and without a filter; false positives at
+# each stored budget; the filters alone.
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --stored_bits=10 --engines=bloomtable$own_tables \
   --compare_no_filter=true --benchmarks=fillseq
@@ -325,7 +292,7 @@ for scheme in strided random64; do
     --benchmarks=fillseq,scanmissing,scanshort,seekrandom
 done
 
-# The Python package against plyvel (Debian's, on its packaged LevelDB) and
+# python.json: the Python package against plyvel (Debian's, on its packaged LevelDB) and
 # the database view, from Python: the real run only (the module of an
 # instrumented build cannot be loaded by a plain interpreter).
 if [[ $smoke -eq 0 ]]; then

@@ -31,6 +31,12 @@ absl::Status Invalid(const std::string& message) {
   return absl::InvalidArgumentError(message);
 }
 
+// InvalidArgument naming the flag unless low <= value <= high.
+absl::Status InRange(const char* flag, double value, double low, double high) {
+  if (value >= low && value <= high) return absl::OkStatus();
+  return Invalid(absl::StrFormat("%s must be in [%g, %g]", flag, low, high));
+}
+
 std::vector<std::string> SplitList(const std::string& list) {
   std::vector<std::string> items;
   for (absl::string_view item :
@@ -168,27 +174,27 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   if (!benchmarks.ok()) return benchmarks.status();
   plan.benchmarks = *benchmarks;
 
-  if (flags.num < 1) return Invalid("--num must be at least 1");
-  plan.num = static_cast<uint64_t>(flags.num);
-  if (flags.reads == 0 || flags.reads < -1) {
-    return Invalid("--reads must be at least 1 (or -1 for --num)");
+  if (flags.reads == 0) return Invalid("--reads must be at least 1 (or -1)");
+  for (const absl::Status& status :
+       {InRange("--num", flags.num, 1, 1e18),
+        InRange("--reads", flags.reads, -1, 1e18),
+        InRange("--key_size", flags.key_size, 1, 1e9),
+        InRange("--value_size", flags.value_size, 0, 1e9),
+        InRange("--block_size", flags.block_size, 1, kMaxBlockSize),
+        InRange("--index_block_restart_interval (0: auto)",
+                flags.index_block_restart_interval, 0, 1 << 20),
+        InRange("--threads", flags.threads, 1, kMaxThreads),
+        InRange("--repeats", flags.repeats, 1, kMaxRepeats),
+        InRange("--min_seconds", flags.min_seconds, 0, kMaxMinSeconds)}) {
+    if (!status.ok()) return status;
   }
+  plan.num = static_cast<uint64_t>(flags.num);
   plan.reads =
       flags.reads == -1 ? plan.num : static_cast<uint64_t>(flags.reads);
-  if (flags.key_size < 1) return Invalid("--key_size must be at least 1");
   absl::Status status = ApplyKeyFlags(&plan);
   if (!status.ok()) return status;
-  if (flags.value_size < 0) return Invalid("--value_size must not be negative");
   status = ValueGenerator::Validate(flags.value_size, flags.compression_ratio);
   if (!status.ok()) return status;
-  if (flags.block_size < 1 || flags.block_size > kMaxBlockSize) {
-    return Invalid(
-        absl::StrFormat("--block_size must be in [1, %d]", kMaxBlockSize));
-  }
-  if (flags.index_block_restart_interval < 0) {
-    return Invalid(
-        "--index_block_restart_interval must be at least 1 (or 0: auto)");
-  }
   if (flags.compression_type != "snappy" && flags.compression_type != "none") {
     return Invalid(absl::StrCat("--compression_type=", flags.compression_type,
                                 ": expected snappy or none"));
@@ -196,10 +202,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   absl::StatusOr<uint64_t> cache_size = ParseCacheSize(flags.cache_size);
   if (!cache_size.ok()) return cache_size.status();
   plan.cache_size = *cache_size;
-  if (flags.threads < 1 || flags.threads > kMaxThreads) {
-    return Invalid(
-        absl::StrFormat("--threads must be in [1, %d]", kMaxThreads));
-  }
   for (const std::string& io : SplitList(flags.io)) {
     if (io != "pread" && io != "mmap") {
       return Invalid(absl::StrCat("--io: '", io, "': expected pread or mmap"));
@@ -215,14 +217,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
       if (bits <= 0) return Invalid("--stored_bits: each target must be > 0");
     }
     plan.stored_bits = *stored;
-  }
-  if (flags.repeats < 1 || flags.repeats > kMaxRepeats) {
-    return Invalid(
-        absl::StrFormat("--repeats must be in [1, %d]", kMaxRepeats));
-  }
-  if (!(flags.min_seconds >= 0 && flags.min_seconds <= kMaxMinSeconds)) {
-    return Invalid(
-        absl::StrFormat("--min_seconds must be in [0, %g]", kMaxMinSeconds));
   }
   if (flags.leveldb_source != "as_written" &&
       flags.leveldb_source != "compacted") {

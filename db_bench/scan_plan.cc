@@ -38,13 +38,11 @@ absl::Status ApplyKeyFlags(BenchPlan* plan) {
   absl::Status status = KeyGenerator::Validate(
       static_cast<size_t>(flags.key_size), plan->num, plan->key_scheme);
   if (!status.ok()) return status;
-  if (flags.seek_nexts < 0 || flags.seek_nexts > kMaxSeekNexts) {
-    return Invalid(
-        absl::StrCat("--seek_nexts must be in [0, ", kMaxSeekNexts, "]"));
-  }
-  if (flags.scan_length < 1 || flags.scan_length > kMaxScanLength) {
-    return Invalid(
-        absl::StrCat("--scan_length must be in [1, ", kMaxScanLength, "]"));
+  if (flags.seek_nexts < 0 || flags.seek_nexts > kMaxSeekNexts ||
+      flags.scan_length < 1 || flags.scan_length > kMaxScanLength) {
+    return Invalid(absl::StrCat("--seek_nexts must be in [0, ", kMaxSeekNexts,
+                                "], --scan_length in [1, ", kMaxScanLength,
+                                "]"));
   }
   return absl::OkStatus();
 }
@@ -63,16 +61,16 @@ absl::StatusOr<std::vector<std::string>> ParseScanFilters(
     }
   }
   if (list.empty()) return Invalid("--scan_filters is empty");
-  const bool prefix =
-      std::find(list.begin(), list.end(), "prefix") != list.end();
-  if (prefix &&
+  auto has = [&list](const char* name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  if (has("prefix") &&
       (flags.prefix_length < 1 || flags.prefix_length > kMaxPrefixLength)) {
     return Invalid(
         absl::StrCat("--scan_filters=prefix needs --prefix_length in [1, ",
                      kMaxPrefixLength, "]"));
   }
-  const bool range = std::find(list.begin(), list.end(), "range") != list.end();
-  if (range && !(flags.range_bits >= 4 && flags.range_bits <= 40)) {
+  if (has("range") && !(flags.range_bits >= 4 && flags.range_bits <= 40)) {
     return Invalid("--scan_filters=range needs --range_bits in [4, 40]");
   }
   return list;

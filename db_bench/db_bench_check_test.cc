@@ -1,6 +1,7 @@
-// db_bench_check: reads db_bench --json files and checks that the numbers are
-// consistent, for the smoke test. Exit 0 if every check passes, 1 otherwise
-// (each failure printed), 2 on a usage error.
+// db_bench_check, a test program (built with the tests only): reads db_bench
+// --json files and checks that the numbers are consistent, for the smoke
+// tests. Exit 0 if every check passes, 1 otherwise (each failure printed), 2
+// on a usage error.
 //
 // Checks, per file:
 //   - it parses, names at least one configuration, and reports no problems
