@@ -1,24 +1,16 @@
 // The LevelDB engines, each set up by LevelDBSetup (leveldb_env.h):
-//
-//   - "leveldb" and "leveldb+bloomtable": a real leveldb::DB at db level,
-//     every key written with Put, then CompactRange over the whole key
-//     space, so that reads meet one sorted run of ~2 MB tables. Memory: the
-//     filter and index blocks of the tables
-//     (which the open tables hold, all of them with the default
-//     max_open_files), read from the files, and
-//     leveldb.approximate-memory-usage (block cache and memtables only).
+//   - "leveldb" and "leveldb+bloomtable": a leveldb::DB, every key Put, then
+//     CompactRange over the whole key space (one sorted run of ~2 MB tables);
 //   - "leveldb_dir": the same DB on its copy of the shared LevelDB-written
-//     directory (leveldb_dir_source.h), opened with reuse_logs, so that it
-//     reads what bloomtable_db reads. It may compact on open or when lookups
-//     miss: the files per level recorded around each benchmark show it.
+//     directory (leveldb_dir_source.h), opened with reuse_logs; it may
+//     compact on open or when lookups miss (the files per level recorded
+//     around each benchmark show it);
 //   - "leveldb_table" and "leveldb_table_iterator": one table file written
-//     by leveldb::TableBuilder from the sorted entries (user keys, as
-//     bloomtable's tables hold them; synced when finished, the rule of every
-//     table-level bulk build), read through LevelDB's filter-aware
-//     TableCache::Get (leveldb_table_lookup.h; built where LevelDB's source
-//     tree of the linked version is at hand) or through the public
-//     leveldb::Table iterator's Seek and a key compare, which never asks the
-//     filter block, so that every lookup reads a data block.
+//     by leveldb::TableBuilder (user keys, synced), read through LevelDB's
+//     filter-aware TableCache::Get (leveldb_table_lookup.h) or through the
+//     public leveldb::Table iterator's Seek, which never asks the filter.
+// Memory: the filter and index blocks read from the table files (the open
+// tables hold both), and leveldb.approximate-memory-usage.
 
 #include <map>
 #include <memory>

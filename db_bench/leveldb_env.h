@@ -1,18 +1,12 @@
-// LevelDBSetup is what db_bench's LevelDB engines (a leveldb::DB, and one
-// leveldb::Table read directly) set up from their EngineOptions, in one place:
-//   - table files opened either way LevelDB can read them, counted
-//     (ReadCounters): mmap through LevelDB's default
-//     Env (which maps up to 1000 table files on 64-bit systems, LevelDB
-//     1.23's default for reading), pread through bloomtable's pread file
-//     (LevelDB's own pread file class is not public);
-//   - its own Bloom filter (NewBloomFilterPolicy(bits), none at 0 bits) or
-//     a bloomtable policy through NewLevelDBFilterPolicyAdapter, wrapped to
-//     count queries and "absent" answers, and an LRU block cache wrapped to
-//     count hits and misses (LevelDB has neither statistic);
-//   - the options that build and read tables: block size, compression,
-//     filter, cache, Env.
-// Everything it hands LevelDB is safe for concurrent use, as LevelDB
-// requires; the setup must outlive every table and DB opened with it.
+// LevelDBSetup is what db_bench's LevelDB engines set up from their
+// EngineOptions, in one place: table files counted and read either way
+// LevelDB can (mmap through its default Env, pread through bloomtable's pread
+// file, LevelDB's own not being public); LevelDB's Bloom filter or a
+// bloomtable policy through NewLevelDBFilterPolicyAdapter, wrapped to count
+// queries and "absent" answers, and an LRU block cache wrapped to count hits
+// and misses (LevelDB has neither statistic). Everything it hands LevelDB is
+// safe for concurrent use; the setup must outlive every table and DB opened
+// with it.
 
 #ifndef BLOOMTABLE_DB_BENCH_LEVELDB_ENV_H_
 #define BLOOMTABLE_DB_BENCH_LEVELDB_ENV_H_

@@ -1,31 +1,17 @@
 // The RocksDB engines, each set up by RocksDBSetup (rocksdb_env.h), in
-// RocksDB's own block-based table format (RocksDB 7.8 ignores LevelDB-style
-// "filter." blocks, so it cannot read ours, nor we its):
-//
-//   - "rocksdb": a real rocksdb::DB at db level, every key written, flushed
-//     and compacted into one sorted run (CompactRange). MultiGet is its
-//     batched DB::MultiGet (filters
-//     first, a file's data blocks fetched with one MultiRead). Memory:
-//     rocksdb.estimate-table-readers-mem and the tables' properties.
-//   - "rocksdb_readonly": filled as "rocksdb", then closed and opened again
-//     with DB::OpenForReadOnly, whose Get the reads call: no compaction or
-//     flush can run while they do.
+// RocksDB's own block-based table format:
+//   - "rocksdb": a rocksdb::DB, every key written, flushed and compacted into
+//     one sorted run; MultiGet is its batched DB::MultiGet;
+//   - "rocksdb_readonly": filled as "rocksdb", then read through a DB opened
+//     with DB::OpenForReadOnly (no compaction or flush while reads run);
 //   - "rocksdb_table" and "rocksdb_sst_iterator": one table written by
-//     rocksdb::SstFileWriter from the sorted entries (invalidate_page_cache
-//     off, so that reads find the file in the page cache as the other
-//     engines'; its Finish syncs the file). "rocksdb_table" reads it with
-//     RocksDB's own point lookup, TableReader::Get on a BlockBasedTable
-//     opened through the table factory, as table_reader_bench does, and
-//     batches with TableReader::MultiGet (rocksdb_table_reader.h; only
-//     against a release build of RocksDB from source): the full filter holds
-//     whole keys and is asked before the index. "rocksdb_sst_iterator" reads it
-//     with the public SstFileReader, a point lookup being an iterator's Seek
-//     and a key compare: its iterator (a DBIter over the table's) asks the
-//     filter only through the prefix extractor, so a capped one whose cap is
-//     the longest key asked makes every key its own prefix and the full filter
-//     holds the prefixes, which are the whole keys.
-// Each key in a RocksDB table carries RocksDB's 8-byte internal tag
-// (sequence number and type), which bloomtable's tables do not.
+//     rocksdb::SstFileWriter (invalidate_page_cache off, as the other
+//     engines' files stay in the page cache), read through TableReader::Get
+//     and ::MultiGet (rocksdb_table_reader.h) or through SstFileReader's
+//     iterator Seek, which asks the full filter only through a prefix
+//     extractor: a capped one as long as the longest key asked makes every
+//     key its own prefix.
+// Each key in a RocksDB table carries RocksDB's 8-byte internal tag.
 
 #include <map>
 #include <memory>

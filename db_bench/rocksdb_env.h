@@ -1,22 +1,14 @@
-// RocksDBSetup is what db_bench's RocksDB engines (a rocksdb::DB, and one
-// table read directly) set up from their EngineOptions, in one place:
-//   - a file system whose random-access files count reads and bytes
-//     (ReadCounters; each MultiRead request counts as one read), mapped
-//     where EngineOptions::mmap_reads asks (RocksDB's allow_mmap_reads);
-//   - statistics at the level without timers (timers would add clock reads
-//     to every lookup), from which the filter's answers
-//     (BLOOM_FILTER_USEFUL, _FULL_POSITIVE, _FULL_TRUE_POSITIVE, or for an
-//     iterator's Seek _PREFIX_CHECKED and _PREFIX_USEFUL) and the data
-//     blocks the block cache served and missed are counted;
-//   - block-based tables of the options' block size and compression, with
-//     an LRU block cache and its Bloom (NewBloomFilterPolicy(bits)) or with
-//     EngineOptions::rocksdb_ribbon its Ribbon (NewRibbonFilterPolicy(bits,
-//     -1): Ribbon everywhere), none at 0 bits; index and filter blocks held
-//     by the open tables, as in LevelDB (cache_index_and_filter_blocks off);
-//     with rocksdb_prefix_length, a fixed-length prefix extractor whose
-//     prefix Bloom scans ask through auto_prefix_mode (NewRocksDBScan); with
-//     EngineOptions::direct_io, use_direct_reads and no block cache.
-// The setup must outlive every DB and table opened with its options.
+// RocksDBSetup is what db_bench's RocksDB engines set up from their
+// EngineOptions, in one place: a file system whose random-access files count
+// reads and bytes (each MultiRead request counts as one read); statistics
+// without timers, from which the filter's answers and the data blocks the
+// block cache served and missed are counted; block-based tables with an LRU
+// block cache and RocksDB's Bloom or (EngineOptions::rocksdb_ribbon) Ribbon
+// filter, index and filter blocks held by the open tables as in LevelDB;
+// with rocksdb_prefix_length, a fixed-length prefix extractor whose prefix
+// Bloom scans ask through auto_prefix_mode; with direct_io,
+// use_direct_reads and no block cache. The setup must outlive every DB and
+// table opened with its options.
 
 #ifndef BLOOMTABLE_DB_BENCH_ROCKSDB_ENV_H_
 #define BLOOMTABLE_DB_BENCH_ROCKSDB_ENV_H_

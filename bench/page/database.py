@@ -1,19 +1,9 @@
 """The "Database level: the read-only view" section of BENCHMARKS.md, from
-db.json (bench/run_all.sh's `run db`): bloomtable's read-only Database view
-(bloomtable_db) beside a leveldb::DB on a byte-identical copy of the same
-LevelDB-written directory (leveldb_dir) and RocksDB opened read-only
-(rocksdb_readonly).
-
-Every figure and verdict comes from db.json; without it the section says
-"not measured". Ratios against a peer are printed, and goals against it
-decided, only where db.json records every peer as a release build (NDEBUG
-on), the rule of the other sections.
-
-Its subsection "Where the time goes" sets the database-level perf profiles
-of profile.json (bench/profile.py) side by side and points at the biggest
-differences behind each goal missed; without them it says they were not
-taken.
-"""
+db.json and db_compacted.json: bloomtable's read-only Database view
+(bloomtable_db) beside a leveldb::DB on a copy of the same LevelDB-written
+directory (leveldb_dir) and RocksDB opened read-only (rocksdb_readonly),
+and the database-level profiles of profile.json side by side, with the
+biggest differences behind each goal missed."""
 
 from page.common import (MET, all_of, configs, cross_verdict, decide_ratio,
                          peer_provenance, results_of, runs_of, stored, table,
@@ -87,15 +77,17 @@ def medians(db, workload, io, peer):
     return f"{a['micros_per_op']:.3f} / {b['micros_per_op']:.3f} µs"
 
 
-def files(result):
+def files(result, unchanged="{} (unchanged)",
+          changed="{} → {}"):
+    """The files per level a run met, and what it left."""
     if result is None:
         return "-"
     before, after = result.get("files_before"), result.get("files_after")
     if before is None and after is None:
         return "not recorded"
     if before == after:
-        return f"{before or '?'} (unchanged)"
-    return f"{before or '?'} → {after or '?'}"
+        return unchanged.format(before or "?")
+    return changed.format(before or "?", after or "?")
 
 
 def ratio_cell(value, provenance):
@@ -256,9 +248,7 @@ def profile_of(profiles, engine, workload, source="as_written"):
                  p.get("leveldb_source", "as_written") == source), None)
 
 
-def shares(p):
-    """{category: % of the lookup thread's samples}."""
-    return category_shares(p)
+shares = category_shares
 
 
 def per_lookup(p, category):
@@ -271,13 +261,7 @@ def per_lookup(p, category):
 
 
 def met_files(p):
-    """The files per level the profiled run met, and what it left."""
-    before, after = p.get("files_before"), p.get("files_after")
-    if before is None and after is None:
-        return "not recorded"
-    if before == after:
-        return f"{before}"
-    return f"{before or '?'} → {after or '?'} (compacted during the run)"
+    return files(p, "{}", "{} → {} (compacted during the run)")
 
 
 def cell(text):
