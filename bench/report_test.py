@@ -182,6 +182,23 @@ def first_goal_table(text):
     return "\n".join(lines[start:end])
 
 
+
+def page_of(reports):
+    """BENCHMARKS.md as bench/report.py writes it from `reports` ({file
+    name: JSON}) alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        results = os.path.join(tmp, "results")
+        os.mkdir(results)
+        for name, report in reports.items():
+            with open(os.path.join(results, name), "w") as f:
+                json.dump(report, f)
+        out = os.path.join(tmp, "B.md")
+        subprocess.run([sys.executable, os.path.join(HERE, "report.py"),
+                        "--results", results, "--output", out,
+                        "--plots", tmp], check=True, stdout=subprocess.DEVNULL)
+        with open(out) as f:
+            return f.read()
+
 class VerdictTest(unittest.TestCase):
     def test_provenance_needs_every_field_and_ndebug(self):
         self.assertEqual(common.peer_provenance(None)[0], None)
@@ -609,18 +626,7 @@ class VerdictTest(unittest.TestCase):
         self.assertIn("| 100% |", line[0])
 
     def test_report_of_a_fixture_directory(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            results = os.path.join(tmp, "results")
-            os.mkdir(results)
-            with open(os.path.join(results, "main.json"), "w") as f:
-                json.dump(main_report(PACKAGED_PEERS), f)
-            out = os.path.join(tmp, "B.md")
-            subprocess.run([sys.executable, os.path.join(HERE, "report.py"),
-                            "--results", results, "--output", out,
-                            "--plots", tmp], check=True,
-                           stdout=subprocess.DEVNULL)
-            with open(out) as f:
-                text = f.read()
+        text = page_of({"main.json": main_report(PACKAGED_PEERS)})
         self.assertIn("assert-enabled", text)
         self.assertIn(common.NOT_A_RESULT, text)
         self.assertIn("not measured", text)
@@ -631,22 +637,12 @@ class CommitTest(unittest.TestCase):
     """The page refuses "met" where its runs do not come from one commit."""
 
     def page(self, commits):
-        with tempfile.TemporaryDirectory() as tmp:
-            results = os.path.join(tmp, "results")
-            os.mkdir(results)
-            for name, (commit, dirty) in commits.items():
-                report = (main_report(RELEASE_PEERS) if name == "main.json"
-                          else cold_io_report(RELEASE_PEERS))
-                report.update(commit=commit, dirty=dirty)
-                with open(os.path.join(results, name), "w") as f:
-                    json.dump(report, f)
-            out = os.path.join(tmp, "B.md")
-            subprocess.run([sys.executable, os.path.join(HERE, "report.py"),
-                            "--results", results, "--output", out,
-                            "--plots", tmp], check=True,
-                           stdout=subprocess.DEVNULL)
-            with open(out) as f:
-                return f.read()
+        reports = {}
+        for name, (commit, dirty) in commits.items():
+            reports[name] = (main_report(RELEASE_PEERS) if name == "main.json"
+                             else cold_io_report(RELEASE_PEERS))
+            reports[name].update(commit=commit, dirty=dirty)
+        return page_of(reports)
 
     def test_one_clean_commit_decides_its_goals(self):
         text = self.page({"main.json": ("a" * 40, False),

@@ -244,8 +244,9 @@ class LevelDBTableEngine final : public Engine {
   std::unique_ptr<EngineReader> NewReader() const override {
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
     if (filter_aware_) {
-      return std::make_unique<LookupReader>(lookup_.get(),
-                                            setup_.read_options());
+      return std::make_unique<
+          PeerLookupReader<LevelDBTableLookup, leveldb::ReadOptions>>(
+          lookup_.get(), setup_.read_options());
     }
 #endif
     return std::make_unique<PeerSeekReader<leveldb::Iterator>>(
@@ -308,22 +309,6 @@ class LevelDBTableEngine final : public Engine {
 #endif
     return absl::OkStatus();
   }
-
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
-  class LookupReader final : public EngineReader {
-   public:
-    LookupReader(const LevelDBTableLookup* lookup,
-                 const leveldb::ReadOptions& read_options)
-        : lookup_(lookup), read_options_(read_options) {}
-    absl::Status Get(std::string_view key, std::string* value) override {
-      return lookup_->Get(read_options_, key, value);
-    }
-
-   private:
-    const LevelDBTableLookup* const lookup_;
-    const leveldb::ReadOptions read_options_;
-  };
-#endif
 
   const EngineOptions options_;
   const bool filter_aware_;

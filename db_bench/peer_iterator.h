@@ -99,6 +99,22 @@ class PeerSeekReader final : public EngineReader {
   const std::unique_ptr<Iterator> iter_;
 };
 
+// An EngineReader over a peer's own table lookup (`Lookup::Get(read_options,
+// key, value)`), which must outlive it.
+template <typename Lookup, typename ReadOptions>
+class PeerLookupReader final : public EngineReader {
+ public:
+  PeerLookupReader(const Lookup* lookup, const ReadOptions& read_options)
+      : lookup_(lookup), read_options_(read_options) {}
+  absl::Status Get(std::string_view key, std::string* value) override {
+    return lookup_->Get(read_options_, key, value);
+  }
+
+ private:
+  const Lookup* const lookup_;
+  const ReadOptions read_options_;
+};
+
 }  // namespace db_bench
 }  // namespace bloomtable
 

@@ -261,8 +261,9 @@ class RocksDBTableEngine final : public Engine {
   std::unique_ptr<EngineReader> NewReader() const override {
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
     if (table_reader_) {
-      return std::make_unique<TableReaderReader>(table_.get(),
-                                                 setup_.read_options());
+      return std::make_unique<
+          PeerLookupReader<RocksDBTableReader, rocksdb::ReadOptions>>(
+          table_.get(), setup_.read_options());
     }
 #endif
     return std::make_unique<PeerSeekReader<rocksdb::Iterator>>(
@@ -352,22 +353,6 @@ class RocksDBTableEngine final : public Engine {
 #endif
     return absl::OkStatus();
   }
-
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
-  class TableReaderReader final : public EngineReader {
-   public:
-    TableReaderReader(const RocksDBTableReader* table,
-                      const rocksdb::ReadOptions& read_options)
-        : table_(table), read_options_(read_options) {}
-    absl::Status Get(std::string_view key, std::string* value) override {
-      return table_->Get(read_options_, key, value);
-    }
-
-   private:
-    const RocksDBTableReader* const table_;
-    const rocksdb::ReadOptions read_options_;
-  };
-#endif
 
   const EngineOptions options_;
   const bool table_reader_;
