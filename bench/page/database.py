@@ -1,21 +1,15 @@
 """The "Database level: the read-only view" section of BENCHMARKS.md, from
-db.json (bench/run_all.sh's `run db`): bloomtable's read-only Database view
-(bloomtable_db) beside a leveldb::DB on a byte-identical copy of the same
-LevelDB-written directory (leveldb_dir) and RocksDB opened read-only
-(rocksdb_readonly).
+db.json and db_compacted.json: bloomtable's read-only Database view
+(bloomtable_db) beside a leveldb::DB on a copy of the same LevelDB-written
+directory (leveldb_dir) and RocksDB opened read-only (rocksdb_readonly),
+and the database-level profiles of profile.json side by side, with the
+biggest differences behind each goal missed."""
 
-Every figure and verdict comes from db.json; without it the section says
-"not measured". Ratios against a peer are printed, and goals against it
-decided, only where db.json records every peer as a release build (NDEBUG
-on), the rule of report.py's other sections.
-
-Its subsection "Where the time goes" sets the database-level perf profiles
-of profile.json (bench/profile.py) side by side and points at the biggest
-differences behind each goal missed; without them it says they were not
-taken.
-"""
-
-import report
+from page.common import (MET, all_of, configs, cross_verdict, decide_ratio,
+                         peer_provenance, results_of, runs_of, stored, table,
+                         verdict, with_range)
+from page.explain import same_commit, short
+from page.profiles import category_shares
 
 VIEW = "bloomtable_db"
 LEVELDB = "leveldb_dir"
@@ -37,7 +31,7 @@ NOT_MEASURED = "Not measured: no committed run (bench/results/db.json)."
 
 def row_of(db, engine, io):
     """The engine's configuration with a filter at this I/O path."""
-    for config in report.configs(db, level="db", io=io):
+    for config in configs(db, level="db", io=io):
         if config["engine"] == engine and config.get("filter") != "none":
             return config
     return None
@@ -45,7 +39,7 @@ def row_of(db, engine, io):
 
 def io_paths(db):
     paths = []
-    for config in report.configs(db, level="db"):
+    for config in configs(db, level="db"):
         if config["io"] not in paths:
             paths.append(config["io"])
     return paths
@@ -56,30 +50,44 @@ def ratio(db, workload, io, peer):
     mine, theirs = row_of(db, VIEW, io), row_of(db, peer, io)
     if mine is None or theirs is None:
         return None
-    a = report.results_of(mine, workload)
-    b = report.results_of(theirs, workload)
+    a = results_of(mine, workload)
+    b = results_of(theirs, workload)
     if a is None or b is None or not b.get("micros_per_op"):
         return None
     return a["micros_per_op"] / b["micros_per_op"]
 
 
+def decision(db, workloads, io, peer, limit):
+    """The noise rule's decision on the view ≤ limit × the peer on every
+    workload (None where a row is missing)."""
+    parts = []
+    for workload in workloads:
+        a = results_of(row_of(db, VIEW, io) or {}, workload)
+        b = results_of(row_of(db, peer, io) or {}, workload)
+        parts.append(None if a is None or b is None else
+                     decide_ratio(runs_of(a), runs_of(b), limit))
+    return all_of(*parts) if parts else None
+
+
 def medians(db, workload, io, peer):
     """'a / b µs': the view's and the peer's medians, without their ratio
     (peers that are not release builds)."""
-    a = report.results_of(row_of(db, VIEW, io), workload)
-    b = report.results_of(row_of(db, peer, io), workload)
+    a = results_of(row_of(db, VIEW, io), workload)
+    b = results_of(row_of(db, peer, io), workload)
     return f"{a['micros_per_op']:.3f} / {b['micros_per_op']:.3f} µs"
 
 
-def files(result):
+def files(result, unchanged="{} (unchanged)",
+          changed="{} → {}"):
+    """The files per level a run met, and what it left."""
     if result is None:
         return "-"
     before, after = result.get("files_before"), result.get("files_after")
     if before is None and after is None:
         return "not recorded"
     if before == after:
-        return f"{before or '?'} (unchanged)"
-    return f"{before or '?'} → {after or '?'}"
+        return unchanged.format(before or "?")
+    return changed.format(before or "?", after or "?")
 
 
 def ratio_cell(value, provenance):
@@ -94,14 +102,14 @@ def engines_text(db, engines=ENGINES):
     """What each row calls, from db.json."""
     lines = []
     for engine in engines:
-        config = next((c for c in report.configs(db) if c["engine"] == engine),
+        config = next((c for c in configs(db) if c["engine"] == engine),
                       None)
         if config is None:
             lines.append(f"- `{engine}`: no rows in db.json.")
             continue
         call = config.get("call") or "call not recorded"
         lines.append(f"- `{engine}`: `{call}`; filter {config['filter']} at "
-                     f"{report.stored(config)} stored bits/key.")
+                     f"{stored(config)} stored bits/key.")
     return "\n".join(lines)
 
 
@@ -109,7 +117,7 @@ def opening_goal(db):
     """(ok, text): the view's table-file and data-block reads between
     OpenReadOnly and its first lookup, at every open recorded."""
     reads = []
-    for config in report.configs(db, level="db"):
+    for config in configs(db, level="db"):
         if config["engine"] != VIEW:
             continue
         for result in config.get("results", []):
@@ -129,16 +137,15 @@ def opening_goal(db):
 
 def goals(db, peers=(LEVELDB, ROCKSDB)):
     rows = []
-    provenance = report.peer_provenance(db)
+    provenance = peer_provenance(db)
     for name, workloads, peer, limit in RATIO_GOALS:
         if peer not in peers:
             continue
         for io in (io_paths(db) if db is not None else ["pread"]):
             ratios = [(w, ratio(db, w, io, peer)) if db is not None
                       else (w, None) for w in workloads]
-            known = [r for _, r in ratios if r is not None]
-            ok = None if len(known) < len(ratios) else all(
-                r <= limit for r in known)
+            ok = None if db is None else decision(db, workloads, io, peer,
+                                                  limit)
             if provenance[0] is True:
                 measured = "; ".join(f"{w} {r:.2f}×" for w, r in ratios
                                      if r is not None)
@@ -148,17 +155,17 @@ def goals(db, peers=(LEVELDB, ROCKSDB)):
                     for w, r in ratios if r is not None)
             measured = measured or "no rows"
             rows.append([f"{name} ({io})", measured,
-                         report.cross_verdict(ok, provenance)])
+                         cross_verdict(ok, provenance)])
     ok, text = opening_goal(db) if db is not None else (None, "no run")
     rows.append(["opening the database reads no data block", text,
-                 report.verdict(ok)])
-    return report.table(["goal", "measured", "status"], rows)
+                 verdict(ok)])
+    return table(["goal", "measured", "status"], rows)
 
 
 def results_table(db, engines):
     """One row per workload and I/O path: each engine's median (range),
     the view's ratios to the peers among `engines`, the files each met."""
-    provenance = report.peer_provenance(db)
+    provenance = peer_provenance(db)
     peers = [e for e in engines if e != VIEW]
     header = (["benchmark", "io"] + [f"{e} µs" for e in engines] +
               [f"{VIEW} / {peer}" for peer in peers] +
@@ -166,16 +173,16 @@ def results_table(db, engines):
     rows = []
     for workload in WORKLOADS:
         for io in io_paths(db):
-            results = [report.results_of(row_of(db, e, io) or {}, workload)
+            results = [results_of(row_of(db, e, io) or {}, workload)
                        for e in engines]
             if all(r is None for r in results):
                 continue
             rows.append([workload, io] +
-                        [report.with_range(r) if r else "-" for r in results] +
+                        [with_range(r) if r else "-" for r in results] +
                         [ratio_cell(ratio(db, workload, io, peer), provenance)
                          for peer in peers] +
                         [files(r) for r in results])
-    return report.table(header, rows)
+    return table(header, rows)
 
 
 COMPACTED_HEADING = ("#### The same layout on both sides "
@@ -197,7 +204,7 @@ def compacted_part(compacted):
         return out + ["Not measured: no committed run "
                       "(bench/results/db_compacted.json)."]
     engines = [e for e in ENGINES
-               if any(c["engine"] == e for c in report.configs(compacted))]
+               if any(c["engine"] == e for c in configs(compacted))]
     out += [engines_text(compacted, engines), "",
             results_table(compacted, engines), "",
             goals(compacted, peers=tuple(engines))]
@@ -207,7 +214,7 @@ def compacted_part(compacted):
 def db_section(db, profile=None, compacted=None):
     if db is None:
         return NOT_MEASURED + "\n\n" + goals(None)
-    provenance = report.peer_provenance(db)
+    provenance = peer_provenance(db)
     settings = db.get("settings", {})
     budget = ", ".join(f"{b:g}" for b in settings.get("stored_bits") or [])
     out = [f"{settings.get('num', 0):,} keys, stored filter budget "
@@ -241,9 +248,7 @@ def profile_of(profiles, engine, workload, source="as_written"):
                  p.get("leveldb_source", "as_written") == source), None)
 
 
-def shares(p):
-    """{category: % of the lookup thread's samples}."""
-    return report.category_shares(p)
+shares = category_shares
 
 
 def per_lookup(p, category):
@@ -256,13 +261,7 @@ def per_lookup(p, category):
 
 
 def met_files(p):
-    """The files per level the profiled run met, and what it left."""
-    before, after = p.get("files_before"), p.get("files_after")
-    if before is None and after is None:
-        return "not recorded"
-    if before == after:
-        return f"{before}"
-    return f"{before or '?'} → {after or '?'} (compacted during the run)"
+    return files(p, "{}", "{} → {} (compacted during the run)")
 
 
 def cell(text):
@@ -271,15 +270,15 @@ def cell(text):
 
 def shares_table(profiles):
     """Categories as rows, one column of shares per profile."""
-    table = [shares(p) for p in profiles]
+    columns = [shares(p) for p in profiles]
     # Largest share first; equal shares by name, so that the order does not
     # depend on the set's (hash-seeded) iteration order.
-    names = sorted({c for t in table for c in t},
+    names = sorted({c for t in columns for c in t},
                    key=lambda c: (c.startswith("other"),
-                                  -max(t.get(c, 0.0) for t in table), c))
-    rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in table]
-            for name in names if max(t.get(name, 0.0) for t in table) >= 0.5]
-    return report.table(["category"] + [f"{p['engine']} %" for p in profiles],
+                                  -max(t.get(c, 0.0) for t in columns), c))
+    rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in columns]
+            for name in names if max(t.get(name, 0.0) for t in columns) >= 0.5]
+    return table(["category"] + [f"{p['engine']} %" for p in profiles],
                         rows)
 
 
@@ -299,7 +298,7 @@ def runs_table(profiles):
             cell(met_files(p)),
             "; ".join(f"`{cell(s['symbol'][:60])}` {s['percent']:.1f}%"
                       for s in top)])
-    return report.table(["engine", "µs/op under perf",
+    return table(["engine", "µs/op under perf",
                          "samples (lookup thread of process)",
                          "filter checks per lookup", "block reads per lookup",
                          "files per level met", "top symbols"], rows)
@@ -316,14 +315,14 @@ def commands(profiles):
 
 def missed_goals(db):
     """[(goal, workloads, peer, [(workload, ratio)])]: the ratio goals at
-    pread that db.json decides as missed (release peers only)."""
-    if db is None or report.peer_provenance(db)[0] is not True:
+    pread that db.json does not decide as met (release peers only)."""
+    if db is None or peer_provenance(db)[0] is not True:
         return []
     missed = []
     for name, workloads, peer, limit in RATIO_GOALS:
         ratios = [(w, ratio(db, w, "pread", peer)) for w in workloads]
-        if all(r is not None for _, r in ratios) and \
-                any(r > limit for _, r in ratios):
+        decided = decision(db, workloads, "pread", peer, limit)
+        if decided is not None and decided != MET:
             missed.append((name, workloads, peer, ratios))
     return missed
 
@@ -421,15 +420,18 @@ def profile_subsection(db, profile, compacted=None):
         out += ["**Absent keys (`readmissing`), the compacted layout**", "",
                 shares_table(found), "", runs_table(found), "", "Commands:",
                 "", commands(found), ""]
-    missed = missed_goals(db)
-    if missed:
-        out += ["Goals missed on the as-written layout, from the profiles:",
+    for run, source, layout in ((db, "as_written", "as-written"),
+                                (compacted, "compacted", "compacted")):
+        missed = missed_goals(run)
+        if not missed:
+            continue
+        out += ["" if source == "compacted" else None,
+                f"Goals not met on the {layout} layout, from the profiles:",
                 ""]
-        out += [goal_paragraph(goal, profiles) for goal in missed]
-    missed = missed_goals(compacted)
-    if missed:
-        out += ["", "Goals missed on the compacted layout, from the "
-                "profiles:", ""]
-        out += [goal_paragraph(goal, profiles, "compacted")
-                for goal in missed]
-    return "\n".join(out) + "\n"
+        if not same_commit(profile, run):
+            out.append(f"- none: profile.json ({short(profile.get('commit'))})"
+                       " is not of the commit of the runs it would explain "
+                       f"({short(run.get('commit'))}).")
+            continue
+        out += [goal_paragraph(goal, profiles, source) for goal in missed]
+    return "\n".join(o for o in out if o is not None) + "\n"
