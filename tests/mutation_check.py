@@ -112,8 +112,16 @@ def repair_leftovers(build_dir):
             relative = os.path.relpath(saved, root)[: -len(".orig")]
             print(f"mutation_check: restoring {relative} left mutated by an "
                   "earlier run")
-            shutil.copy2(saved, os.path.join(SOURCE_DIR, relative))
-            os.remove(saved)
+            restore(saved, os.path.join(SOURCE_DIR, relative))
+
+
+def restore(saved, path):
+    """Puts the original back with a new modification time, so that the
+    build recompiles it (ccache answers) instead of keeping the mutant's
+    object, which is newer than the original's old time."""
+    shutil.copyfile(saved, path)
+    os.utime(path)
+    os.remove(saved)
 
 
 def build(build_dir, targets, log):
@@ -145,8 +153,7 @@ def run_mutant(build_dir, mutant, log):
             stdout=log, stderr=subprocess.STDOUT, timeout=600)
         return "survived" if result.returncode == 0 else "killed"
     finally:
-        shutil.copy2(saved, path)
-        os.remove(saved)
+        restore(saved, path)
 
 
 def main(argv):
