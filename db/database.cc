@@ -22,6 +22,7 @@
 #include "db/table_set.h"
 #include "table/corruption.h"
 #include "table/internal_key.h"
+#include "util/comparison_errors.h"
 #include "util/string_util.h"
 
 namespace bloomtable {
@@ -46,7 +47,9 @@ std::vector<std::shared_ptr<const FilterPolicy>> BuiltinFilterPolicies() {
 
 const Comparator* FindComparator(const std::string& name,
                                  const DatabaseOptions& options) {
-  if (name.empty() || name == kBytewiseName) return BytewiseComparator();
+  if (options.comparator != nullptr) return options.comparator;
+  if (name.empty()) return BytewiseComparator();
+  if (const Comparator* builtin = BuiltinComparator(name)) return builtin;
   for (const Comparator* comparator : options.comparators) {
     if (comparator != nullptr && comparator->Name() == name) return comparator;
   }
@@ -229,7 +232,19 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
   absl::StatusOr<DatabaseVersion> read = ReadVersion(dir, version_options);
   if (!read.ok()) return WithSalvageHint(read.status());
   const DbVersion& version = read->manifest.version;
+  const std::string_view named = version.comparator.empty()
+                                     ? kBytewiseName
+                                     : std::string_view(version.comparator);
+  if (options.comparator != nullptr && options.comparator->Name() != named) {
+    // As leveldb::DB::Open, which refuses a database of another comparator.
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the database's comparator is '", ToAbsl(named), "', not '",
+        ToAbsl(options.comparator->Name()), "' (", read->manifest_name, ")"));
+  }
   const Comparator* ucmp = FindComparator(version.comparator, options);
+  // Keys the comparator cannot order while the view is made (the tables'
+  // ranges, the log records) are warnings; reads report their own.
+  ComparisonErrorScope comparison_errors;
 
   Options table_options;
   table_options.key_format = KeyFormat::kLevelDBInternal;
@@ -289,13 +304,14 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     }
     std::vector<DatabaseTableFile>& files = rep->levels[level];
     if (level == 0) {
-      std::sort(files.begin(), files.end(),
-                [](const DatabaseTableFile& a, const DatabaseTableFile& b) {
-                  return a.number > b.number;
-                });
+      std::stable_sort(
+          files.begin(), files.end(),
+          [](const DatabaseTableFile& a, const DatabaseTableFile& b) {
+            return a.number > b.number;
+          });
     } else if (ucmp != nullptr) {
       const InternalKeyComparator& icmp = rep->internal_comparator;
-      std::sort(
+      std::stable_sort(
           files.begin(), files.end(),
           [&icmp](const DatabaseTableFile& a, const DatabaseTableFile& b) {
             // LevelDB's order: smallest key, then file number.
@@ -329,6 +345,10 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
   }
   rep->log_view.Finish();
   rep->last_sequence = last_sequence;
+  if (comparison_errors.failed()) {
+    rep->warnings.push_back(absl::StrCat("keys ordered by their bytes: ",
+                                         comparison_errors.status().message()));
+  }
   return std::unique_ptr<Database>(new Database(std::move(rep)));
 }
 
@@ -336,6 +356,30 @@ absl::StatusOr<std::string> Database::Get(
     const DatabaseReadOptions& read_options, std::string_view user_key) const {
   const Rep& r = *rep_;
   if (r.user_comparator == nullptr) return r.NotOrdered();
+  // The bytewise comparator orders every key: no scope on its hot path.
+  if (r.user_comparator == BytewiseComparator()) {
+    return GetOrdered(read_options, user_key);
+  }
+  {
+    // A key that the comparator cannot order is the caller's mistake (a
+    // plain string given to an IndexedDB database), not damage.
+    ComparisonErrorScope key_errors;
+    r.user_comparator->Compare(user_key, user_key);
+    if (key_errors.failed()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "key not valid for the database's comparator '", r.comparator_name,
+          "': ", key_errors.status().message()));
+    }
+  }
+  ComparisonErrorScope comparison_errors;
+  absl::StatusOr<std::string> value = GetOrdered(read_options, user_key);
+  if (comparison_errors.failed()) return comparison_errors.status();
+  return value;
+}
+
+absl::StatusOr<std::string> Database::GetOrdered(
+    const DatabaseReadOptions& read_options, std::string_view user_key) const {
+  const Rep& r = *rep_;
   const uint64_t snapshot = r.Snapshot(read_options);
 
   if (const LogView::Record* record = r.log_view.Lookup(user_key, snapshot)) {

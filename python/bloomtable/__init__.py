@@ -49,6 +49,7 @@ from ._bloomtable import (
     bloom_false_positive_rate,
     bloom_sizing_for_rate,
     build_table,
+    decode_local_storage,
 )
 
 __all__ = [
@@ -71,4 +72,5 @@ __all__ = [
     "bloom_false_positive_rate",
     "bloom_sizing_for_rate",
     "build_table",
+    "decode_local_storage",
 ]

@@ -2,7 +2,7 @@
 # are in the extension itself: help(bloomtable.Table).
 
 import os
-from typing import Any, Iterable, Iterator, Literal, Mapping, Optional, Tuple, TypeVar, Union, overload
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Optional, Tuple, TypeVar, Union, overload
 
 
 BytesLike = Union[bytes, bytearray, memoryview]
@@ -233,6 +233,8 @@ class Database:
         max_open_files: int = 1000,
         read_leftovers: bool = False,
         salvage: bool = False,
+        comparator: Union[None, str, Callable[[bytes, bytes], int]] = None,
+        comparator_name: Optional[str] = None,
     ) -> Database: ...
     @overload
     def get(self, key: BytesLike, *, sequence: Optional[int] = None) -> Optional[bytes]: ...
@@ -285,3 +287,12 @@ class Database:
     def path(self) -> str: ...
     def __enter__(self) -> Database: ...
     def __exit__(self, *exc: object) -> bool: ...
+
+def decode_local_storage(
+    key: BytesLike, value: BytesLike
+) -> Tuple[
+    Literal["item", "meta", "meta_access", "version", "other"],
+    Optional[str],
+    Optional[str],
+    Union[str, bytes],
+]: ...

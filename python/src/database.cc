@@ -16,6 +16,7 @@
 #include "bloomtable/file.h"
 #include "python/src/batch_iterator.h"
 #include "python/src/bytes_arg.h"
+#include "python/src/comparators.h"
 #include "python/src/errors.h"
 #include "python/src/table_handle.h"
 
@@ -30,8 +31,10 @@ constexpr size_t kDefaultBlockCacheBytes = size_t{8} << 20;
 
 class DatabaseHandle final : public ClosableHandle {
  public:
-  DatabaseHandle(std::string path, std::unique_ptr<Database> database)
+  DatabaseHandle(std::string path, std::unique_ptr<Database> database,
+                 std::shared_ptr<const Comparator> comparator)
       : ClosableHandle(std::move(path), "database"),
+        comparator_(std::move(comparator)),
         database_(std::move(database)) {}
 
   // The database. REQUIRES: as TableHandle::table().
@@ -40,6 +43,8 @@ class DatabaseHandle final : public ClosableHandle {
  private:
   void Free() override { database_.reset(); }
 
+  // The comparator= the database was opened with, which outlives it.
+  const std::shared_ptr<const Comparator> comparator_;
   std::unique_ptr<Database> database_;
 };
 
@@ -62,19 +67,21 @@ struct PyVersionRecord {
 
 class PyDatabase {
  public:
-  static std::unique_ptr<PyDatabase> Open(const py::object& path_arg,
-                                          bool verify_checksums,
-                                          bool fill_cache,
-                                          std::optional<size_t> cache_bytes,
-                                          int max_open_files,
-                                          bool read_leftovers, bool salvage) {
+  static std::unique_ptr<PyDatabase> Open(
+      const py::object& path_arg, bool verify_checksums, bool fill_cache,
+      std::optional<size_t> cache_bytes, int max_open_files,
+      bool read_leftovers, bool salvage, const py::object& comparator_arg,
+      const py::object& comparator_name) {
     const std::string path = PathArg(path_arg);
+    std::shared_ptr<const Comparator> comparator =
+        ComparatorArg(comparator_arg, comparator_name);
     if (max_open_files < 1) {
       ThrowInvalidArgument("max_open_files must be at least 1");
     }
     DatabaseOptions options;
     options.max_open_files = max_open_files;
     options.read_leftovers = read_leftovers;
+    options.comparator = comparator.get();
     if (salvage) options.salvage = SalvageOptions::All();
     const size_t bytes = cache_bytes.value_or(kDefaultBlockCacheBytes);
     if (bytes > 0) options.block_cache = NewLRUCache(bytes);
@@ -87,9 +94,10 @@ class PyDatabase {
     DatabaseReadOptions read_options;
     read_options.verify_checksums = verify_checksums;
     read_options.fill_cache = fill_cache;
-    return std::unique_ptr<PyDatabase>(new PyDatabase(
-        std::make_shared<DatabaseHandle>(path, *std::move(database)),
-        read_options));
+    return std::unique_ptr<PyDatabase>(
+        new PyDatabase(std::make_shared<DatabaseHandle>(
+                           path, *std::move(database), std::move(comparator)),
+                       read_options));
   }
 
   py::object Get(const py::object& key, const py::object& default_value,
@@ -338,13 +346,14 @@ Threads: as Table. close() waits for calls in progress in other threads,
 then frees the view; later calls and live iterators raise
 InvalidArgumentError ("database is closed").
 )doc")
-      .def_static("open", &PyDatabase::Open, py::arg("path"), py::kw_only(),
-                  py::arg("verify_checksums") = true,
-                  py::arg("fill_cache") = true,
-                  py::arg("block_cache_bytes") = py::none(),
-                  py::arg("max_open_files") = 1000,
-                  py::arg("read_leftovers") = false, py::arg("salvage") = false,
-                  R"doc(
+      .def_static(
+          "open", &PyDatabase::Open, py::arg("path"), py::kw_only(),
+          py::arg("verify_checksums") = true, py::arg("fill_cache") = true,
+          py::arg("block_cache_bytes") = py::none(),
+          py::arg("max_open_files") = 1000, py::arg("read_leftovers") = false,
+          py::arg("salvage") = false, py::arg("comparator") = py::none(),
+          py::arg("comparator_name") = py::none(),
+          R"doc(
 Opens the database in directory `path` (the GIL is released meanwhile):
 reads CURRENT, the MANIFEST and the live logs; tables are opened when first
 needed.
@@ -364,6 +373,18 @@ salvage: read past damage that LevelDB refuses, skipping it with a warning
 
     db = bloomtable.Database.open("damaged/leveldb", salvage=True)
     print(db.warnings)
+comparator: None (default): the comparator the MANIFEST names, if built in
+    ("leveldb.BytewiseComparator", "idb_cmp1" for Chromium's IndexedDB).
+    A str: that built-in comparator, and a database whose MANIFEST names
+    another raises InvalidArgumentError (as LevelDB refuses it). A callable
+    f(a: bytes, b: bytes) -> int (<0, 0, >0) with comparator_name, the name
+    the MANIFEST must give: called with the GIL taken back for each
+    comparison (about a microsecond each; threads compare one at a time);
+    if it raises, the read raises CorruptionError naming the key.
+
+    db = bloomtable.Database.open("profile/IndexedDB/x.indexeddb.leveldb")
+    db = bloomtable.Database.open("dir", comparator=lambda a, b: (a > b) - (a < b),
+                                  comparator_name="my.Comparator")
 )doc")
       .def("get", &PyDatabase::Get, py::arg("key"),
            py::arg("default") = py::none(), py::kw_only(),
