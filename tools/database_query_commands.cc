@@ -33,6 +33,19 @@ constexpr size_t kMaxWarningsShown = 10;
 // Output is gathered and written in chunks of about this size.
 constexpr size_t kOutputChunk = 64 * 1024;
 
+// kExitPartial instead of `status` when --salvage skipped, repaired or
+// recovered anything (its warnings were printed when the database opened).
+int PartialOr(const Database& db, int status) {
+  if (status == kExitSuccess && absl::GetFlag(FLAGS_salvage) && db.salvaged()) {
+    std::fflush(stdout);
+    absl::FPrintF(stderr,
+                  "bloomtable: salvage: the answer is partial (see the "
+                  "warnings above)\n");
+    return kExitPartial;
+  }
+  return status;
+}
+
 std::string Format(std::string_view bytes, bool hex) {
   return hex ? HexEncode(bytes) : EscapeBytes(bytes);
 }
@@ -154,7 +167,7 @@ int ScanAllVersions(const std::string& dir, const Database& db,
     printer.Flush();
   }
   if (!status.ok()) return ReportDatabaseError(dir, db, status);
-  return kExitSuccess;
+  return PartialOr(db, kExitSuccess);
 }
 
 }  // namespace
@@ -255,7 +268,8 @@ int RunDatabaseGet(const CommandLine& command_line,
     absl::FPrintF(stderr, "%d keys: %d found, %d missing\n", keys.size(),
                   keys.size() - missing, missing);
   }
-  return missing > 0 ? kExitKeyNotFound : kExitSuccess;
+  if (missing > 0) return kExitKeyNotFound;
+  return PartialOr(**db, kExitSuccess);
 }
 
 int RunDatabaseScan(const CommandLine& command_line) {
@@ -333,7 +347,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
     printer.Flush();
   }
   if (!status.ok()) return ReportDatabaseError(dir, **db, status);
-  return kExitSuccess;
+  return PartialOr(**db, kExitSuccess);
 }
 
 }  // namespace tool

@@ -54,6 +54,27 @@ struct SalvageOptions {
   // the database has since overwritten.
   bool manifest_edits = false;
 
+  // Log regions LevelDB's recovery gives up (the rest of a block after a
+  // checksum mismatch or a bad length): a fragment with one damaged byte
+  // (of its payload, type, checksum or length) is repaired when exactly one
+  // such change makes its checksum match, and after damage the reader
+  // resynchronises at the next whole fragment of the block. Records read
+  // so are in the view, and ListVersions gives them RecordStatus::
+  // kRecovered; a warning names each. Live and leftover logs alike.
+  bool log_regions = false;
+
+  // Damaged tables. Every table is read whole at open (its entries held in
+  // memory, decompressed): a data block whose checksum fails is repaired
+  // if one damaged byte explains it, else skipped; a table whose footer or
+  // index cannot be read is walked from its first byte, its blocks found by
+  // their checksums; a missing table is skipped. A MANIFEST that gives no
+  // version at all (DataLoss) makes every table and log of the directory
+  // live, as leveldb::RepairDB would (the comparator is then
+  // DatabaseOptions::comparator, or bytewise). A warning names each block,
+  // table and file with its offset and what was wrong. Nothing is read that
+  // no checksum vouches for.
+  bool table_blocks = false;
+
   // Every kind of damage the view can skip.
   static SalvageOptions All();
 };
@@ -176,6 +197,8 @@ enum class RecordStatus {
   kDeleted,      // a deletion marker that is the newest version, or a value
                  // that the next newer version (a deletion marker) deletes
   kLeftover,     // only in a file the MANIFEST's version does not list
+  kRecovered,    // read only by salvage (SalvageOptions::log_regions): a
+                 // log record LevelDB's recovery skips
 };
 
 std::string_view RecordStatusName(RecordStatus status);
@@ -274,6 +297,11 @@ class Database {
   // end-of-file marker in a log, what salvage skipped. Each names its file
   // and, where it has one, the offset.
   const std::vector<std::string>& warnings() const;
+
+  // True if salvage (DatabaseOptions::salvage) skipped, repaired or
+  // recovered anything, or damage was skipped in a log: the answers are
+  // partial. warnings() names each.
+  bool salvaged() const;
 
   // Statistics of the tables open now; opens none. Thread-safe.
   DatabaseStats GetStats() const;

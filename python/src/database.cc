@@ -48,6 +48,28 @@ class DatabaseHandle final : public ClosableHandle {
   std::unique_ptr<Database> database_;
 };
 
+// bloomtable.SalvageWarning, made by DefineDatabase.
+PyObject*& SalvageWarningClass() {
+  static PyObject* type = nullptr;
+  return type;
+}
+
+// With the GIL held: warns (SalvageWarning) that salvage skipped, repaired
+// or recovered something, naming the first few things.
+void WarnIfSalvaged(const Database& db) {
+  if (!db.salvaged() || SalvageWarningClass() == nullptr) return;
+  constexpr size_t kShown = 5;
+  std::string message =
+      absl::StrCat("salvage: the database is read partially (",
+                   db.warnings().size(), " warnings in db.warnings)");
+  for (size_t i = 0; i < db.warnings().size() && i < kShown; ++i) {
+    absl::StrAppend(&message, "\n  ", db.warnings()[i]);
+  }
+  if (PyErr_WarnEx(SalvageWarningClass(), message.c_str(), 2) != 0) {
+    throw py::error_already_set();
+  }
+}
+
 // A distinct Python type for the database's iterators.
 class DatabaseIterator final : public BatchIterator {
  public:
@@ -91,6 +113,7 @@ class PyDatabase {
       database = Database::OpenReadOnly(path, options);
     }
     if (!database.ok()) ThrowStatus(database.status(), path);
+    if (salvage) WarnIfSalvaged(**database);
     DatabaseReadOptions read_options;
     read_options.verify_checksums = verify_checksums;
     read_options.fill_cache = fill_cache;
@@ -284,6 +307,15 @@ constexpr char kIterateDoc[] =
 }  // namespace
 
 void DefineDatabase(py::module_& module) {
+  SalvageWarningClass() = PyErr_NewExceptionWithDoc(
+      "bloomtable.SalvageWarning",
+      "Database.open(..., salvage=True) read past damage: what it returns is "
+      "partial. db.warnings names each block, table and log region skipped, "
+      "repaired or recovered, with its file and offset.",
+      PyExc_UserWarning, /*dict=*/nullptr);
+  if (SalvageWarningClass() == nullptr) throw py::error_already_set();
+  module.add_object("SalvageWarning",
+                    py::reinterpret_borrow<py::object>(SalvageWarningClass()));
   py::class_<DatabaseIterator, std::unique_ptr<DatabaseIterator>>(
       module, "DatabaseIterator",
       "An iterator over a database's keys (Database.items, keys, values). "
@@ -368,8 +400,15 @@ read_leftovers: versions() also lists the records of table and log files
     False; get and iteration never read them).
 salvage: read past damage that LevelDB refuses, skipping it with a warning
     (db.warnings): a damaged or undecodable MANIFEST edit is left out, so
-    the version may be older than the database's own. Default False: such
-    a database raises CorruptionError, as LevelDB refuses it.
+    the version may be older than the database's own; a log fragment or
+    table block with one damaged byte is repaired by its checksum, else
+    skipped, and the log is read on at the next whole fragment (records
+    found so have status 'recovered' in versions()); a table whose footer
+    or index is lost is walked block by block; every table is read whole
+    into memory at open. If anything was skipped, repaired or recovered,
+    open warns with bloomtable.SalvageWarning: the answers are partial.
+    Default False: such a database raises CorruptionError, as LevelDB
+    refuses it, and damaged tables fail the reads that need them.
 
     db = bloomtable.Database.open("damaged/leveldb", salvage=True)
     print(db.warnings)
