@@ -535,11 +535,10 @@ std::unique_ptr<Iterator> Database::NewIterator(
 
 bool Database::ordered() const { return rep_->user_comparator != nullptr; }
 bool Database::salvaged() const {
-  return rep_->options.salvage.manifest_edits ||
-                 rep_->options.salvage.log_regions ||
-                 rep_->options.salvage.table_blocks
-             ? rep_->salvage_events > 0
-             : false;
+  const SalvageOptions& salvage = rep_->options.salvage;
+  const bool on =
+      salvage.manifest_edits || salvage.log_regions || salvage.table_blocks;
+  return on && rep_->salvage_events > 0;
 }
 const std::string& Database::comparator_name() const {
   return rep_->comparator_name;
