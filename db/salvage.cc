@@ -163,7 +163,8 @@ void SalvageLeftovers(const std::string& dir, const LeftoverFiles& files,
       (void)ReplayWriteBatch(entry.payload, &collector);
     }
   }
-  for (const auto& [number, name] : files.tables) {
+  for (const auto& table : files.tables) {
+    const std::string& name = table.second;
     ReadTable(
         dir, name,
         [records, &name](const ParsedInternalKey& key, std::string_view value,
