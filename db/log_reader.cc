@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -396,16 +397,26 @@ bool LogReader::Impl::Salvage(std::string_view rest, uint64_t block_end,
       repaired[6 + fix->position] ^= static_cast<char>(fix->xor_mask);
     }
   }
+  // A damaged length byte: each of the 510 other lengths that fits, checked
+  // in one pass of the CRC over the longest of them.
+  std::map<uint32_t, int> lengths;  // other length -> header byte changed
   for (int byte = 4; byte <= 5; ++byte) {
     for (int mask = 1; mask < 256; ++mask) {
       const uint32_t other =
           length ^ (static_cast<uint32_t>(mask) << (8 * (byte - 4)));
-      if (log::kHeaderSize + other > rest.size()) continue;
-      if (crc32c::Value(header + 6, 1 + other) != expected) continue;
-      ++candidates;
-      repaired.assign(header, log::kHeaderSize + other);
-      repaired[byte] ^= static_cast<char>(mask);
+      if (log::kHeaderSize + other <= rest.size()) lengths[other] = byte;
     }
+  }
+  uint32_t crc = crc32c::Value(header + 6, 1);  // the type byte
+  uint32_t covered = 0;                         // payload bytes in `crc`
+  for (const auto& [other, byte] : lengths) {
+    crc = crc32c::Extend(crc, header + log::kHeaderSize + covered,
+                         other - covered);
+    covered = other;
+    if (crc != expected) continue;
+    ++candidates;
+    repaired.assign(header, log::kHeaderSize + other);
+    repaired[byte] = static_cast<char>(other >> (8 * (byte - 4)));
   }
   if (candidates == 1) {
     const int type = static_cast<unsigned char>(repaired[6]);
