@@ -420,7 +420,8 @@ comparator: None (default): the comparator the MANIFEST names, if built in
     another raises InvalidArgumentError (as LevelDB refuses it). A callable
     f(a: bytes, b: bytes) -> int (<0, 0, >0) with comparator_name, the name
     the MANIFEST must give: called with the GIL taken back for each
-    comparison (about a microsecond each; threads compare one at a time);
+    comparison (0.2 to 0.3 us each: a get costs about 5 times a built-in
+    comparator's; threads compare one at a time);
     if it raises, the read raises CorruptionError naming the key.
 
     db = bloomtable.Database.open("profile/IndexedDB/x.indexeddb.leveldb")
