@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -19,9 +20,11 @@
 #include "db/db_iterator.h"
 #include "db/log_view.h"
 #include "db/merging_iterator.h"
+#include "db/salvage.h"
 #include "db/table_set.h"
 #include "table/corruption.h"
 #include "table/internal_key.h"
+#include "util/comparison_errors.h"
 #include "util/string_util.h"
 
 namespace bloomtable {
@@ -46,7 +49,9 @@ std::vector<std::shared_ptr<const FilterPolicy>> BuiltinFilterPolicies() {
 
 const Comparator* FindComparator(const std::string& name,
                                  const DatabaseOptions& options) {
-  if (name.empty() || name == kBytewiseName) return BytewiseComparator();
+  if (options.comparator != nullptr) return options.comparator;
+  if (name.empty()) return BytewiseComparator();
+  if (const Comparator* builtin = BuiltinComparator(name)) return builtin;
   for (const Comparator* comparator : options.comparators) {
     if (comparator != nullptr && comparator->Name() == name) return comparator;
   }
@@ -57,16 +62,22 @@ const Comparator* FindComparator(const std::string& name,
 class LogViewFiller final : public WriteBatchHandler {
  public:
   LogViewFiller(LogView* view, DatabaseLogFile* info, uint32_t source,
-                uint64_t offset)
-      : view_(view), info_(info), source_(source), offset_(offset) {}
+                uint64_t offset, bool recovered)
+      : view_(view),
+        info_(info),
+        source_(source),
+        offset_(offset),
+        recovered_(recovered) {}
   void Put(uint64_t sequence, std::string_view key,
            std::string_view value) override {
     Note(sequence);
-    view_->Add(key, sequence, ValueType::kValue, value, source_, offset_);
+    view_->Add(key, sequence, ValueType::kValue, value, source_, offset_,
+               recovered_);
   }
   void Delete(uint64_t sequence, std::string_view key) override {
     Note(sequence);
-    view_->Add(key, sequence, ValueType::kDeletion, {}, source_, offset_);
+    view_->Add(key, sequence, ValueType::kDeletion, {}, source_, offset_,
+               recovered_);
   }
 
  private:
@@ -83,6 +94,7 @@ class LogViewFiller final : public WriteBatchHandler {
   DatabaseLogFile* const info_;
   const uint32_t source_;
   const uint64_t offset_;
+  const bool recovered_;
 };
 
 // One warning line about `file`, at `offset` when it has one.
@@ -100,14 +112,17 @@ std::string FileWarning(std::string_view file, std::optional<uint64_t> offset,
 // to `warnings`; `*last_sequence` rises to what the batch headers give.
 // Errors: the file's own (it could not be opened or read).
 absl::Status ReadLogInto(const std::string& dir, const std::string& name,
-                         LogView* view, DatabaseLogFile* info,
+                         bool salvage, LogView* view, DatabaseLogFile* info,
                          uint64_t* last_sequence,
-                         std::vector<std::string>* warnings) {
+                         std::vector<std::string>* warnings,
+                         uint64_t* salvage_events) {
   const std::string path = absl::StrCat(dir, "/", name);
   absl::StatusOr<OpenedLogFile> log = OpenLogFile(path);
   if (!log.ok()) return log.status();
   const uint32_t source = view->AddSource(name);
-  LogReader reader(log->file.get(), log->size);
+  LogReader::Options reader_options;
+  reader_options.salvage = salvage;
+  LogReader reader(log->file.get(), log->size, reader_options);
   LogEntry entry;
   while (reader.Next(&entry)) {
     switch (entry.kind) {
@@ -115,6 +130,7 @@ absl::Status ReadLogInto(const std::string& dir, const std::string& name,
         continue;
       case LogEntry::Kind::kDamage:
         ++info->damaged;
+        ++*salvage_events;
         warnings->push_back(
             FileWarning(name, entry.offset,
                         absl::StrCat("damaged bytes skipped (", entry.length,
@@ -129,7 +145,13 @@ absl::Status ReadLogInto(const std::string& dir, const std::string& name,
       case LogEntry::Kind::kRecord:
         break;
     }
-    LogViewFiller filler(view, info, source, entry.offset);
+    if (entry.recovered) {
+      ++*salvage_events;
+      warnings->push_back(
+          FileWarning(name, entry.offset,
+                      absl::StrCat("record recovered: ", entry.reason)));
+    }
+    LogViewFiller filler(view, info, source, entry.offset, entry.recovered);
     absl::StatusOr<WriteBatchReplay> replay =
         ReplayWriteBatch(entry.payload, &filler);
     if (!replay.ok()) {
@@ -202,6 +224,8 @@ void WarnAboutManifest(const std::string& manifest,
 SalvageOptions SalvageOptions::All() {
   SalvageOptions all;
   all.manifest_edits = true;
+  all.log_regions = true;
+  all.table_blocks = true;
   return all;
 }
 
@@ -215,6 +239,8 @@ std::string_view RecordStatusName(RecordStatus status) {
       return "deleted";
     case RecordStatus::kLeftover:
       return "leftover";
+    case RecordStatus::kRecovered:
+      return "recovered";
   }
   return "unknown";
 }
@@ -227,9 +253,28 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
   ReadVersionOptions version_options;
   version_options.skip_damaged_edits = options.salvage.manifest_edits;
   absl::StatusOr<DatabaseVersion> read = ReadVersion(dir, version_options);
-  if (!read.ok()) return WithSalvageHint(read.status());
+  std::string no_version;  // why the MANIFEST gave no version, if so
+  if (!read.ok()) {
+    if (!options.salvage.table_blocks || !absl::IsDataLoss(read.status())) {
+      return WithSalvageHint(read.status());
+    }
+    no_version = std::string(read.status().message());
+    read = VersionFromDirectory(dir, options.comparator);
+  }
   const DbVersion& version = read->manifest.version;
+  const std::string_view named = version.comparator.empty()
+                                     ? kBytewiseName
+                                     : std::string_view(version.comparator);
+  if (options.comparator != nullptr && options.comparator->Name() != named) {
+    // As leveldb::DB::Open, which refuses a database of another comparator.
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the database's comparator is '", ToAbsl(named), "', not '",
+        ToAbsl(options.comparator->Name()), "' (", read->manifest_name, ")"));
+  }
   const Comparator* ucmp = FindComparator(version.comparator, options);
+  // Keys the comparator cannot order while the view is made (the tables'
+  // ranges, the log records) are warnings; reads report their own.
+  ComparisonErrorScope comparison_errors;
 
   Options table_options;
   table_options.key_format = KeyFormat::kLevelDBInternal;
@@ -266,6 +311,18 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
       break;
   }
   WarnAboutManifest(rep->manifest, read->manifest.damage, &rep->warnings);
+  if (!no_version.empty()) {
+    rep->warnings.push_back(absl::StrCat(
+        no_version,
+        ": salvage reads every table and log of the directory as live, as "
+        "leveldb::RepairDB would"));
+    ++rep->salvage_events;
+  }
+  for (const LogEntry& entry : read->manifest.damage) {
+    // What LevelDB passes over silently may have cost edits too (a torn
+    // tail): the tables they named are leftovers now.
+    if (entry.kind == LogEntry::Kind::kDamage) ++rep->salvage_events;
+  }
   for (uint64_t number : read->missing_tables) {
     rep->warnings.push_back(
         absl::StrCat("table ", number,
@@ -289,13 +346,14 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     }
     std::vector<DatabaseTableFile>& files = rep->levels[level];
     if (level == 0) {
-      std::sort(files.begin(), files.end(),
-                [](const DatabaseTableFile& a, const DatabaseTableFile& b) {
-                  return a.number > b.number;
-                });
+      std::stable_sort(
+          files.begin(), files.end(),
+          [](const DatabaseTableFile& a, const DatabaseTableFile& b) {
+            return a.number > b.number;
+          });
     } else if (ucmp != nullptr) {
       const InternalKeyComparator& icmp = rep->internal_comparator;
-      std::sort(
+      std::stable_sort(
           files.begin(), files.end(),
           [&icmp](const DatabaseTableFile& a, const DatabaseTableFile& b) {
             // LevelDB's order: smallest key, then file number.
@@ -317,8 +375,9 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     DatabaseLogFile log;
     log.number = number;
     log.name = LogFileName(number);
-    absl::Status status = ReadLogInto(dir, log.name, &rep->log_view, &log,
-                                      &last_sequence, &rep->warnings);
+    absl::Status status =
+        ReadLogInto(dir, log.name, options.salvage.log_regions, &rep->log_view,
+                    &log, &last_sequence, &rep->warnings, &rep->salvage_events);
     if (!status.ok()) {
       // As LevelDB, which skips a log it cannot open (paranoid_checks off).
       rep->warnings.push_back(
@@ -327,8 +386,42 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     }
     rep->logs.push_back(std::move(log));
   }
+  if (options.salvage.table_blocks) {
+    // Every table whole, into the in-memory records: Get and iterators
+    // then read no table.
+    for (const DatabaseTableFile& file : rep->all_tables) {
+      if (read->table_files.count(file.number) == 0) {
+        ++rep->salvage_events;  // missing: warned about above
+        continue;
+      }
+      SalvageTableInto(dir, file.name, &rep->log_view, &rep->warnings,
+                       &rep->salvage_events);
+    }
+    rep->tables_in_memory = true;
+    if (options.read_leftovers) {
+      std::set<uint64_t> live_tables;
+      for (const DatabaseTableFile& file : rep->all_tables) {
+        live_tables.insert(file.number);
+      }
+      std::set<uint64_t> live_logs;
+      for (const DatabaseLogFile& log : rep->logs) live_logs.insert(log.number);
+      SalvageLeftovers(dir, FindLeftoverFiles(dir, live_tables, live_logs),
+                       &rep->leftover_records, &rep->warnings,
+                       &rep->salvage_events);
+    }
+  }
   rep->log_view.Finish();
+  if (options.salvage.table_blocks) {
+    // Without a version, the records say how far the database got.
+    last_sequence =
+        std::max(last_sequence,
+                 std::min(rep->log_view.max_sequence(), kMaxSequenceNumber));
+  }
   rep->last_sequence = last_sequence;
+  if (comparison_errors.failed()) {
+    rep->warnings.push_back(absl::StrCat("keys ordered by their bytes: ",
+                                         comparison_errors.status().message()));
+  }
   return std::unique_ptr<Database>(new Database(std::move(rep)));
 }
 
@@ -336,6 +429,30 @@ absl::StatusOr<std::string> Database::Get(
     const DatabaseReadOptions& read_options, std::string_view user_key) const {
   const Rep& r = *rep_;
   if (r.user_comparator == nullptr) return r.NotOrdered();
+  // The bytewise comparator orders every key: no scope on its hot path.
+  if (r.user_comparator == BytewiseComparator()) {
+    return GetOrdered(read_options, user_key);
+  }
+  {
+    // A key that the comparator cannot order is the caller's mistake (a
+    // plain string given to an IndexedDB database), not damage.
+    ComparisonErrorScope key_errors;
+    r.user_comparator->Compare(user_key, user_key);
+    if (key_errors.failed()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "key not valid for the database's comparator '", r.comparator_name,
+          "': ", key_errors.status().message()));
+    }
+  }
+  ComparisonErrorScope comparison_errors;
+  absl::StatusOr<std::string> value = GetOrdered(read_options, user_key);
+  if (comparison_errors.failed()) return comparison_errors.status();
+  return value;
+}
+
+absl::StatusOr<std::string> Database::GetOrdered(
+    const DatabaseReadOptions& read_options, std::string_view user_key) const {
+  const Rep& r = *rep_;
   const uint64_t snapshot = r.Snapshot(read_options);
 
   if (const LogView::Record* record = r.log_view.Lookup(user_key, snapshot)) {
@@ -347,6 +464,7 @@ absl::StatusOr<std::string> Database::Get(
     return record->value;
   }
 
+  if (r.tables_in_memory) return KeyNotFound();
   ReadOptions table_read;
   table_read.verify_checksums = read_options.verify_checksums;
   table_read.fill_cache = read_options.fill_cache;
@@ -396,7 +514,8 @@ std::unique_ptr<Iterator> Database::NewIterator(
   table_read.iterate_upper_bound = read_options.upper_bound;
   std::vector<std::unique_ptr<Iterator>> children;
   children.push_back(r.log_view.NewIterator());
-  for (size_t level = 0; level < r.levels.size(); ++level) {
+  for (size_t level = 0; level < r.levels.size() && !r.tables_in_memory;
+       ++level) {
     if (level == 0) {
       for (const DatabaseTableFile& file : r.levels[0]) {
         children.push_back(NewLevelIterator(&r.tables, &r.internal_comparator,
@@ -415,6 +534,12 @@ std::unique_ptr<Iterator> Database::NewIterator(
 }
 
 bool Database::ordered() const { return rep_->user_comparator != nullptr; }
+bool Database::salvaged() const {
+  const SalvageOptions& salvage = rep_->options.salvage;
+  const bool on =
+      salvage.manifest_edits || salvage.log_regions || salvage.table_blocks;
+  return on && rep_->salvage_events > 0;
+}
 const std::string& Database::comparator_name() const {
   return rep_->comparator_name;
 }

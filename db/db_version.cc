@@ -101,6 +101,22 @@ absl::Status CheckForeignDirectory(const std::string& dir,
   return absl::OkStatus();
 }
 
+// Where a directory holds no database but names one inside it: a
+// Minecraft Bedrock world keeps its database in db/ beside level.dat.
+// Empty if not.
+std::string NestedDatabaseHint(const std::string& dir,
+                               const std::vector<std::string>& names) {
+  if (std::find(names.begin(), names.end(), "db") == names.end()) return "";
+  std::error_code error;
+  const std::filesystem::path inner = std::filesystem::path(dir) / "db";
+  if (!std::filesystem::is_regular_file(inner / "CURRENT", error)) return "";
+  const bool bedrock =
+      std::find(names.begin(), names.end(), "level.dat") != names.end();
+  return absl::StrCat("; the database is in db/",
+                      bedrock ? " (a Minecraft Bedrock world)" : "", ": open ",
+                      inner.string());
+}
+
 }  // namespace
 
 bool DbVersion::IsLiveLog(uint64_t number) const {
@@ -261,11 +277,12 @@ absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir,
   if (result.manifest_name.empty()) {
     if (manifests.empty()) {
       return absl::NotFoundError(absl::StrCat(
-          dir, has_current
-                   ? ": CURRENT names no MANIFEST that is there, and there "
-                     "is no MANIFEST-* file"
-                   : ": no CURRENT and no MANIFEST-* file: not a LevelDB "
-                     "database"));
+          dir,
+          has_current ? ": CURRENT names no MANIFEST that is there, and there "
+                        "is no MANIFEST-* file"
+                      : ": no CURRENT and no MANIFEST-* file: not a LevelDB "
+                        "database",
+          NestedDatabaseHint(dir, names)));
     }
     result.manifest_name = ManifestFileName(manifests.back());
     // The name as it is in the directory (it may have other digits).

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -15,10 +16,16 @@
 #include "db/log_format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
+#include "util/crc32c_repair.h"
 #include "util/posix_file.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
+
+constexpr char kRecoveredReason[] =
+    "read by salvage (a repaired byte, or after damage in its block): "
+    "LevelDB's reader skips it";
 
 bool AllZeros(std::string_view bytes) {
   return std::all_of(bytes.begin(), bytes.end(),
@@ -53,6 +60,17 @@ class LogReader::Impl {
   bool Step();
   // Step's work once the fragment at pos_ has a whole header in its block.
   void ReadFragment(std::string_view rest, uint64_t block_end);
+  // Takes the fragment at pos_ whose checksum passed (or was repaired):
+  // `header` points at its 7-byte header, followed by `length` bytes of
+  // payload. `recovered`: a fragment LevelDB's reader would not return.
+  void Accept(const char* header, uint32_t length, int type, bool recovered);
+  // Salvage, for the fragment at pos_ where LevelDB gives up the rest of
+  // the block for `why`: repairs it (then reads it) or resynchronises at
+  // the next whole fragment of the block. False if neither is possible.
+  bool Salvage(std::string_view rest, uint64_t block_end, std::string_view why);
+  // The fragment at `rest` (a header's start) is whole: a known type, a
+  // length inside the block, a matching checksum.
+  static bool WholeFragment(std::string_view rest);
   void Emit(LogEntry::Kind kind, uint64_t offset, uint64_t end,
             std::string reason = std::string(), Report report = kSilent);
   // The pending chain of fragments, if any, is damage up to `end`.
@@ -77,8 +95,15 @@ class LogReader::Impl {
   // An end-of-file marker was read: nothing more is read.
   bool ended_ = false;
 
+  // Salvage resynchronised in the block that ends here: the fragments read
+  // before it are ones LevelDB's reader skips.
+  uint64_t recovering_until_ = 0;
+  // The repaired copy of a fragment (header and payload) being read.
+  std::string repaired_;
+
   // A FIRST fragment was read and its LAST not yet.
   bool in_chain_ = false;
+  bool chain_recovered_ = false;
   uint64_t chain_start_ = 0;
   int chain_fragments_ = 0;
   std::string chain_payload_;
@@ -187,9 +212,11 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
       static_cast<unsigned char>(header[4]) |
       (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
   const int type = static_cast<unsigned char>(header[6]);
-  const uint64_t fragment_end = pos_ + log::kHeaderSize + length;
-
   if (log::kHeaderSize + length > rest.size()) {
+    if (options_.salvage &&
+        Salvage(rest, block_end, absl::StrCat("bad record length ", length))) {
+      return;
+    }
     if (block_end == file_size_ && block_.size() < log::kBlockSize) {
       // In the last, short block: a write the crash cut short. LevelDB
       // stops there silently.
@@ -218,6 +245,12 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
                             rest.begin();
     Emit(LogEntry::Kind::kPadding, pos_, pos_ + zero_run);
     pos_ += zero_run;
+    if (options_.salvage && block_end - pos_ >= log::kHeaderSize &&
+        Salvage(rest.substr(zero_run), block_end,
+                zero_run == 0 ? "record of reserved type 0"
+                              : "data after zero padding in the same block")) {
+      return;
+    }
     // A type-0 header that is not all zeros (its checksum bytes are set),
     // or zeros with data after them: what LevelDB skips unread is damage.
     DropBlock(block_end,
@@ -231,6 +264,9 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
     const uint32_t expected = crc32c::Unmask(DecodeFixed32(header));
     const uint32_t actual = crc32c::Value(header + 6, 1 + length);
     if (actual != expected) {
+      if (options_.salvage && Salvage(rest, block_end, "checksum mismatch")) {
+        return;
+      }
       // The length may be what is wrong: nothing after it in this block can
       // be trusted.
       DropChain(pos_, "partial record without end", kReported);
@@ -239,8 +275,14 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
     }
   }
 
+  Accept(header, length, type, pos_ < recovering_until_);
+}
+
+void LogReader::Impl::Accept(const char* header, uint32_t length, int type,
+                             bool recovered) {
   const std::string_view payload(header + log::kHeaderSize, length);
   const uint64_t start = pos_;
+  const uint64_t fragment_end = pos_ + log::kHeaderSize + length;
   pos_ = fragment_end;
   switch (type) {
     case log::kFullType:
@@ -254,6 +296,7 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
         chain_start_ = start;
         chain_fragments_ = 1;
         chain_payload_.assign(payload);
+        chain_recovered_ = recovered;
         return;
       }
       LogEntry entry;
@@ -262,6 +305,8 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
       entry.length = fragment_end - start;
       entry.payload.assign(payload);
       entry.fragments = 1;
+      entry.recovered = recovered;
+      if (recovered) entry.reason = kRecoveredReason;
       ready_.push_back(std::move(entry));
       return;
     }
@@ -277,6 +322,7 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
       }
       chain_payload_.append(payload);
       ++chain_fragments_;
+      chain_recovered_ = chain_recovered_ || recovered;
       if (type == log::kMiddleType) return;
       LogEntry entry;
       entry.kind = LogEntry::Kind::kRecord;
@@ -284,6 +330,8 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
       entry.length = fragment_end - chain_start_;
       entry.payload = std::move(chain_payload_);
       entry.fragments = chain_fragments_;
+      entry.recovered = chain_recovered_;
+      if (chain_recovered_) entry.reason = kRecoveredReason;
       ready_.push_back(std::move(entry));
       in_chain_ = false;
       chain_fragments_ = 0;
@@ -308,6 +356,94 @@ void LogReader::Impl::ReadFragment(std::string_view rest, uint64_t block_end) {
            absl::StrCat("unknown record type ", type), kReported);
       return;
   }
+}
+
+bool LogReader::Impl::WholeFragment(std::string_view rest) {
+  if (rest.size() < log::kHeaderSize) return false;
+  const char* header = rest.data();
+  const int type = static_cast<unsigned char>(header[6]);
+  if (type < log::kFullType || type > log::kLastType) return false;
+  const uint32_t length =
+      static_cast<unsigned char>(header[4]) |
+      (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
+  if (log::kHeaderSize + length > rest.size()) return false;
+  return crc32c::Value(header + 6, 1 + length) ==
+         crc32c::Unmask(DecodeFixed32(header));
+}
+
+bool LogReader::Impl::Salvage(std::string_view rest, uint64_t block_end,
+                              std::string_view why) {
+  const char* header = rest.data();
+  const uint32_t stored = DecodeFixed32(header);
+  const uint32_t expected = crc32c::Unmask(stored);
+  const uint32_t length =
+      static_cast<unsigned char>(header[4]) |
+      (static_cast<uint32_t>(static_cast<unsigned char>(header[5])) << 8);
+  // Every single-byte change that makes the fragment whole; only one may.
+  int candidates = 0;
+  std::string repaired;
+  if (log::kHeaderSize + length <= rest.size()) {
+    const std::string_view covered(header + 6, 1 + length);
+    const uint32_t actual = crc32c::Value(covered);
+    if (crc32c::DifferInOneByte(crc32c::Mask(actual), stored)) {
+      ++candidates;  // the checksum's own bytes took the damage
+      repaired.assign(header, log::kHeaderSize + length);
+      EncodeFixed32(repaired.data(), crc32c::Mask(actual));
+    }
+    if (std::optional<crc32c::ByteRepair> fix =
+            crc32c::FindSingleByteRepair(covered, expected)) {
+      ++candidates;
+      repaired.assign(header, log::kHeaderSize + length);
+      repaired[6 + fix->position] ^= static_cast<char>(fix->xor_mask);
+    }
+  }
+  // A damaged length byte: each of the 510 other lengths that fits, checked
+  // in one pass of the CRC over the longest of them.
+  std::map<uint32_t, int> lengths;  // other length -> header byte changed
+  for (int byte = 4; byte <= 5; ++byte) {
+    for (int mask = 1; mask < 256; ++mask) {
+      const uint32_t other =
+          length ^ (static_cast<uint32_t>(mask) << (8 * (byte - 4)));
+      if (log::kHeaderSize + other <= rest.size()) lengths[other] = byte;
+    }
+  }
+  uint32_t crc = crc32c::Value(header + 6, 1);  // the type byte
+  uint32_t covered = 0;                         // payload bytes in `crc`
+  for (const auto& [other, byte] : lengths) {
+    crc = crc32c::Extend(crc, header + log::kHeaderSize + covered,
+                         other - covered);
+    covered = other;
+    if (crc != expected) continue;
+    ++candidates;
+    repaired.assign(header, log::kHeaderSize + other);
+    repaired[byte] = static_cast<char>(other >> (8 * (byte - 4)));
+  }
+  if (candidates == 1) {
+    const int type = static_cast<unsigned char>(repaired[6]);
+    const uint32_t fixed_length =
+        static_cast<unsigned char>(repaired[4]) |
+        (static_cast<uint32_t>(static_cast<unsigned char>(repaired[5])) << 8);
+    if (type >= log::kFullType && type <= log::kLastType) {
+      repaired_ = std::move(repaired);
+      // LevelDB's reader skips the rest of the block too.
+      recovering_until_ = block_end;
+      Accept(repaired_.data(), fixed_length, type, /*recovered=*/true);
+      return true;
+    }
+  }
+  // The next whole fragment of the block, if any: read on from there.
+  for (size_t at = 1; at + log::kHeaderSize <= rest.size(); ++at) {
+    if (!WholeFragment(rest.substr(at))) continue;
+    DropChain(pos_, "partial record without end", kReported);
+    Emit(LogEntry::Kind::kDamage, pos_, pos_ + at,
+         absl::StrCat(ToAbsl(why),
+                      "; salvage read on at the next whole fragment"),
+         kReported);
+    pos_ += at;
+    recovering_until_ = block_end;
+    return true;
+  }
+  return false;
 }
 
 void LogReader::Impl::Count(const LogEntry& entry) {

@@ -36,6 +36,8 @@ ABSL_DECLARE_FLAG(bool, leftovers);
 
 // Every subcommand given a database directory.
 ABSL_DECLARE_FLAG(bool, salvage);
+ABSL_DECLARE_FLAG(std::string, comparator);
+ABSL_DECLARE_FLAG(bool, local_storage);
 
 // build.
 ABSL_DECLARE_FLAG(std::string, input);

@@ -25,6 +25,10 @@ enum ExitStatus : int {
   // block-based table, a compression type some writer uses that is not
   // implemented here, a block larger than the reader's limit).
   kExitUnsupported = 5,
+  // `get` and `scan` of a database directory with --salvage: the output is
+  // what could be read, but salvage skipped, repaired or recovered
+  // something (the warnings on standard error name each): partial.
+  kExitPartial = 6,
 };
 
 }  // namespace tool

@@ -54,15 +54,43 @@ struct SalvageOptions {
   // the database has since overwritten.
   bool manifest_edits = false;
 
+  // Log regions LevelDB's recovery gives up (the rest of a block after a
+  // checksum mismatch or a bad length): a fragment with one damaged byte
+  // (of its payload, type, checksum or length) is repaired when exactly one
+  // such change makes its checksum match, and after damage the reader
+  // resynchronises at the next whole fragment of the block. Records read
+  // so are in the view, and ListVersions gives them RecordStatus::
+  // kRecovered; a warning names each. Live and leftover logs alike.
+  bool log_regions = false;
+
+  // Damaged tables. Every table is read whole at open (its entries held in
+  // memory, decompressed): a data block whose checksum fails is repaired
+  // if one damaged byte explains it, else skipped; a table whose footer or
+  // index cannot be read is walked from its first byte, its blocks found by
+  // their checksums; a missing table is skipped. A MANIFEST that gives no
+  // version at all (DataLoss) makes every table and log of the directory
+  // live, as leveldb::RepairDB would (the comparator is then
+  // DatabaseOptions::comparator, or bytewise). A warning names each block,
+  // table and file with its offset and what was wrong. Nothing is read that
+  // no checksum vouches for.
+  bool table_blocks = false;
+
   // Every kind of damage the view can skip.
   static SalvageOptions All();
 };
 
 struct DatabaseOptions {
-  // Comparators the database may name in its MANIFEST, besides the bytewise
-  // one ("leveldb.BytewiseComparator"), which is built in. Each must outlive
-  // the Database. A database naming none of them still opens: see
-  // Database::ordered().
+  // The comparator the caller says the database was written with. Set:
+  // OpenReadOnly refuses (InvalidArgument, as leveldb::DB::Open refuses) a
+  // database whose MANIFEST names another, and orders keys with it. Null
+  // (the default): the comparator the MANIFEST names, if it is built in
+  // ("leveldb.BytewiseComparator"; "idb_cmp1", IndexedDBComparator()) or
+  // one of `comparators`. Must outlive the Database.
+  const Comparator* comparator = nullptr;
+
+  // Comparators the database may name in its MANIFEST, besides the built-in
+  // ones. Each must outlive the Database. A database naming none of them
+  // still opens: see Database::ordered().
   std::vector<const Comparator*> comparators;
 
   // Filter policies a table may name. Empty (the default): every policy the
@@ -169,6 +197,8 @@ enum class RecordStatus {
   kDeleted,      // a deletion marker that is the newest version, or a value
                  // that the next newer version (a deletion marker) deletes
   kLeftover,     // only in a file the MANIFEST's version does not list
+  kRecovered,    // read only by salvage (SalvageOptions::log_regions): a
+                 // log record LevelDB's recovery skips
 };
 
 std::string_view RecordStatusName(RecordStatus status);
@@ -215,15 +245,20 @@ class Database {
   // if it has none or its newest version is a deletion. A table on the
   // lookup's path that is missing, shorter than recorded or damaged is an
   // error (DataLoss or the file's error naming it), never a reason to answer
-  // from an older level. FailedPrecondition if !ordered().
+  // from an older level. FailedPrecondition if !ordered(). InvalidArgument
+  // if the comparator cannot order `user_key` itself (an IndexedDB
+  // database's comparator and a key that is not an encoded IndexedDB key);
+  // DataLoss naming the key if it cannot order a key of the database met on
+  // the way (ReportComparisonError).
   absl::StatusOr<std::string> Get(const DatabaseReadOptions& read_options,
                                   std::string_view user_key) const;
 
   // An iterator over user keys (the newest version of each, deletions
   // hidden), in the comparator's order, forward or reverse, within the
-  // bounds. key() is a user key. On a damaged or missing table it becomes
-  // !Valid() with status() saying why. If !ordered(), the iterator is
-  // !Valid() at once with a FailedPrecondition status.
+  // bounds. key() is a user key. On a damaged or missing table, or a key
+  // the comparator cannot order (ReportComparisonError), it becomes
+  // !Valid() with status() saying why (DataLoss naming the key). If !ordered(),
+  // the iterator is !Valid() at once with a FailedPrecondition status.
   std::unique_ptr<Iterator> NewIterator(
       const DatabaseReadOptions& read_options) const;
 
@@ -239,8 +274,9 @@ class Database {
       const DatabaseReadOptions& read_options,
       const std::function<bool(const VersionRecord&)>& visit) const;
 
-  // True if the database's comparator is known (bytewise, or one of
-  // DatabaseOptions::comparators): Get and iterators need it.
+  // True if the database's comparator is known (built in, given as
+  // DatabaseOptions::comparator, or one of DatabaseOptions::comparators):
+  // Get and iterators need it.
   bool ordered() const;
   // The comparator name the MANIFEST records.
   const std::string& comparator_name() const;
@@ -262,6 +298,11 @@ class Database {
   // and, where it has one, the offset.
   const std::vector<std::string>& warnings() const;
 
+  // True if salvage (DatabaseOptions::salvage) skipped, repaired or
+  // recovered anything, or damage was skipped in a log: the answers are
+  // partial. warnings() names each.
+  bool salvaged() const;
+
   // Statistics of the tables open now; opens none. Thread-safe.
   DatabaseStats GetStats() const;
 
@@ -273,6 +314,9 @@ class Database {
  private:
   struct Rep;
   explicit Database(std::unique_ptr<Rep> rep);
+  // Get once the key is known to be one the comparator orders.
+  absl::StatusOr<std::string> GetOrdered(
+      const DatabaseReadOptions& read_options, std::string_view user_key) const;
   std::unique_ptr<Rep> rep_;
 };
 

@@ -86,6 +86,10 @@ struct LogEntry {
   // caller (which fails LevelDB's MANIFEST recovery, and is logged and
   // skipped in its log recovery); false for what it passes over silently.
   bool leveldb_reports = false;
+  // kRecord, with Options::salvage only: a record LevelDB's reader would
+  // not return, read because salvage repaired one damaged byte of it or
+  // resynchronised after damage earlier in its block; `reason` says which.
+  bool recovered = false;
 };
 
 // Bytes of a log file by what they held, as the entries reported them.
@@ -105,6 +109,16 @@ class LogReader {
     // Check each fragment's CRC32C. Off, a fragment is taken on its length
     // and type alone (for looking at damaged files; never for recovery).
     bool verify_checksums = true;
+    // Salvage (with verify_checksums): where LevelDB gives up the rest of a
+    // block (a checksum mismatch, a bad length, data after zero padding),
+    // first try to repair the fragment: one damaged byte of its type or
+    // payload, of its checksum, or of its length, if exactly one such
+    // change makes the checksum match (util/crc32c_repair.h); else look for
+    // the next fragment in the block whose header and checksum are whole,
+    // and read on from there. Records read so are LogEntry::recovered; the
+    // bytes passed over are kDamage as before. Off by default: LevelDB's
+    // reading.
+    bool salvage = false;
   };
 
   // Reads `file`, whose size is `file_size`. `file` must outlive the reader.

@@ -40,6 +40,7 @@ from ._bloomtable import (
     InvalidArgumentError,
     PrefixExtractor,
     ResourceLimitError,
+    SalvageWarning,
     Table,
     TableBuilder,
     TableIterator,
@@ -49,6 +50,7 @@ from ._bloomtable import (
     bloom_false_positive_rate,
     bloom_sizing_for_rate,
     build_table,
+    decode_local_storage,
 )
 
 __all__ = [
@@ -62,6 +64,7 @@ __all__ = [
     "InvalidArgumentError",
     "PrefixExtractor",
     "ResourceLimitError",
+    "SalvageWarning",
     "Table",
     "TableBuilder",
     "TableIterator",
@@ -71,4 +74,5 @@ __all__ = [
     "bloom_false_positive_rate",
     "bloom_sizing_for_rate",
     "build_table",
+    "decode_local_storage",
 ]
