@@ -33,15 +33,21 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The original text must occur exactly once in the file.
 MUTANTS = [
     ("log-full-keeps-chain", "db/log_reader.cc",
-     '    case log::kFullType: {\n'
-     '      DropChain(start, "partial record without end");\n',
-     '    case log::kFullType: {\n',
+     '      DropChain(start, "partial record without end",\n'
+     '                chain_payload_.empty() ? kSilent : kReported);\n'
+     '      if (type == log::kFirstType) {\n',
+     '      if (type == log::kFirstType) DropChain(start, "partial record without end",\n'
+     '                chain_payload_.empty() ? kSilent : kReported);\n'
+     '      if (type == log::kFirstType) {\n',
      "log_fragment_chain_test",
      "LogFragmentChain.FullFragmentDropsThePendingChain"),
     ("log-first-keeps-chain", "db/log_reader.cc",
-     '    case log::kFirstType:\n'
-     '      DropChain(start, "partial record without end");\n',
-     '    case log::kFirstType:\n',
+     '      DropChain(start, "partial record without end",\n'
+     '                chain_payload_.empty() ? kSilent : kReported);\n'
+     '      if (type == log::kFirstType) {\n',
+     '      if (type == log::kFullType) DropChain(start, "partial record without end",\n'
+     '                chain_payload_.empty() ? kSilent : kReported);\n'
+     '      if (type == log::kFirstType) {\n',
      "log_fragment_chain_test",
      "LogFragmentChain.FirstFragmentDropsThePendingChain"),
     ("log-last-without-first-joins", "db/log_reader.cc",
@@ -52,9 +58,9 @@ MUTANTS = [
      "log_fragment_chain_test",
      "LogFragmentChain.MiddleAndLastWithoutFirstAreNotJoined"),
     ("log-checksum-keeps-chain", "db/log_reader.cc",
-     '      DropChain(pos_, "partial record without end");\n'
-     '      Emit(LogEntry::Kind::kDamage, pos_, block_end, "checksum mismatch");\n',
-     '      Emit(LogEntry::Kind::kDamage, pos_, block_end, "checksum mismatch");\n',
+     '      DropChain(pos_, "partial record without end", kReported);\n'
+     '      DropBlock(block_end, "checksum mismatch", kReported);\n',
+     '      DropBlock(block_end, "checksum mismatch", kReported);\n',
      "log_fragment_chain_test",
      "LogFragmentChain.ChainIsNotJoinedAcrossADamagedBlock"),
     ("all-versions-status-from-wrong-record", "db/all_versions.cc",
