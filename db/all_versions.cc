@@ -10,16 +10,15 @@
 // statuses assigned once all are in.
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <numeric>
 #include <set>
-#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "bloomtable/database.h"
 #include "bloomtable/db_files.h"
 #include "db/database_rep.h"
+#include "db/salvage.h"
 #include "db/version_sources.h"
 
 namespace bloomtable {
@@ -92,7 +91,10 @@ void AssignStatuses(std::vector<VersionRecord>* records) {
   const VersionRecord* newer = nullptr;
   for (size_t index : order) {
     VersionRecord& record = (*records)[index];
-    if (record.status == RecordStatus::kLeftover) continue;
+    if (record.status == RecordStatus::kLeftover ||
+        record.status == RecordStatus::kRecovered) {
+      continue;
+    }
     if (newer == nullptr || newer->user_key != record.user_key) {
       record.status =
           record.deletion ? RecordStatus::kDeleted : RecordStatus::kLive;
@@ -101,33 +103,6 @@ void AssignStatuses(std::vector<VersionRecord>* records) {
           newer->deletion ? RecordStatus::kDeleted : RecordStatus::kOverwritten;
     }
     newer = &record;
-  }
-}
-
-// The leftover files of the directory: table and log files the version
-// does not list, by number.
-void FindLeftovers(const std::string& dir,
-                   const std::vector<DatabaseTableFile>& tables,
-                   const std::vector<DatabaseLogFile>& logs,
-                   std::map<uint64_t, std::string>* leftover_tables,
-                   std::map<uint64_t, std::string>* leftover_logs) {
-  std::set<uint64_t> live_tables;
-  for (const DatabaseTableFile& file : tables) live_tables.insert(file.number);
-  std::set<uint64_t> live_logs;
-  for (const DatabaseLogFile& log : logs) live_logs.insert(log.number);
-  std::error_code error;
-  for (std::filesystem::directory_iterator it(dir, error), end;
-       !error && it != end; it.increment(error)) {
-    const std::string name = it->path().filename().string();
-    std::optional<DbFileName> parsed = ParseDbFileName(name);
-    if (!parsed.has_value()) continue;
-    if (parsed->type == DbFileType::kTable &&
-        live_tables.count(parsed->number) == 0) {
-      leftover_tables->emplace(parsed->number, name);
-    } else if (parsed->type == DbFileType::kLog &&
-               live_logs.count(parsed->number) == 0) {
-      leftover_logs->emplace(parsed->number, name);
-    }
   }
 }
 
@@ -203,7 +178,9 @@ class MergedVersions final : public VersionStream {
       record->value.assign(v.value);
       record->file.assign(*v.file);
       record->offset = v.offset;
-      record->status = leftover_[top] ? RecordStatus::kLeftover : StatusOf(v);
+      record->status = leftover_[top] ? RecordStatus::kLeftover
+                       : v.recovered  ? RecordStatus::kRecovered
+                                      : StatusOf(v);
       has_last_ = true;
       last_key_.assign(v.user_key);
       last_sequence_ = v.sequence;
@@ -313,14 +290,20 @@ std::unique_ptr<VersionStream> Database::NewVersionStream(
     const DatabaseReadOptions& read_options) const {
   const Rep& r = *rep_;
   const uint64_t snapshot = r.Snapshot(read_options);
-  std::map<uint64_t, std::string> leftover_tables;
-  std::map<uint64_t, std::string> leftover_logs;
-  if (r.options.read_leftovers) {
-    FindLeftovers(r.dir, r.all_tables, r.logs, &leftover_tables,
-                  &leftover_logs);
+  LeftoverFiles leftovers;
+  if (r.options.read_leftovers && !r.tables_in_memory) {
+    std::set<uint64_t> live_tables;
+    for (const DatabaseTableFile& file : r.all_tables) {
+      live_tables.insert(file.number);
+    }
+    std::set<uint64_t> live_logs;
+    for (const DatabaseLogFile& log : r.logs) live_logs.insert(log.number);
+    leftovers = FindLeftoverFiles(r.dir, live_tables, live_logs);
   }
 
-  if (r.user_comparator != nullptr) {
+  // Salvage's tables are in the log view already and its leftovers in
+  // memory: that listing is gathered (it holds no more than the view does).
+  if (r.user_comparator != nullptr && !r.tables_in_memory) {
     SourceSettings settings;
     settings.user_comparator = r.user_comparator;
     settings.snapshot = snapshot;
@@ -333,11 +316,11 @@ std::unique_ptr<VersionStream> Database::NewVersionStream(
       sources.push_back(NewLiveTableSource(&r.tables, &file, settings));
       leftover.push_back(false);
     }
-    for (const auto& [number, name] : leftover_logs) {
+    for (const auto& [number, name] : leftovers.logs) {
       sources.push_back(NewLeftoverLogSource(r.dir, name, settings));
       leftover.push_back(true);
     }
-    for (const auto& [number, name] : leftover_tables) {
+    for (const auto& [number, name] : leftovers.tables) {
       sources.push_back(NewLeftoverTableSource(&r.tables, name, settings));
       leftover.push_back(true);
     }
@@ -346,8 +329,8 @@ std::unique_ptr<VersionStream> Database::NewVersionStream(
         read_options.upper_bound);
   }
 
-  if (read_options.lower_bound.has_value() ||
-      read_options.upper_bound.has_value()) {
+  if (r.user_comparator == nullptr && (read_options.lower_bound.has_value() ||
+                                       read_options.upper_bound.has_value())) {
     return std::make_unique<GatheredVersions>(std::vector<VersionRecord>(),
                                               r.NotOrdered());
   }
@@ -369,9 +352,17 @@ std::unique_ptr<VersionStream> Database::NewVersionStream(
     out.value = record.value;
     out.file = r.log_view.sources()[record.source];
     out.offset = record.offset;
+    if (record.recovered) out.status = RecordStatus::kRecovered;
     records.push_back(std::move(out));
   }
-  for (const DatabaseTableFile& file : r.all_tables) {
+  if (r.tables_in_memory && r.options.read_leftovers) {
+    // Salvage read the tables into the log view, and the leftovers at open.
+    for (const VersionRecord& record : r.leftover_records) {
+      if (record.sequence <= snapshot) records.push_back(record);
+    }
+  }
+  for (size_t i = 0; i < r.all_tables.size() && !r.tables_in_memory; ++i) {
+    const DatabaseTableFile& file = r.all_tables[i];
     absl::StatusOr<std::shared_ptr<const Table>> table = r.tables.Open(file);
     if (!table.ok()) {
       note(table.status());
@@ -380,10 +371,10 @@ std::unique_ptr<VersionStream> Database::NewVersionStream(
     note(CollectTable(**table, file.name, snapshot, RecordStatus::kLive,
                       &records));
   }
-  for (const auto& [number, name] : leftover_logs) {
+  for (const auto& [number, name] : leftovers.logs) {
     note(CollectLeftoverLog(r.dir, name, snapshot, &records));
   }
-  for (const auto& [number, name] : leftover_tables) {
+  for (const auto& [number, name] : leftovers.tables) {
     absl::StatusOr<std::shared_ptr<const Table>> table =
         r.tables.OpenUnlisted(name);
     // A leftover that does not open as a table is skipped: LevelDB leaves
@@ -394,6 +385,23 @@ std::unique_ptr<VersionStream> Database::NewVersionStream(
                       &records));
   }
   AssignStatuses(&records);
+  if (r.user_comparator != nullptr) {
+    const Comparator* ucmp = r.user_comparator;
+    std::stable_sort(records.begin(), records.end(),
+                     [ucmp](const VersionRecord& a, const VersionRecord& b) {
+                       const int c = ucmp->Compare(a.user_key, b.user_key);
+                       if (c != 0) return c < 0;
+                       return a.sequence > b.sequence;
+                     });
+    auto outside = [&](const VersionRecord& record) {
+      return (read_options.lower_bound.has_value() &&
+              ucmp->Compare(record.user_key, *read_options.lower_bound) < 0) ||
+             (read_options.upper_bound.has_value() &&
+              ucmp->Compare(record.user_key, *read_options.upper_bound) >= 0);
+    };
+    records.erase(std::remove_if(records.begin(), records.end(), outside),
+                  records.end());
+  }
   return std::make_unique<GatheredVersions>(std::move(records),
                                             std::move(first_error));
 }

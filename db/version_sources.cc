@@ -122,6 +122,7 @@ class LogViewSource final : public VersionSource {
       version_.value = record.value;
       version_.file = &view_->sources()[record.source];
       version_.offset = record.offset;
+      version_.recovered = record.recovered;
       return;
     }
   }

@@ -39,6 +39,7 @@ struct SourceVersion {
   std::string_view value;
   const std::string* file = nullptr;  // the directory's file name
   uint64_t offset = 0;
+  bool recovered = false;  // read only by salvage (LogView::Record)
 };
 
 // What every source shares: the user comparator (known), the snapshot and

@@ -41,6 +41,7 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"range_filter_bits_per_key", "N"},
           {"max_range_length", "N"},
           {"sequence", "N"},
+          {"comparator", "NAME"},
       };
   for (const auto& [name, placeholder] : *kPlaceholders) {
     if (name == flag) return placeholder;
@@ -109,7 +110,7 @@ const std::vector<Subcommand>& Subcommands() {
        "record, edit, table) with a kind field, as it is read.",
        1,
        1,
-       {"blocks", "keys", "json", "jsonl", "internal_keys"},
+       {"blocks", "keys", "json", "jsonl", "internal_keys", "salvage"},
        RunDump},
       {"verify",
        "FILE|DIR...",
@@ -131,7 +132,7 @@ const std::vector<Subcommand>& Subcommands() {
        "line per file, the first damage named with its offset.",
        1,
        kAnyNumber,
-       {"internal_keys"},
+       {"internal_keys", "salvage"},
        RunVerify},
       {"get",
        "FILE|DIR [KEY]",
@@ -146,10 +147,15 @@ const std::vector<Subcommand>& Subcommands() {
        "summary on standard error. Exit status 1 if any key is missing. Given "
        "a LevelDB database directory DIR, looks KEY up in the database (its "
        "live logs, then level by level) and prints its newest value; "
-       "--sequence N reads the value as of sequence number N.",
+       "--sequence N reads the value as of sequence number N. Chromium's "
+       "IndexedDB databases (comparator idb_cmp1) are ordered as Chromium "
+       "orders them; --comparator NAME refuses a database of another "
+       "comparator. --local_storage prints a Chrome Local Storage value as "
+       "text.",
        1,
        2,
-       {"hex", "key_file", "internal_keys", "sequence"},
+       {"hex", "key_file", "internal_keys", "sequence", "salvage", "comparator",
+        "local_storage"},
        RunGet},
       {"scan",
        "FILE|DIR",
@@ -167,15 +173,20 @@ const std::vector<Subcommand>& Subcommands() {
        "--all_versions lists every version of every key instead: user key, "
        "sequence, put or del, value, status (live, overwritten, deleted, "
        "leftover), file and offset, separated by tabs (with --leftovers also "
-       "from files the MANIFEST no longer lists). --json, --sequence, "
-       "--all_versions and --leftovers apply to directories only. --jsonl "
-       "prints one JSON object per entry (key, value; with --all_versions the "
-       "fields of --json's versions) as it is read, for a table or a "
-       "directory.",
+       "from files the MANIFEST no longer lists). --local_storage prints a "
+       "Chrome Local Storage item as origin, key and value, decoded to text. "
+       "--json, --sequence, --all_versions, --leftovers, --comparator and "
+       "--local_storage apply to directories only. --jsonl prints one JSON "
+       "object per entry (key, value; with --all_versions the fields of "
+       "--json's versions) as it is read, for a table or a directory. Given "
+       "a log or a MANIFEST, points at dump; given a table of a database's "
+       "directory without --internal_keys, says on standard error that its "
+       "keys are internal keys.",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys", "sequence",
-        "json", "jsonl", "all_versions", "leftovers"},
+        "json", "jsonl", "all_versions", "leftovers", "salvage", "comparator",
+        "local_storage"},
        RunScan},
       {"build",
        "OUT",
@@ -211,7 +222,7 @@ const std::vector<Subcommand>& Subcommands() {
        "range and the comparator.",
        1,
        1,
-       {"json", "internal_keys"},
+       {"json", "internal_keys", "salvage"},
        RunStats},
   };
   return *kSubcommands;

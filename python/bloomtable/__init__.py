@@ -47,6 +47,7 @@ from ._bloomtable import (
     PrefixExtractor,
     RawIterator,
     ResourceLimitError,
+    SalvageWarning,
     Table,
     TableBuilder,
     TableIterator,
@@ -57,6 +58,7 @@ from ._bloomtable import (
     bloom_false_positive_rate,
     bloom_sizing_for_rate,
     build_table,
+    decode_local_storage,
 )
 from ._partitions import Partition, partitions
 
@@ -74,6 +76,7 @@ __all__ = [
     "PrefixExtractor",
     "RawIterator",
     "ResourceLimitError",
+    "SalvageWarning",
     "Table",
     "TableBuilder",
     "TableIterator",
@@ -84,5 +87,6 @@ __all__ = [
     "bloom_false_positive_rate",
     "bloom_sizing_for_rate",
     "build_table",
+    "decode_local_storage",
     "partitions",
 ]

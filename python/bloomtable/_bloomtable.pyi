@@ -2,7 +2,7 @@
 # are in the extension itself: help(bloomtable.Table).
 
 import os
-from typing import Any, Iterable, Iterator, Literal, Mapping, Optional, Tuple, TypeVar, Union, overload
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Optional, Tuple, TypeVar, Union, overload
 
 
 BytesLike = Union[bytes, bytearray, memoryview]
@@ -16,6 +16,7 @@ class CorruptionError(Error): ...
 class UnsupportedError(Error): ...
 class ResourceLimitError(Error): ...
 class InvalidArgumentError(Error, ValueError): ...
+class SalvageWarning(UserWarning): ...
 
 class FilterPolicy:
     def __init__(self, kind: str, bits_per_key: float = 10.0) -> None: ...
@@ -283,7 +284,7 @@ class VersionRecord:
     @property
     def offset(self) -> int: ...
     @property
-    def status(self) -> Literal["live", "overwritten", "deleted", "leftover"]: ...
+    def status(self) -> Literal["live", "overwritten", "deleted", "leftover", "recovered"]: ...
 
 class VersionIterator(Iterator[VersionRecord]):
     def __iter__(self) -> VersionIterator: ...
@@ -330,6 +331,9 @@ class Database:
         block_cache_bytes: Optional[int] = None,
         max_open_files: int = 1000,
         read_leftovers: bool = False,
+        salvage: bool = False,
+        comparator: Union[None, str, Callable[[bytes, bytes], int]] = None,
+        comparator_name: Optional[str] = None,
     ) -> None: ...
     @staticmethod
     def open(
@@ -340,6 +344,9 @@ class Database:
         block_cache_bytes: Optional[int] = None,
         max_open_files: int = 1000,
         read_leftovers: bool = False,
+        salvage: bool = False,
+        comparator: Union[None, str, Callable[[bytes, bytes], int]] = None,
+        comparator_name: Optional[str] = None,
     ) -> Database: ...
     @overload
     def get(self, key: BytesLike, *, sequence: Optional[int] = None) -> Optional[bytes]: ...
@@ -428,3 +435,12 @@ class Database:
     def path(self) -> str: ...
     def __enter__(self) -> Database: ...
     def __exit__(self, *exc: object) -> bool: ...
+
+def decode_local_storage(
+    key: BytesLike, value: BytesLike
+) -> Tuple[
+    Literal["item", "meta", "meta_access", "version", "other"],
+    Optional[str],
+    Optional[str],
+    Union[str, bytes],
+]: ...

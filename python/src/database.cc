@@ -15,6 +15,7 @@
 #include "bloomtable/cache.h"
 #include "bloomtable/file.h"
 #include "python/src/bytes_arg.h"
+#include "python/src/comparators.h"
 #include "python/src/errors.h"
 #include "python/src/iterator_args.h"
 
@@ -27,21 +28,45 @@ namespace {
 // The block cache a database gets when Database.open is given none.
 constexpr size_t kDefaultBlockCacheBytes = size_t{8} << 20;
 
+// With the GIL held: warns (SalvageWarning) that salvage skipped, repaired
+// or recovered something, naming the first few things.
+void WarnIfSalvaged(const Database& db) {
+  if (!db.salvaged() || SalvageWarningClass() == nullptr) return;
+  constexpr size_t kShown = 5;
+  std::string message =
+      absl::StrCat("salvage: the database is read partially (",
+                   db.warnings().size(), " warnings in db.warnings)");
+  for (size_t i = 0; i < db.warnings().size() && i < kShown; ++i) {
+    absl::StrAppend(&message, "\n  ", db.warnings()[i]);
+  }
+  if (PyErr_WarnEx(SalvageWarningClass(), message.c_str(), 2) != 0) {
+    throw py::error_already_set();
+  }
+}
+
 }  // namespace
 
-std::unique_ptr<PyDatabase> PyDatabase::Open(const py::object& path_arg,
-                                             bool verify_checksums,
-                                             bool fill_cache,
-                                             std::optional<size_t> cache_bytes,
-                                             int max_open_files,
-                                             bool read_leftovers) {
+PyObject*& SalvageWarningClass() {
+  static PyObject* type = nullptr;
+  return type;
+}
+
+std::unique_ptr<PyDatabase> PyDatabase::Open(
+    const py::object& path_arg, bool verify_checksums, bool fill_cache,
+    std::optional<size_t> cache_bytes, int max_open_files, bool read_leftovers,
+    bool salvage, const py::object& comparator_arg,
+    const py::object& comparator_name) {
   const std::string path = PathArg(path_arg);
+  std::shared_ptr<const Comparator> comparator =
+      ComparatorArg(comparator_arg, comparator_name);
   if (max_open_files < 1) {
     ThrowInvalidArgument("max_open_files must be at least 1");
   }
   DatabaseOptions options;
   options.max_open_files = max_open_files;
   options.read_leftovers = read_leftovers;
+  options.comparator = comparator.get();
+  if (salvage) options.salvage = SalvageOptions::All();
   const size_t bytes = cache_bytes.value_or(kDefaultBlockCacheBytes);
   if (bytes > 0) options.block_cache = NewLRUCache(bytes);
   absl::StatusOr<std::unique_ptr<Database>> database;
@@ -50,12 +75,14 @@ std::unique_ptr<PyDatabase> PyDatabase::Open(const py::object& path_arg,
     database = Database::OpenReadOnly(path, options);
   }
   if (!database.ok()) ThrowStatus(database.status(), path);
+  if (salvage) WarnIfSalvaged(**database);
   DatabaseReadOptions read_options;
   read_options.verify_checksums = verify_checksums;
   read_options.fill_cache = fill_cache;
-  return std::unique_ptr<PyDatabase>(new PyDatabase(
-      std::make_shared<DatabaseHandle>(path, *std::move(database)),
-      read_options));
+  return std::unique_ptr<PyDatabase>(
+      new PyDatabase(std::make_shared<DatabaseHandle>(
+                         path, *std::move(database), std::move(comparator)),
+                     read_options));
 }
 
 py::object PyDatabase::Get(std::string_view key_prefix, const py::object& key,

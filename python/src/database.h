@@ -49,12 +49,11 @@ struct PlyvelIteratorArgs {
 
 class PyDatabase {
  public:
-  static std::unique_ptr<PyDatabase> Open(const pybind11::object& path_arg,
-                                          bool verify_checksums,
-                                          bool fill_cache,
-                                          std::optional<size_t> cache_bytes,
-                                          int max_open_files,
-                                          bool read_leftovers);
+  static std::unique_ptr<PyDatabase> Open(
+      const pybind11::object& path_arg, bool verify_checksums, bool fill_cache,
+      std::optional<size_t> cache_bytes, int max_open_files,
+      bool read_leftovers, bool salvage, const pybind11::object& comparator_arg,
+      const pybind11::object& comparator_name);
 
   // Lookups of `key_prefix` + key (a prefixed database's prefix, or empty).
   pybind11::object Get(std::string_view key_prefix, const pybind11::object& key,
@@ -120,6 +119,9 @@ class PyDatabase {
   const std::shared_ptr<DatabaseHandle> handle_;
   const DatabaseReadOptions read_options_;
 };
+
+// bloomtable.SalvageWarning, made by DefineDatabase.
+PyObject*& SalvageWarningClass();
 
 void DefineDatabase(pybind11::module_& module);
 

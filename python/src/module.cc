@@ -8,6 +8,7 @@
 #include "python/src/database.h"
 #include "python/src/errors.h"
 #include "python/src/filters.h"
+#include "python/src/local_storage.h"
 #include "python/src/raw_iterator.h"
 #include "python/src/table.h"
 #include "python/src/version_iterator.h"
@@ -24,4 +25,5 @@ PYBIND11_MODULE(_bloomtable, module) {
   bloomtable::python::DefineBuilder(module);
   bloomtable::python::DefineVersions(module);
   bloomtable::python::DefineDatabase(module);
+  bloomtable::python::DefineLocalStorage(module);
 }

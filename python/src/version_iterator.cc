@@ -23,7 +23,7 @@ struct PyVersionRecord {
   py::bytes value;
   std::string file;
   uint64_t offset;
-  std::string status;  // "live", "overwritten", "deleted", "leftover"
+  std::string status;  // RecordStatusName: "live", ..., "recovered"
 };
 
 bool HasPrefix(const VersionRecord& record, std::string_view prefix) {
@@ -217,8 +217,10 @@ void DefineVersions(py::module_& module) {
       .def_readonly("status", &PyVersionRecord::status,
                     "'live' (what get returns), 'overwritten' (a newer value "
                     "exists), 'deleted' (a deletion marker that is newest, or "
-                    "a value it deletes) or 'leftover' (only in a file the "
-                    "database's version does not list).")
+                    "a value it deletes), 'leftover' (only in a file the "
+                    "database's version does not list) or 'recovered' (with "
+                    "salvage=True: a log record LevelDB's recovery skips, "
+                    "read after damage).")
       .def("__repr__", [](const PyVersionRecord& self) {
         return absl::StrCat(
             "VersionRecord(key=", py::repr(self.key).cast<std::string>(),

@@ -27,8 +27,10 @@ namespace python {
 // The database a Python Database holds, with its closing machinery.
 class DatabaseHandle final : public ClosableHandle {
  public:
-  DatabaseHandle(std::string path, std::unique_ptr<Database> database)
+  DatabaseHandle(std::string path, std::unique_ptr<Database> database,
+                 std::shared_ptr<const Comparator> comparator)
       : ClosableHandle(std::move(path), "database"),
+        comparator_(std::move(comparator)),
         database_(std::move(database)) {}
 
   // The database. REQUIRES: as TableHandle::table().
@@ -37,6 +39,8 @@ class DatabaseHandle final : public ClosableHandle {
  private:
   void Free() override { database_.reset(); }
 
+  // The comparator= the database was opened with, which outlives it.
+  const std::shared_ptr<const Comparator> comparator_;
   std::unique_ptr<Database> database_;
 };
 
