@@ -65,16 +65,12 @@ absl::Status CollectLeftoverLog(const std::string& dir, const std::string& name,
       absl::StrCat(dir, "/", name),
       [&](uint64_t sequence, std::string_view key, bool deletion,
           std::string_view value, uint64_t offset) {
-        if (sequence > snapshot) return;
-        VersionRecord record;
-        record.user_key.assign(key);
-        record.sequence = sequence;
-        record.deletion = deletion;
-        record.value.assign(value);
-        record.file = name;
-        record.offset = offset;
-        record.status = RecordStatus::kLeftover;
-        out->push_back(std::move(record));
+        LeftoverRecordCollector collector(out, name, offset, snapshot);
+        if (deletion) {
+          collector.Delete(sequence, key);
+        } else {
+          collector.Put(sequence, key, value);
+        }
       });
 }
 

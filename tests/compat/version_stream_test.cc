@@ -319,6 +319,27 @@ TEST_F(VersionStreamTest, SnapshotAndBoundsListTheSameAsFiltering) {
              Reference(*db, dir, BytewiseComparator(), options));
 }
 
+// Salvage reads every table into memory at open (SalvageOptions::
+// table_blocks): the listing is gathered then, and still comes in key order,
+// newest first, confined to the bounds, as the streamed one.
+TEST_F(VersionStreamTest, SalvagedTablesListAsTheStreamWithinBounds) {
+  const std::string dir = source_->File("db");
+  std::unique_ptr<Database> plain = Open(dir);
+  DatabaseOptions salvage_options;
+  salvage_options.salvage = SalvageOptions::All();
+  std::unique_ptr<Database> salvaged = Open(dir, salvage_options);
+  ASSERT_NE(plain, nullptr);
+  ASSERT_NE(salvaged, nullptr);
+  ASSERT_FALSE(salvaged->salvaged());
+  DatabaseReadOptions options;
+  ExpectSame(Stream(*salvaged, options), Stream(*plain, options));
+  options.lower_bound = ModelKey(1000);
+  options.upper_bound = ModelKey(1700);
+  const Listing bounded = Stream(*salvaged, options);
+  EXPECT_FALSE(bounded.records.empty());
+  ExpectSame(bounded, Stream(*plain, options));
+}
+
 TEST_F(VersionStreamTest, LeftoversListInFileOrderAmongEqualVersions) {
   const std::string dir = dir_.File("db");
   CopyDirectory(source_->File("db"), dir);
