@@ -24,6 +24,7 @@
 #include "table/table_filter.h"
 #include "table/table_structure.h"
 #include "table/two_level_iterator.h"
+#include "util/key_splits.h"
 #include "util/string_util.h"
 #include "util/zstd_codec.h"
 
@@ -541,6 +542,51 @@ absl::Status Table::ForEachEntry(
   }
   return index_iter.status().ok() ? absl::OkStatus()
                                   : r.PlaceError(nullptr, index_iter.status());
+}
+
+std::vector<TableBlockInfo> Table::IndexEntries() const {
+  const Rep& r = *rep_;
+  std::vector<TableBlockInfo> entries;
+  BlockIter index_iter(r.comparator, r.index_block.get());
+  for (index_iter.SeekToFirst(); index_iter.Valid(); index_iter.Next()) {
+    std::string_view encoded_handle = index_iter.value();
+    BlockHandle handle;
+    // Open decoded every entry: none fails here.
+    if (!handle.DecodeFrom(&encoded_handle).ok()) break;
+    entries.push_back(TableBlockInfo{std::string(index_iter.key()),
+                                     handle.offset(), handle.size()});
+  }
+  return entries;
+}
+
+absl::Status Table::ForEachEntryInBlock(
+    const ReadOptions& read_options, const TableBlockInfo& block,
+    const std::function<bool(std::string_view key, std::string_view value)>&
+        visit) const {
+  const Rep& r = *rep_;
+  BlockHandle handle;
+  handle.set_offset(block.offset);
+  handle.set_size(block.size);
+  absl::StatusOr<std::shared_ptr<const Block>> read =
+      r.ReadDataBlock(read_options, handle);
+  if (!read.ok()) return read.status();
+  BlockIter data_iter(r.comparator, read->get());
+  for (data_iter.SeekToFirst(); data_iter.Valid(); data_iter.Next()) {
+    if (!visit(data_iter.key(), data_iter.value())) return absl::OkStatus();
+  }
+  return data_iter.status().ok() ? absl::OkStatus()
+                                 : r.PlaceError(&handle, data_iter.status());
+}
+
+std::vector<std::string> Table::ApproximateSplitKeys(size_t parts) const {
+  const bool internal = rep_->options.key_format == KeyFormat::kLevelDBInternal;
+  KeySplitter splitter;
+  for (const TableBlockInfo& block : IndexEntries()) {
+    splitter.Add(internal ? ExtractUserKey(block.separator)
+                          : std::string_view(block.separator),
+                 block.size + kBlockTrailerSize);
+  }
+  return splitter.Cut(parts, *rep_->options.comparator);
 }
 
 std::vector<absl::StatusOr<std::string>> Table::MultiGet(

@@ -74,5 +74,48 @@ TEST(DatabaseConcurrencyTest, LookupsOpenPinnedTablesTogether) {
   ExpectThreadsAgree(DatabaseOptions());
 }
 
+// Version listings stream through the table set while other threads look
+// keys up: every listing is the one a single thread gets.
+TEST(DatabaseConcurrencyTest, ListingsStreamBesideLookups) {
+  DatabaseOptions options;
+  options.max_open_files = 1;
+  absl::StatusOr<std::unique_ptr<Database>> db = Database::OpenReadOnly(
+      absl::StrCat(BLOOMTABLE_TEST_DATA_DIR, "/goleveldb_db"), options);
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto list = [&db] {
+    std::vector<std::string> out;
+    std::unique_ptr<VersionStream> stream =
+        (*db)->NewVersionStream(DatabaseReadOptions());
+    VersionRecord r;
+    while (stream->Next(&r)) {
+      out.push_back(absl::StrCat(r.user_key, "@", r.sequence, " ", r.file, " ",
+                                 std::string(RecordStatusName(r.status))));
+    }
+    if (!stream->status().ok()) out.push_back("error");
+    return out;
+  };
+  const std::vector<std::string> expected = list();
+  ASSERT_GT(expected.size(), 10u);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 10; ++round) {
+        if ((round + t) % 2 == 0) {
+          if (list() != expected) ++wrong;
+          continue;
+        }
+        std::unique_ptr<Iterator> scan =
+            (*db)->NewIterator(DatabaseReadOptions());
+        for (scan->SeekToFirst(); scan->Valid(); scan->Next()) {
+          if (!(*db)->Get(DatabaseReadOptions(), scan->key()).ok()) ++wrong;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
 }  // namespace
 }  // namespace bloomtable

@@ -197,6 +197,85 @@ TEST_F(ToolTest, JsonStaysValidForBytesThatAreNotUTF8) {
   EXPECT_THAT(get.err, StartsWith("filter: not used ("));
 }
 
+// --jsonl prints what --json does, one part per line as the file is read:
+// the document rebuilt from the lines is the --json document.
+TEST_F(ToolTest, DumpJsonLinesRebuildTheJsonDocument) {
+  const std::string table = Build(
+      "t", NumberedInput(300),
+      {"--block_size", "512", "--filter", "cache_local_bloom",
+       "--filter_layout", "whole_table", "--range_filter_bits_per_key", "12"});
+  for (const std::vector<std::string>& flags :
+       std::vector<std::vector<std::string>>{{}, {"--blocks"}, {"--keys"}}) {
+    std::vector<std::string> json_args = {"dump", table, "--json"};
+    std::vector<std::string> lines_args = {"dump", table, "--jsonl"};
+    json_args.insert(json_args.end(), flags.begin(), flags.end());
+    lines_args.insert(lines_args.end(), flags.begin(), flags.end());
+    const ToolResult document = RunTool(json_args);
+    const ToolResult lines = RunTool(lines_args);
+    ASSERT_EQ(lines.exit_status, kSuccess) << lines;
+    const nlohmann::json expected = nlohmann::json::parse(document.out);
+    nlohmann::json rebuilt = nlohmann::json::object();
+    for (const char* array :
+         {"metaindex", "index", "filters", "scan_filters"}) {
+      rebuilt[array] = nlohmann::json::array();
+    }
+    if (!flags.empty()) rebuilt["data_blocks"] = nlohmann::json::array();
+    nlohmann::json entries = nlohmann::json::array();
+    for (const absl::string_view line :
+         absl::StrSplit(lines.out, '\n', absl::SkipEmpty())) {
+      nlohmann::json part = nlohmann::json::parse(line);
+      const std::string kind = part["kind"];
+      part.erase("kind");
+      if (kind == "table") {
+        rebuilt["file"] = part["file"];
+        rebuilt["file_size"] = part["file_size"];
+      } else if (kind == "metaindex_entry") {
+        rebuilt["metaindex"].push_back(part);
+      } else if (kind == "index_entry") {
+        rebuilt["index"].push_back(part);
+      } else if (kind == "entry") {
+        part.erase("block_offset");
+        entries.push_back(part);
+      } else if (kind == "data_block") {
+        if (flags[0] == "--keys") part["entry_list"] = std::move(entries);
+        entries = nlohmann::json::array();
+        rebuilt["data_blocks"].push_back(part);
+      } else if (kind == "filter") {
+        rebuilt["filters"].push_back(part);
+      } else if (kind == "prefix_filter" || kind == "range_filter") {
+        part["kind"] = kind.substr(0, kind.find('_'));
+        rebuilt["scan_filters"].push_back(part);
+      } else {
+        ASSERT_FALSE(rebuilt.contains(kind)) << kind;
+        rebuilt[kind] = part;
+      }
+    }
+    EXPECT_EQ(rebuilt, expected)
+        << absl::StrJoin(flags, " ") << ": "
+        << nlohmann::json::diff(rebuilt, expected).dump();
+  }
+}
+
+TEST_F(ToolTest, ScanJsonLinesOfATableHoldEveryEntry) {
+  const std::string table = Build("t", NumberedInput(50));
+  const ToolResult text = RunTool({"scan", table, "--hex", "--from", "6b6579",
+                                   "--reverse", "--limit", "20"});
+  const ToolResult lines = RunTool({"scan", table, "--jsonl", "--from", "key",
+                                    "--reverse", "--limit", "20"});
+  ASSERT_EQ(lines.exit_status, kSuccess) << lines;
+  std::vector<std::string> from_lines;
+  for (const absl::string_view line :
+       absl::StrSplit(lines.out, '\n', absl::SkipEmpty())) {
+    const nlohmann::json entry = nlohmann::json::parse(line);
+    from_lines.push_back(
+        absl::StrCat(entry["key"]["hex"].get<std::string>(), "\t",
+                     entry["value"]["hex"].get<std::string>()));
+  }
+  EXPECT_EQ(from_lines, std::vector<std::string>(
+                            absl::StrSplit(text.out, '\n', absl::SkipEmpty())));
+  EXPECT_EQ(from_lines.size(), 20u);
+}
+
 }  // namespace
 }  // namespace tool_test
 }  // namespace bloomtable

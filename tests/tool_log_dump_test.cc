@@ -206,6 +206,63 @@ TEST_F(ToolTest, DumpOfANonLogFileIsStillJudgedAsATable) {
   EXPECT_THAT(result.err, HasSubstr("not a table"));
 }
 
+// --jsonl: the document's entries, one per line in order, between a first
+// line that says what the file is and the summary (and version) lines.
+std::vector<nlohmann::json> JsonLines(const std::string& out) {
+  std::vector<nlohmann::json> lines;
+  size_t begin = 0;
+  while (begin < out.size()) {
+    const size_t end = out.find('\n', begin);
+    lines.push_back(nlohmann::json::parse(out.substr(begin, end - begin)));
+    begin = end + 1;
+  }
+  return lines;
+}
+
+TEST_F(ToolTest, DumpJsonLinesOfALogAreTheDocumentsEntries) {
+  const std::string path = dir_.File("000003.log");
+  WriteFile(path, SmallLog());
+  const ToolResult document = RunTool({"dump", path, "--json"});
+  const ToolResult lines = RunTool({"dump", path, "--jsonl"});
+  ASSERT_EQ(lines.exit_status, kSuccess) << lines;
+  const nlohmann::json json = nlohmann::json::parse(document.out);
+  const std::vector<nlohmann::json> got = JsonLines(lines.out);
+  ASSERT_EQ(got.size(), json["entries"].size() + 2);
+  EXPECT_EQ(got.front(), nlohmann::json({{"kind", "log"},
+                                         {"file", path},
+                                         {"file_size", json["file_size"]}}));
+  for (size_t i = 0; i < json["entries"].size(); ++i) {
+    EXPECT_EQ(got[i + 1], json["entries"][i]) << i;
+  }
+  nlohmann::json summary = json["summary"];
+  summary["kind"] = "summary";
+  EXPECT_EQ(got.back(), summary);
+}
+
+TEST_F(ToolTest, DumpJsonLinesOfAManifestEndWithTheVersion) {
+  const std::string path = dir_.File("MANIFEST-000002");
+  WriteFile(path, SmallManifest());
+  const nlohmann::json json =
+      nlohmann::json::parse(RunTool({"dump", path, "--json"}).out);
+  const ToolResult lines = RunTool({"dump", path, "--jsonl"});
+  ASSERT_EQ(lines.exit_status, kSuccess) << lines;
+  const std::vector<nlohmann::json> got = JsonLines(lines.out);
+  ASSERT_EQ(got.size(), json["entries"].size() + 3);
+  EXPECT_EQ(got.front()["kind"], "manifest");
+  EXPECT_EQ(got[1], json["entries"][0]);
+  nlohmann::json version = json["version"];
+  version["kind"] = "version";
+  EXPECT_EQ(got.back(), version);
+}
+
+TEST_F(ToolTest, JsonAndJsonLinesExcludeEachOther) {
+  const std::string path = dir_.File("000003.log");
+  WriteFile(path, SmallLog());
+  const ToolResult result = RunTool({"dump", path, "--json", "--jsonl"});
+  EXPECT_EQ(result.exit_status, kUsage) << result;
+  EXPECT_THAT(result.err, HasSubstr("--json and --jsonl exclude each other"));
+}
+
 }  // namespace
 }  // namespace tool_test
 }  // namespace bloomtable

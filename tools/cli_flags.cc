@@ -10,6 +10,10 @@ ABSL_FLAG(bool, keys, false,
 ABSL_FLAG(bool, json, false,
           "print one JSON document instead of aligned text (fields: see the "
           "README)");
+ABSL_FLAG(bool, jsonl, false,
+          "print JSON Lines instead: one JSON object per line (an entry, a "
+          "version, a part of the file), written as it is read (memory "
+          "bounded by one record)");
 ABSL_FLAG(bool, hex, false,
           "keys given on the command line or in --key_file are hexadecimal, "
           "and keys and values are printed as lowercase hexadecimal");

@@ -15,6 +15,7 @@
 ABSL_DECLARE_FLAG(bool, blocks);
 ABSL_DECLARE_FLAG(bool, keys);
 ABSL_DECLARE_FLAG(bool, json);
+ABSL_DECLARE_FLAG(bool, jsonl);
 ABSL_DECLARE_FLAG(bool, hex);
 
 // Files written by a LevelDB database.

@@ -1,6 +1,6 @@
 // bloomtable stats DIR [--json]
 // bloomtable verify DIR
-// bloomtable dump DIR [--json]
+// bloomtable dump DIR [--json|--jsonl]
 
 #include <cstdio>
 #include <string>
@@ -331,11 +331,34 @@ int RunDatabaseVerify(const std::string& dir) {
 
 int RunDatabaseDump(const CommandLine& command_line) {
   const std::string& dir = command_line.args()[0];
-  const bool json = absl::GetFlag(FLAGS_json);
+  OutputFormat format;
+  if (!ReadOutputFormat("dump", &format)) return kExitUsage;
   absl::StatusOr<std::unique_ptr<Database>> opened = OpenDatabaseForTool(dir);
   if (!opened.ok()) return ReportFileError(dir, opened.status());
   const Database& db = **opened;
-  if (json) {
+  if (format == OutputFormat::kJsonLines) {
+    // A "database" line, then one line per table and per live log.
+    PrintJsonLine("database", {{"database", dir},
+                               {"manifest", db.manifest()},
+                               {"comparator", db.comparator_name()},
+                               {"last_sequence", db.last_sequence()},
+                               {"warnings", db.warnings()}});
+    for (const DatabaseTableFile& file : db.tables()) {
+      PrintJsonLine("table", {{"level", file.level},
+                              {"file", file.name},
+                              {"number", file.number},
+                              {"size", file.size},
+                              {"smallest", KeyJson(file.smallest, true)},
+                              {"largest", KeyJson(file.largest, true)}});
+    }
+    for (const DatabaseLogFile& log : db.logs()) {
+      PrintJsonLine("log", {{"file", log.name},
+                            {"records", log.records},
+                            {"damaged_ranges", log.damaged}});
+    }
+    return kExitSuccess;
+  }
+  if (format == OutputFormat::kJson) {
     nlohmann::json tables = nlohmann::json::array();
     for (const DatabaseTableFile& file : db.tables()) {
       tables.push_back({{"level", file.level},

@@ -1,10 +1,11 @@
 // bloomtable get DIR KEY | get DIR --key_file F
 // bloomtable scan DIR [--from K] [--to K] [--limit N] [--reverse]
-//                     [--sequence N] [--hex] [--json]
+//                     [--sequence N] [--hex] [--json|--jsonl]
 //                     [--all_versions [--leftovers]]
 
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -109,9 +110,22 @@ class LinePrinter {
   std::string output_;
 };
 
+nlohmann::json VersionJson(const VersionRecord& record) {
+  return {{"user_key", BytesJson(record.user_key)},
+          {"sequence", record.sequence},
+          {"type", record.deletion ? "del" : "put"},
+          {"value", BytesJson(record.value)},
+          {"status", std::string(RecordStatusName(record.status))},
+          {"file", record.file},
+          {"offset", record.offset}};
+}
+
+// Lists every version from the database's version stream as it comes, so
+// that memory stays bounded by one record (one data block per table), except
+// with --reverse, which gathers the listing first.
 int ScanAllVersions(const std::string& dir, const Database& db,
                     const DatabaseReadOptions& options, int64_t limit,
-                    bool reverse, bool hex, bool json) {
+                    bool reverse, bool hex, OutputFormat format) {
   if ((options.lower_bound || options.upper_bound) && !db.ordered()) {
     return ReportDatabaseError(
         dir, db,
@@ -119,51 +133,50 @@ int ScanAllVersions(const std::string& dir, const Database& db,
             absl::StrCat("--from and --to need the database's comparator '",
                          db.comparator_name(), "'")));
   }
-  const Comparator* ucmp = BytewiseComparator();
-  std::vector<VersionRecord> records;
-  const absl::Status status =
-      db.ListVersions(options, [&](const VersionRecord& record) {
-        if (options.lower_bound &&
-            ucmp->Compare(record.user_key, *options.lower_bound) < 0) {
-          return true;
-        }
-        if (options.upper_bound &&
-            ucmp->Compare(record.user_key, *options.upper_bound) >= 0) {
-          return true;
-        }
-        records.push_back(record);
-        return true;
-      });
-  if (reverse) std::reverse(records.begin(), records.end());
-  if (limit >= 0 && records.size() > static_cast<uint64_t>(limit)) {
-    records.resize(static_cast<size_t>(limit));
-  }
-  if (json) {
-    nlohmann::json entries = nlohmann::json::array();
-    for (const VersionRecord& record : records) {
-      entries.push_back(
-          {{"user_key", BytesJson(record.user_key)},
-           {"sequence", record.sequence},
-           {"type", record.deletion ? "del" : "put"},
-           {"value", BytesJson(record.value)},
-           {"status", std::string(RecordStatusName(record.status))},
-           {"file", record.file},
-           {"offset", record.offset}});
+  std::unique_ptr<VersionStream> stream = db.NewVersionStream(options);
+  LinePrinter printer;
+  nlohmann::json entries = nlohmann::json::array();
+  auto print = [&](const VersionRecord& record) {
+    switch (format) {
+      case OutputFormat::kText:
+        printer.Add(absl::StrCat(
+            Format(record.user_key, hex), "\t", record.sequence, "\t",
+            record.deletion ? "del" : "put", "\t", Format(record.value, hex),
+            "\t", ToAbsl(RecordStatusName(record.status)), "\t", record.file,
+            "\t", record.offset));
+        break;
+      case OutputFormat::kJson:
+        entries.push_back(VersionJson(record));
+        break;
+      case OutputFormat::kJsonLines:
+        PrintJsonLine("", VersionJson(record));
+        break;
     }
+  };
+  VersionRecord record;
+  int64_t printed = 0;
+  if (reverse) {
+    std::vector<VersionRecord> records;
+    while (stream->Next(&record)) records.push_back(record);
+    for (auto it = records.rbegin();
+         it != records.rend() && (limit < 0 || printed < limit); ++it) {
+      print(*it);
+      ++printed;
+    }
+  } else {
+    while ((limit < 0 || printed < limit) && stream->Next(&record)) {
+      print(record);
+      ++printed;
+    }
+  }
+  const absl::Status status = stream->status();
+  if (format == OutputFormat::kJson) {
     nlohmann::json document = {{"database", dir},
                                {"comparator", db.comparator_name()},
                                {"versions", std::move(entries)}};
     if (!status.ok()) document["error"] = std::string(status.message());
     PrintJson(document);
   } else {
-    LinePrinter printer;
-    for (const VersionRecord& record : records) {
-      printer.Add(absl::StrCat(
-          Format(record.user_key, hex), "\t", record.sequence, "\t",
-          record.deletion ? "del" : "put", "\t", Format(record.value, hex),
-          "\t", ToAbsl(RecordStatusName(record.status)), "\t", record.file,
-          "\t", record.offset));
-    }
     printer.Flush();
   }
   if (!status.ok()) return ReportDatabaseError(dir, db, status);
@@ -276,7 +289,9 @@ int RunDatabaseScan(const CommandLine& command_line) {
   const std::string& dir = command_line.args()[0];
   const bool hex = absl::GetFlag(FLAGS_hex);
   const bool reverse = absl::GetFlag(FLAGS_reverse);
-  const bool json = absl::GetFlag(FLAGS_json);
+  OutputFormat format;
+  if (!ReadOutputFormat("scan", &format)) return kExitUsage;
+  const bool json = format == OutputFormat::kJson;
   const bool local_storage = absl::GetFlag(FLAGS_local_storage);
   const int64_t limit = absl::GetFlag(FLAGS_limit);
   if (local_storage && (hex || absl::GetFlag(FLAGS_all_versions))) {
@@ -303,7 +318,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
       OpenDatabaseForTool(dir, db_options);
   if (!db.ok()) return ReportFileError(dir, db.status());
   if (all_versions) {
-    return ScanAllVersions(dir, **db, options, limit, reverse, hex, json);
+    return ScanAllVersions(dir, **db, options, limit, reverse, hex, format);
   }
 
   std::unique_ptr<Iterator> it = (*db)->NewIterator(options);
@@ -316,13 +331,17 @@ int RunDatabaseScan(const CommandLine& command_line) {
   nlohmann::json entries = nlohmann::json::array();
   int64_t printed = 0;
   while (it->Valid() && (limit < 0 || printed < limit)) {
-    if (json) {
+    if (json || format == OutputFormat::kJsonLines) {
       nlohmann::json entry = {{"key", BytesJson(it->key())},
                               {"value", BytesJson(it->value())}};
       if (local_storage) {
         entry["local_storage"] = LocalStorageJson(it->key(), it->value());
       }
-      entries.push_back(std::move(entry));
+      if (json) {
+        entries.push_back(std::move(entry));
+      } else {
+        PrintJsonLine("", entry);
+      }
     } else if (local_storage) {
       printer.Add(LocalStorageLine(it->key(), it->value()));
     } else {

@@ -1,4 +1,4 @@
-// bloomtable dump FILE [--blocks] [--keys] [--json] [--internal_keys]
+// bloomtable dump FILE [--blocks] [--keys] [--json|--jsonl] [--internal_keys]
 //
 // A log or a MANIFEST (told by its content) is dumped by log_dump.h. A table:
 // collects what the file holds into a DumpReport, then prints it as aligned
@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@
 #include "tools/log_dump.h"
 #include "tools/output_format.h"
 #include "tools/scan_filter_analysis.h"
+#include "tools/table_dump.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
 #include "util/coding.h"
@@ -38,75 +40,6 @@
 namespace bloomtable {
 namespace tool {
 namespace {
-
-struct Entry {
-  std::string key;
-  std::string value;
-};
-
-struct DataBlockReport {
-  BlockSummary summary;
-  uint64_t entries = 0;
-  std::string first_key;
-  std::string last_key;
-  std::vector<Entry> listed;  // with --keys
-};
-
-struct DumpReport {
-  std::vector<DataBlockReport> blocks;
-  uint64_t entries = 0;
-  uint64_t raw_bytes = 0;
-  uint64_t stored_bytes = 0;
-  std::vector<FilterAnalysis> filters;
-  std::vector<ScanFilterAnalysis> scan_filters;
-  absl::Status error;  // the damage that stopped the walk, if any
-};
-
-struct DumpSettings {
-  bool blocks = false;
-  bool keys = false;
-  bool internal_keys = false;
-};
-
-// Reads the data blocks of a walker that read everything up to the index.
-DumpReport Collect(const TableWalker& walker, const DumpSettings& settings) {
-  DumpReport report;
-  for (size_t i = 0; i < walker.index().size(); ++i) {
-    DataBlockReport block_report;
-    std::shared_ptr<const Block> block;
-    absl::Status status =
-        walker.ReadDataBlock(i, &block_report.summary, &block);
-    if (!status.ok()) {
-      report.error = status;
-      return report;
-    }
-    BlockIter it(BytewiseComparator(), block.get());
-    for (it.SeekToFirst(); it.Valid(); it.Next()) {
-      if (block_report.entries == 0) block_report.first_key = it.key();
-      block_report.last_key = it.key();
-      block_report.entries++;
-      if (settings.keys) {
-        block_report.listed.push_back(
-            Entry{std::string(it.key()), std::string(it.value())});
-      }
-    }
-    if (!it.status().ok()) report.error = walker.DataBlockError(i, it.status());
-    report.entries += block_report.entries;
-    report.raw_bytes += block_report.summary.raw_size;
-    report.stored_bytes += block_report.summary.handle.size();
-    report.blocks.push_back(std::move(block_report));
-    if (!report.error.ok()) return report;
-  }
-
-  std::vector<DataBlockKeys> keys_per_block;
-  for (const DataBlockReport& block : report.blocks) {
-    keys_per_block.push_back(
-        DataBlockKeys{block.summary.handle.offset(), block.entries});
-  }
-  AnalyzeFilterBlocks(walker, keys_per_block, &report.filters);
-  AnalyzeScanFilterBlocks(walker, report.entries, &report.scan_filters);
-  return report;
-}
 
 std::string DescribeBlock(const BlockSummary& summary) {
   return absl::StrFormat(
@@ -153,7 +86,7 @@ void PrintText(const std::string& path, const TableWalker& walker,
                  entry.handle.size());
   }
   absl::PrintF("data blocks: %d, entries %d, raw bytes %d, stored bytes %d\n",
-               report.blocks.size(), report.entries, report.raw_bytes,
+               report.block_count, report.entries, report.raw_bytes,
                report.stored_bytes);
   if (settings.blocks) {
     for (size_t i = 0; i < report.blocks.size(); ++i) {
@@ -211,92 +144,6 @@ void PrintText(const std::string& path, const TableWalker& walker,
     PrintField("bits per key", absl::StrFormat("%.2f", filter.bits_per_key));
     if (!filter.problem.empty()) PrintField("problem", filter.problem);
   }
-}
-
-nlohmann::json BlockJson(const BlockSummary& summary) {
-  return nlohmann::json{
-      {"offset", summary.handle.offset()},
-      {"size", summary.handle.size()},
-      {"raw_size", summary.raw_size},
-      {"compression",
-       CompressionName(summary.codec, summary.compression_type)}};
-}
-
-nlohmann::json ToJson(const std::string& path, const TableWalker& walker,
-                      const DumpReport& report, const DumpSettings& settings) {
-  const bool internal = settings.internal_keys;
-  nlohmann::json json;
-  json["file"] = path;
-  json["file_size"] = walker.file_size();
-  json["footer"] = FooterJson(walker.footer(), walker.footer_offset(),
-                              walker.footer_padding_is_zero());
-  if (!report.error.ok()) json["error"] = ErrorJson(path, report.error);
-  if (walker.stage() < TableWalker::Stage::kMetaindex) return json;
-  json["metaindex_block"] = BlockJson(walker.metaindex_block());
-  json["metaindex"] = nlohmann::json::array();
-  for (const MetaindexEntry& entry : walker.metaindex()) {
-    json["metaindex"].push_back(
-        {{"key", BytesJson(entry.key)}, {"handle", HandleJson(entry.handle)}});
-  }
-  if (walker.stage() < TableWalker::Stage::kIndex) return json;
-  json["index_block"] = BlockJson(walker.index_block());
-  json["index"] = nlohmann::json::array();
-  for (const MetaindexEntry& entry : walker.index()) {
-    json["index"].push_back({{"key", KeyJson(entry.key, internal)},
-                             {"handle", HandleJson(entry.handle)}});
-  }
-  json["data"] = {{"blocks", report.blocks.size()},
-                  {"entries", report.entries},
-                  {"raw_bytes", report.raw_bytes},
-                  {"stored_bytes", report.stored_bytes}};
-  if (settings.blocks) {
-    json["data_blocks"] = nlohmann::json::array();
-    for (const DataBlockReport& block : report.blocks) {
-      nlohmann::json block_json = BlockJson(block.summary);
-      block_json["entries"] = block.entries;
-      if (block.entries > 0) {
-        block_json["first_key"] = KeyJson(block.first_key, internal);
-        block_json["last_key"] = KeyJson(block.last_key, internal);
-      }
-      if (settings.keys) {
-        block_json["entry_list"] = nlohmann::json::array();
-        for (const Entry& entry : block.listed) {
-          block_json["entry_list"].push_back(
-              {{"key", KeyJson(entry.key, internal)},
-               {"value", BytesJson(entry.value)}});
-        }
-      }
-      json["data_blocks"].push_back(std::move(block_json));
-    }
-  }
-  json["filters"] = nlohmann::json::array();
-  for (const FilterAnalysis& filter : report.filters) {
-    nlohmann::json filter_json = {
-        {"metaindex_key", filter.metaindex_key},
-        {"policy", filter.policy_name},
-        {"layout", LayoutName(filter, /*spaced=*/false)},
-        {"handle", HandleJson(filter.handle)},
-        {"num_filters", filter.num_filters},
-        {"filter_bytes", filter.filter_bytes},
-        {"keys_covered", filter.keys_covered},
-        {"bits_per_key", filter.bits_per_key}};
-    if (filter.has_bloom_details) {
-      filter_json["min_probes"] = filter.min_probes;
-      filter_json["max_probes"] = filter.max_probes;
-      filter_json["fraction_bits_set"] = filter.fraction_bits_set;
-      filter_json["estimated_false_positive_rate"] =
-          filter.estimated_false_positive_rate;
-    }
-    if (!filter.problem.empty()) filter_json["problem"] = filter.problem;
-    json["filters"].push_back(std::move(filter_json));
-  }
-  json["scan_filters"] = nlohmann::json::array();
-  for (const ScanFilterAnalysis& filter : report.scan_filters) {
-    nlohmann::json filter_json = ScanFilterJson(filter);
-    filter_json["handle"] = HandleJson(filter.handle);
-    json["scan_filters"].push_back(std::move(filter_json));
-  }
-  return json;
 }
 
 // What `path` holds when it is a log or a MANIFEST, told by its content:
@@ -359,7 +206,9 @@ int RunDump(const CommandLine& command_line) {
   settings.keys = absl::GetFlag(FLAGS_keys);
   settings.blocks = absl::GetFlag(FLAGS_blocks) || settings.keys;
   settings.internal_keys = absl::GetFlag(FLAGS_internal_keys);
-  const bool json = absl::GetFlag(FLAGS_json);
+  OutputFormat format;
+  if (!ReadOutputFormat("dump", &format)) return kExitUsage;
+  const bool json = format == OutputFormat::kJson;
 
   {
     std::unique_ptr<RandomAccessFile> log_file;
@@ -367,7 +216,7 @@ int RunDump(const CommandLine& command_line) {
     const std::optional<LogContents> log_kind =
         LogFileKind(path, command_line.open_file(), &log_file, &log_size);
     if (log_kind)
-      return DumpLogFile(path, *log_file, log_size, *log_kind, json);
+      return DumpLogFile(path, *log_file, log_size, *log_kind, format);
   }
 
   std::unique_ptr<TableWalker> walker;
@@ -376,7 +225,17 @@ int RunDump(const CommandLine& command_line) {
   if (walker == nullptr) {
     // Nothing was read: not even a footer to show.
     if (json) PrintJson(FileErrorJson(path, opened));
+    if (format == OutputFormat::kJsonLines) {
+      PrintJsonLine("table", {{"file", path}});
+      PrintJsonLine("error", ErrorJson(path, opened));
+    }
     return ReportFileError(path, opened);
+  }
+  if (format == OutputFormat::kJsonLines) {
+    const absl::Status error = PrintLines(path, *walker, opened, settings);
+    if (error.ok()) return kExitSuccess;
+    std::fflush(stdout);
+    return ReportFileError(path, error);
   }
   DumpReport report;
   if (opened.ok()) {

@@ -135,10 +135,22 @@ void PrintStretch(const LogEntry& entry) {
 }
 
 int DumpWriteAheadLog(const std::string& path, const RandomAccessFile& file,
-                      uint64_t file_size, bool json) {
+                      uint64_t file_size, OutputFormat format) {
   Outcome outcome;
+  const bool json = format != OutputFormat::kText;
+  const bool lines = format == OutputFormat::kJsonLines;
   nlohmann::json document;
-  if (json) {
+  // An entry of the document, or a line of its own.
+  auto add_entry = [&](nlohmann::json entry_json) {
+    if (lines) {
+      PrintJsonLine("", std::move(entry_json));
+    } else {
+      document["entries"].push_back(std::move(entry_json));
+    }
+  };
+  if (lines) {
+    PrintJsonLine("log", {{"file", path}, {"file_size", file_size}});
+  } else if (json) {
     document["file"] = path;
     document["file_size"] = file_size;
     document["kind"] = "log";
@@ -163,7 +175,7 @@ int DumpWriteAheadLog(const std::string& path, const RandomAccessFile& file,
     }
     if (entry.kind != LogEntry::Kind::kRecord) {
       if (json) {
-        document["entries"].push_back(std::move(entry_json));
+        add_entry(std::move(entry_json));
       } else {
         PrintStretch(entry);
       }
@@ -177,7 +189,7 @@ int DumpWriteAheadLog(const std::string& path, const RandomAccessFile& file,
       outcome.Add(error);
       if (json) {
         entry_json["error"] = std::string(batch.status().message());
-        document["entries"].push_back(std::move(entry_json));
+        add_entry(std::move(entry_json));
       } else {
         absl::PrintF("record at offset %d, length %d: %s\n", entry.offset,
                      entry.length, batch.status().message());
@@ -212,12 +224,21 @@ int DumpWriteAheadLog(const std::string& path, const RandomAccessFile& file,
         absl::PrintF("  del %d %s\n", op.sequence, DisplayKey(op.key, false));
       }
     }
-    if (json) document["entries"].push_back(std::move(entry_json));
+    if (json) add_entry(std::move(entry_json));
   }
   outcome.Add(reader.status());
   if (first_damage)
     outcome.Add(DamageStatus(reader.accounting(), *first_damage));
-  if (json) {
+  if (lines) {
+    nlohmann::json summary = TotalsJson(reader.accounting());
+    summary["batches"] = batches;
+    summary["puts"] = puts;
+    summary["dels"] = deletes;
+    PrintJsonLine("summary", std::move(summary));
+    if (!outcome.status().ok()) {
+      PrintJsonLine("error", ErrorJson(path, outcome.status()));
+    }
+  } else if (json) {
     document["summary"] = TotalsJson(reader.accounting());
     document["summary"]["batches"] = batches;
     document["summary"]["puts"] = puts;
@@ -358,10 +379,15 @@ nlohmann::json VersionJson(const DbVersion& version) {
 }
 
 int DumpManifest(const std::string& path, const RandomAccessFile& file,
-                 uint64_t file_size, bool json) {
+                 uint64_t file_size, OutputFormat format) {
   absl::StatusOr<ManifestContents> contents = ReadManifest(file, file_size);
   if (!contents.ok()) {
-    if (json) PrintJson(FileErrorJson(path, contents.status()));
+    if (format == OutputFormat::kJson) {
+      PrintJson(FileErrorJson(path, contents.status()));
+    } else if (format == OutputFormat::kJsonLines) {
+      PrintJsonLine("manifest", {{"file", path}, {"file_size", file_size}});
+      PrintJsonLine("error", ErrorJson(path, contents.status()));
+    }
     return ReportFileError(path, contents.status());
   }
   Outcome outcome;
@@ -375,7 +401,25 @@ int DumpManifest(const std::string& path, const RandomAccessFile& file,
     return next_damage < contents->damage.size() &&
            contents->damage[next_damage].offset < offset;
   };
-  if (json) {
+  if (format == OutputFormat::kJsonLines) {
+    PrintJsonLine("manifest", {{"file", path}, {"file_size", file_size}});
+    for (const ManifestEdit& edit : contents->edits) {
+      while (damage_before(edit.offset)) {
+        PrintJsonLine("", StretchJson(contents->damage[next_damage++]));
+      }
+      PrintJsonLine("", EditJson(edit));
+    }
+    while (next_damage < contents->damage.size()) {
+      PrintJsonLine("", StretchJson(contents->damage[next_damage++]));
+    }
+    nlohmann::json summary = TotalsJson(contents->accounting);
+    summary["edits"] = contents->edits.size();
+    PrintJsonLine("summary", std::move(summary));
+    PrintJsonLine("version", VersionJson(contents->version));
+    if (!outcome.status().ok()) {
+      PrintJsonLine("error", ErrorJson(path, outcome.status()));
+    }
+  } else if (format == OutputFormat::kJson) {
     nlohmann::json document = {
         {"file", path}, {"file_size", file_size}, {"kind", "manifest"}};
     document["entries"] = nlohmann::json::array();
@@ -420,11 +464,11 @@ int DumpManifest(const std::string& path, const RandomAccessFile& file,
 }  // namespace
 
 int DumpLogFile(const std::string& path, const RandomAccessFile& file,
-                uint64_t file_size, LogContents kind, bool json) {
+                uint64_t file_size, LogContents kind, OutputFormat format) {
   if (kind == LogContents::kManifest) {
-    return DumpManifest(path, file, file_size, json);
+    return DumpManifest(path, file, file_size, format);
   }
-  return DumpWriteAheadLog(path, file, file_size, json);
+  return DumpWriteAheadLog(path, file, file_size, format);
 }
 
 }  // namespace tool

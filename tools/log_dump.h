@@ -13,15 +13,18 @@
 
 #include "bloomtable/db_files.h"
 #include "bloomtable/file.h"
+#include "tools/output_format.h"
 
 namespace bloomtable {
 namespace tool {
 
 // Dumps `file` (of `file_size` bytes, at `path`), whose content is `kind`
-// (kWriteAheadLog or kManifest), as text or as one JSON document. Returns
-// the exit status.
+// (kWriteAheadLog or kManifest), as text, as one JSON document, or as JSON
+// Lines: a line of kind "log" or "manifest" (file, file_size), one per
+// entry as the document's entries, then "summary", "version" (a MANIFEST)
+// and, on damage, "error". Returns the exit status.
 int DumpLogFile(const std::string& path, const RandomAccessFile& file,
-                uint64_t file_size, LogContents kind, bool json);
+                uint64_t file_size, LogContents kind, OutputFormat format);
 
 }  // namespace tool
 }  // namespace bloomtable

@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <optional>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "table/corruption.h"
 #include "table/internal_key.h"
+#include "tools/cli_flags.h"
 #include "tools/escaping.h"
 #include "tools/tool_errors.h"
 
@@ -61,6 +63,27 @@ void PrintJson(const nlohmann::json& document) {
       document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fputc('\n', stdout);
+}
+
+bool ReadOutputFormat(std::string_view subcommand, OutputFormat* format) {
+  const bool json = absl::GetFlag(FLAGS_json);
+  const bool lines = absl::GetFlag(FLAGS_jsonl);
+  if (json && lines) {
+    ReportUsageError(subcommand, "--json and --jsonl exclude each other");
+    return false;
+  }
+  *format = json    ? OutputFormat::kJson
+            : lines ? OutputFormat::kJsonLines
+                    : OutputFormat::kText;
+  return true;
+}
+
+void PrintJsonLine(std::string_view kind, nlohmann::json object) {
+  if (!kind.empty()) object["kind"] = std::string(kind);
+  std::string text =
+      object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  text.push_back('\n');
+  std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 nlohmann::json FooterJson(const Footer& footer, uint64_t offset,

@@ -45,6 +45,20 @@ nlohmann::json ErrorJson(std::string_view path, const absl::Status& status);
 // {"file": PATH, "error": ErrorJson(...)}.
 nlohmann::json FileErrorJson(std::string_view path, const absl::Status& status);
 
+// How a subcommand prints: aligned text, one JSON document (--json), or JSON
+// Lines (--jsonl): one object per line, each with a "kind" field (or, for
+// scan, one object per entry), printed as it is read so that memory stays
+// bounded by one record whatever the file's size.
+enum class OutputFormat { kText, kJson, kJsonLines };
+
+// Reads --json and --jsonl into `*format`; both at once is a usage error
+// (reported; returns false).
+bool ReadOutputFormat(std::string_view subcommand, OutputFormat* format);
+
+// Writes `object` to standard output on one line, with "kind": `kind` added
+// unless `kind` is empty. Invalid UTF-8 is replaced, as by PrintJson.
+void PrintJsonLine(std::string_view kind, nlohmann::json object);
+
 // Writes `document` to standard output, indented, with a final newline.
 // Invalid UTF-8 in a string (a file path) is replaced, never an error.
 void PrintJson(const nlohmann::json& document);

@@ -19,6 +19,7 @@
 #include "tools/database_commands.h"
 #include "tools/escaping.h"
 #include "tools/exit_status.h"
+#include "tools/output_format.h"
 #include "tools/table_file.h"
 #include "tools/tool_errors.h"
 
@@ -176,6 +177,7 @@ int RunScan(const CommandLine& command_line) {
   const bool hex = absl::GetFlag(FLAGS_hex);
   const bool reverse = absl::GetFlag(FLAGS_reverse);
   const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
+  const bool lines = absl::GetFlag(FLAGS_jsonl);
   ScanRange range;
   if (!ReadRange(command_line, hex, &range)) return kExitUsage;
 
@@ -209,7 +211,10 @@ int RunScan(const CommandLine& command_line) {
 
   int64_t printed = 0;
   while (it->Valid() && (range.limit < 0 || printed < range.limit)) {
-    if (!scanner.AppendLine(it->key(), it->value())) {
+    if (lines) {
+      PrintJsonLine("", {{"key", KeyJson(it->key(), internal_keys)},
+                         {"value", BytesJson(it->value())}});
+    } else if (!scanner.AppendLine(it->key(), it->value())) {
       scanner.Flush();
       return ReportFileError(
           path, absl::DataLossError(absl::StrCat(

@@ -105,10 +105,12 @@ const std::vector<Subcommand>& Subcommands() {
        "the version; damaged ranges are printed where they lie and the dump "
        "goes on. Given a LevelDB database directory DIR, prints its version: "
        "the MANIFEST read, the comparator, the last sequence, the table files "
-       "per level with their sizes and key ranges, and the live logs.",
+       "per level with their sizes and key ranges, and the live logs. --jsonl "
+       "prints the same as JSON Lines, one object per part (block, entry, "
+       "record, edit, table) with a kind field, as it is read.",
        1,
        1,
-       {"blocks", "keys", "json", "internal_keys", "salvage"},
+       {"blocks", "keys", "json", "jsonl", "internal_keys", "salvage"},
        RunDump},
       {"verify",
        "FILE|DIR...",
@@ -174,14 +176,16 @@ const std::vector<Subcommand>& Subcommands() {
        "from files the MANIFEST no longer lists). --local_storage prints a "
        "Chrome Local Storage item as origin, key and value, decoded to text. "
        "--json, --sequence, --all_versions, --leftovers, --comparator and "
-       "--local_storage apply to directories only. Given a log or a "
-       "MANIFEST, points at dump; given a table of a database's directory "
-       "without --internal_keys, says on standard error that its keys are "
-       "internal keys.",
+       "--local_storage apply to directories only. --jsonl prints one JSON "
+       "object per entry (key, value; with --all_versions the fields of "
+       "--json's versions) as it is read, for a table or a directory. Given "
+       "a log or a MANIFEST, points at dump; given a table of a database's "
+       "directory without --internal_keys, says on standard error that its "
+       "keys are internal keys.",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys", "sequence",
-        "json", "all_versions", "leftovers", "salvage", "comparator",
+        "json", "jsonl", "all_versions", "leftovers", "salvage", "comparator",
         "local_storage"},
        RunScan},
       {"build",

@@ -146,7 +146,9 @@ struct DatabaseReadOptions {
   // Database::last_sequence() (what LevelDB reads).
   std::optional<uint64_t> sequence;
 
-  // Iterators only: user keys in [lower_bound, upper_bound).
+  // Iterators and the version listing: user keys in [lower_bound,
+  // upper_bound). The listing needs ordered() for them (FailedPrecondition
+  // otherwise).
   std::optional<std::string> lower_bound;
   std::optional<std::string> upper_bound;
 
@@ -217,6 +219,24 @@ struct VersionRecord {
   RecordStatus status = RecordStatus::kLive;
 };
 
+// The version listing, one record at a time (Database::NewVersionStream).
+// Used by one thread at a time; must not outlive its Database.
+class VersionStream {
+ public:
+  VersionStream() = default;
+  VersionStream(const VersionStream&) = delete;
+  VersionStream& operator=(const VersionStream&) = delete;
+  virtual ~VersionStream();
+
+  // Sets `*record` (reusing its strings' buffers) to the next version and
+  // returns true; false at the end.
+  virtual bool Next(VersionRecord* record) = 0;
+  // The first error met so far, in the order of the files (logs, tables
+  // level by level, leftover logs, leftover tables): a file that cannot be
+  // read ends its own part of the listing, not the listing.
+  virtual absl::Status status() const = 0;
+};
+
 class Database {
  public:
   // Opens the database in `dir`: reads CURRENT and the MANIFEST it names
@@ -273,6 +293,28 @@ class Database {
   absl::Status ListVersions(
       const DatabaseReadOptions& read_options,
       const std::function<bool(const VersionRecord&)>& visit) const;
+
+  // ListVersions as a stream, for callers that take the records at their
+  // own pace. With ordered(), the listing is a merge of the log view, the
+  // tables and (with read_leftovers) the leftover files in key order, and
+  // it holds one data block per table that overlaps its position (a
+  // leftover log whole): its memory does not grow with the database. Without
+  // (file order), the whole listing is gathered first, since a version's
+  // status depends on versions in other files; so it is when salvage read
+  // the tables into memory at open (SalvageOptions::table_blocks).
+  std::unique_ptr<VersionStream> NewVersionStream(
+      const DatabaseReadOptions& read_options) const;
+
+  // At most `parts - 1` user keys, increasing, that cut the database into
+  // `parts` key ranges of about equal bytes in its tables and logs: (-inf,
+  // k1), [k1, k2), ..., [kn, +inf), for scans that split the work (each
+  // range an iterator's bounds). From the MANIFEST's key ranges, the index
+  // blocks of tables larger than a range's share and the log view: no data
+  // block is read. Fewer keys when the database is too small to tell ranges
+  // apart. FailedPrecondition if !ordered(); a table that cannot be opened
+  // is that table's error.
+  absl::StatusOr<std::vector<std::string>> ApproximateSplitKeys(
+      size_t parts) const;
 
   // True if the database's comparator is known (built in, given as
   // DatabaseOptions::comparator, or one of DatabaseOptions::comparators):

@@ -110,6 +110,16 @@ struct KeyVersion {
   uint64_t block_offset = 0;  // the offset of the data block that holds it
 };
 
+// A data block as the table's index describes it (Table::IndexEntries).
+struct TableBlockInfo {
+  // The index entry's key, as the writer chose it: at least the block's last
+  // key and less than the next block's first key (an internal key for
+  // kLevelDBInternal).
+  std::string separator;
+  uint64_t offset = 0;  // where the block starts in the file
+  uint64_t size = 0;    // its stored bytes, without the 5-byte trailer
+};
+
 class Table {
  public:
   // Opens the table stored in the first `file_size` bytes of `file`. Errors:
@@ -153,6 +163,27 @@ class Table {
       const ReadOptions& read_options,
       const std::function<bool(std::string_view key, std::string_view value,
                                uint64_t block_offset)>& visit) const;
+
+  // The index block's entries, one per data block, in file order. Reads
+  // nothing: the index is in memory since Open, which checked that every
+  // entry decodes.
+  std::vector<TableBlockInfo> IndexEntries() const;
+
+  // Calls `visit` with every entry of the data block `block` (one of
+  // IndexEntries()), in order, until it returns false. Errors as
+  // ForEachEntry's: DataLoss for a damaged block, or for a block that is not
+  // where `block` says.
+  absl::Status ForEachEntryInBlock(
+      const ReadOptions& read_options, const TableBlockInfo& block,
+      const std::function<bool(std::string_view key, std::string_view value)>&
+          visit) const;
+
+  // At most `parts - 1` keys, increasing, that cut the table's keys into
+  // `parts` ranges of about equal stored bytes: (-inf, k1), [k1, k2), ...,
+  // [kn, +inf). Chosen among the index's separators (their user keys for
+  // kLevelDBInternal) without reading a data block, so a range holds whole
+  // blocks; fewer keys when the table has too few blocks.
+  std::vector<std::string> ApproximateSplitKeys(size_t parts) const;
 
   // A new iterator over all entries (internal keys for kLevelDBInternal).
   std::unique_ptr<Iterator> NewIterator(const ReadOptions& read_options) const;

@@ -2,23 +2,28 @@
 directories, from Python.
 
 Read a table (including a LevelDB database's own .ldb files), write one,
-read a whole LevelDB database directory without its LOCK (Database), or use a
-Bloom or Ribbon filter on its own:
+read a whole LevelDB database directory without its LOCK (Database, with
+plyvel's iterators), hand either to pyarrow, Polars or DuckDB through the
+Arrow PyCapsule interface, spread a scan over a Dask cluster
+(bloomtable.dask), or use a Bloom or Ribbon filter on its own:
 
     import bloomtable
 
     bloomtable.build_table("fruit.ldb", {b"apple": b"red", b"banana": b"yellow"},
                            sort=True)
-    with bloomtable.Table.open("fruit.ldb") as t:
+    with bloomtable.Table("fruit.ldb") as t:
         t[b"apple"]                       # b'red'
         list(t.items(start=b"b"))         # [(b'banana', b'yellow')]
 
     f = bloomtable.Filter.build([b"a", b"b"], "ribbon", fp_rate=0.01)
     b"a" in f                             # True
 
-    with bloomtable.Database.open("some/leveldb/dir") as db:
+    with bloomtable.Database("some/leveldb/dir") as db:
         db.get(b"key")                    # newest value, or None
+        for key, value in db.iterator(prefix=b"user:"):
+            ...
         [r.status for r in db.versions()] # 'live', 'overwritten', ...
+        pyarrow.table(db)                 # key and value columns
 
 Errors: bloomtable.Error and its subclasses CorruptionError (damaged
 bytes), UnsupportedError (a valid file this build does not read),
@@ -38,13 +43,16 @@ from ._bloomtable import (
     Filter,
     FilterPolicy,
     InvalidArgumentError,
+    PrefixedDatabase,
     PrefixExtractor,
+    RawIterator,
     ResourceLimitError,
     SalvageWarning,
     Table,
     TableBuilder,
     TableIterator,
     UnsupportedError,
+    VersionIterator,
     VersionRecord,
     __version__,
     bloom_false_positive_rate,
@@ -52,6 +60,7 @@ from ._bloomtable import (
     build_table,
     decode_local_storage,
 )
+from ._partitions import Partition, partitions
 
 __all__ = [
     "BlockCache",
@@ -62,17 +71,22 @@ __all__ = [
     "Filter",
     "FilterPolicy",
     "InvalidArgumentError",
+    "Partition",
+    "PrefixedDatabase",
     "PrefixExtractor",
+    "RawIterator",
     "ResourceLimitError",
     "SalvageWarning",
     "Table",
     "TableBuilder",
     "TableIterator",
     "UnsupportedError",
+    "VersionIterator",
     "VersionRecord",
     "__version__",
     "bloom_false_positive_rate",
     "bloom_sizing_for_rate",
     "build_table",
     "decode_local_storage",
+    "partitions",
 ]

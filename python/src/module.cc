@@ -9,7 +9,9 @@
 #include "python/src/errors.h"
 #include "python/src/filters.h"
 #include "python/src/local_storage.h"
+#include "python/src/raw_iterator.h"
 #include "python/src/table.h"
+#include "python/src/version_iterator.h"
 
 PYBIND11_MODULE(_bloomtable, module) {
   module.doc() =
@@ -18,8 +20,10 @@ PYBIND11_MODULE(_bloomtable, module) {
   module.attr("__version__") = BLOOMTABLE_VERSION_STRING;
   bloomtable::python::DefineErrors(module);
   bloomtable::python::DefineFilters(module);
+  bloomtable::python::DefineRawIterator(module);
   bloomtable::python::DefineTable(module);
   bloomtable::python::DefineBuilder(module);
+  bloomtable::python::DefineVersions(module);
   bloomtable::python::DefineDatabase(module);
   bloomtable::python::DefineLocalStorage(module);
 }

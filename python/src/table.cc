@@ -17,11 +17,14 @@
 #include "bloomtable/file.h"
 #include "bloomtable/options.h"
 #include "bloomtable/table.h"
+#include "python/src/arrow_stream.h"
 #include "python/src/batch_iterator.h"
 #include "python/src/bytes_arg.h"
 #include "python/src/errors.h"
 #include "python/src/filters.h"
+#include "python/src/iterator_args.h"
 #include "python/src/key_batch.h"
+#include "python/src/raw_iterator.h"
 #include "python/src/table_handle.h"
 
 namespace py = pybind11;
@@ -36,21 +39,6 @@ constexpr size_t kDefaultBlockCacheBytes = size_t{8} << 20;
 struct PyBlockCache {
   std::shared_ptr<Cache> cache;
 };
-
-// The smallest key greater than every key that starts with `prefix`, or
-// nullopt if there is none (the prefix is empty or all 0xff bytes).
-std::optional<std::string> PrefixSuccessor(std::string_view prefix) {
-  std::string successor(prefix);
-  while (!successor.empty()) {
-    unsigned char& last = reinterpret_cast<unsigned char&>(successor.back());
-    if (last != 0xff) {
-      ++last;
-      return successor;
-    }
-    successor.pop_back();
-  }
-  return std::nullopt;
-}
 
 class PyTable {
  public:
@@ -144,39 +132,58 @@ class PyTable {
     return values;
   }
 
-  std::unique_ptr<BatchIterator> Iterate(Yield yield, const py::object& start,
+  std::unique_ptr<BatchIterator> Iterate(YieldSpec yield,
+                                         const py::object& start,
                                          const py::object& stop, bool reverse,
                                          const py::object& prefix) {
+    KeyRange range = HalfOpenRange(start, stop, prefix);
+    CheckOpen();
     ReadOptions read_options = read_options_;
-    if (!start.is_none()) {
-      read_options.iterate_lower_bound =
-          std::string(BytesArg(start, "start").view());
-    }
-    if (!stop.is_none()) {
-      read_options.iterate_upper_bound =
-          std::string(BytesArg(stop, "stop").view());
-    }
-    if (!prefix.is_none()) {
-      // The prefix's keys are [prefix, successor): intersect with the bounds.
-      std::string low(BytesArg(prefix, "prefix").view());
-      std::optional<std::string> high = PrefixSuccessor(low);
-      if (!read_options.iterate_lower_bound.has_value() ||
-          *read_options.iterate_lower_bound < low) {
-        read_options.iterate_lower_bound = std::move(low);
-      }
-      if (high.has_value() && (!read_options.iterate_upper_bound.has_value() ||
-                               *high < *read_options.iterate_upper_bound)) {
-        read_options.iterate_upper_bound = std::move(high);
-      }
-    }
-    CallGuard guard(handle_.get());
-    std::unique_ptr<Iterator> iterator;
+    read_options.iterate_lower_bound = std::move(range.lower);
+    read_options.iterate_upper_bound = std::move(range.upper);
+    return std::make_unique<BatchIterator>(
+        handle_, Factory(std::move(read_options)), yield, reverse);
+  }
+
+  std::unique_ptr<BatchIterator> PlyvelIterator(
+      bool reverse, const py::object& start, const py::object& stop,
+      bool include_start, bool include_stop, const py::object& prefix,
+      bool include_key, bool include_value,
+      std::optional<bool> verify_checksums, std::optional<bool> fill_cache) {
+    KeyRange range =
+        PlyvelRange({}, start, stop, include_start, include_stop, prefix);
+    CheckOpen();
+    ReadOptions read_options = read_options_;
+    read_options.verify_checksums =
+        verify_checksums.value_or(read_options_.verify_checksums);
+    read_options.fill_cache = fill_cache.value_or(read_options_.fill_cache);
+    read_options.iterate_lower_bound = std::move(range.lower);
+    read_options.iterate_upper_bound = std::move(range.upper);
+    return std::make_unique<BatchIterator>(
+        handle_, Factory(std::move(read_options)),
+        YieldSpec{include_key, include_value, 0}, reverse);
+  }
+
+  std::unique_ptr<RawIterator> NewRawIterator(
+      std::optional<bool> verify_checksums, std::optional<bool> fill_cache) {
+    CheckOpen();
+    ReadOptions read_options = read_options_;
+    read_options.verify_checksums =
+        verify_checksums.value_or(read_options_.verify_checksums);
+    read_options.fill_cache = fill_cache.value_or(read_options_.fill_cache);
+    return std::make_unique<RawIterator>(handle_,
+                                         Factory(std::move(read_options)));
+  }
+
+  py::list Partitions(size_t parts) {
+    if (parts < 1) ThrowInvalidArgument("partitions: n must be at least 1");
+    std::vector<std::string> cuts;
     {
+      CallGuard guard(handle_.get());
       py::gil_scoped_release release;
-      iterator = handle_->table().NewIterator(read_options);
+      cuts = handle_->table().ApproximateSplitKeys(parts);
     }
-    return std::make_unique<BatchIterator>(handle_, std::move(iterator), yield,
-                                           reverse);
+    return RangesBetween(cuts);
   }
 
   bool MayContainRange(const py::object& lo, const py::object& hi) {
@@ -293,6 +300,13 @@ class PyTable {
     return Table::Open(options, *std::move(file), *size);
   }
 
+  IteratorFactory Factory(ReadOptions read_options) const {
+    std::shared_ptr<TableHandle> handle = handle_;
+    return [handle, read_options = std::move(read_options)]() {
+      return handle->table().NewIterator(read_options);
+    };
+  }
+
   // A missing key, as opposed to a file that went missing (which carries
   // its errno).
   static bool IsMissingKey(const absl::Status& status) {
@@ -366,14 +380,12 @@ safe from many threads.
           "Counters as a dict: hits, misses, inserts, evictions, usage, "
           "capacity.");
 
-  py::class_<BatchIterator, std::unique_ptr<BatchIterator>>(
+  DefineIteratorType<BatchIterator>(
       module, "TableIterator",
-      "An iterator over a table's entries (Table.items, keys, values). One "
-      "thread at a time.")
-      .def("__iter__", [](py::object self) { return self; })
-      .def("__next__", &BatchIterator::Next);
+      "An iterator over a table's entries (Table.iterator, items, keys, "
+      "values), with plyvel's Iterator moves. One thread at a time.");
 
-  py::class_<PyTable, std::unique_ptr<PyTable>>(module, "Table", R"doc(
+  py::class_<PyTable, std::unique_ptr<PyTable>> table(module, "Table", R"doc(
 An open table file (an SSTable in LevelDB's format): point lookups and
 ordered scans, with the table's filters.
 
@@ -395,16 +407,10 @@ and iteration release the GIL. close() may be called at any time: it waits
 for calls in progress in other threads to finish, then frees the table;
 later calls, and iterators still alive, raise InvalidArgumentError ("table
 is closed"). Leaving a ``with`` block closes the table.
-)doc")
-      .def_static(
-          "open", &PyTable::Open, py::arg("path"), py::kw_only(),
-          py::arg("filters") = py::none(), py::arg("verify_checksums") = true,
-          py::arg("fill_cache") = true, py::arg("block_cache") = py::none(),
-          py::arg("cache_index_and_filter_blocks") = false,
-          py::arg("internal_keys") = false,
-          py::arg("prefix_extractor") = py::none(), py::arg("mmap") = false,
-          R"doc(
+)doc");
+  constexpr char kOpenDoc[] = R"doc(
 Opens the table file at `path` (the GIL is released meanwhile).
+Table(path, ...) is the same.
 
 filters: the filter policies to recognise (FilterPolicy objects or kinds);
     None (default): every policy this build reads; []: use no filter. A
@@ -426,7 +432,23 @@ prefix_extractor: the PrefixExtractor that prefix scans use; a table's
 mmap: read through a memory mapping instead of pread (default False). A
     mapped file that is truncated while open kills the process with SIGBUS:
     only for files nothing rewrites.
-)doc")
+)doc";
+  table
+      .def(py::init(&PyTable::Open), py::arg("path"), py::kw_only(),
+           py::arg("filters") = py::none(), py::arg("verify_checksums") = true,
+           py::arg("fill_cache") = true, py::arg("block_cache") = py::none(),
+           py::arg("cache_index_and_filter_blocks") = false,
+           py::arg("internal_keys") = false,
+           py::arg("prefix_extractor") = py::none(), py::arg("mmap") = false,
+           kOpenDoc)
+      .def_static(
+          "open", &PyTable::Open, py::arg("path"), py::kw_only(),
+          py::arg("filters") = py::none(), py::arg("verify_checksums") = true,
+          py::arg("fill_cache") = true, py::arg("block_cache") = py::none(),
+          py::arg("cache_index_and_filter_blocks") = false,
+          py::arg("internal_keys") = false,
+          py::arg("prefix_extractor") = py::none(), py::arg("mmap") = false,
+          kOpenDoc)
       .def("get", &PyTable::Get, py::arg("key"),
            py::arg("default") = py::none(),
            "The value of `key` (bytes), or `default` if absent.")
@@ -444,7 +466,8 @@ mmap: read through a memory mapping instead of pread (default False). A
           "items",
           [](PyTable& self, const py::object& start, const py::object& stop,
              bool reverse, const py::object& prefix) {
-            return self.Iterate(Yield::kItems, start, stop, reverse, prefix);
+            return self.Iterate(YieldSpec{true, true, 0}, start, stop, reverse,
+                                prefix);
           },
           py::arg("start") = py::none(), py::arg("stop") = py::none(),
           py::kw_only(), py::arg("reverse") = false,
@@ -454,7 +477,8 @@ mmap: read through a memory mapping instead of pread (default False). A
           "keys",
           [](PyTable& self, const py::object& start, const py::object& stop,
              bool reverse, const py::object& prefix) {
-            return self.Iterate(Yield::kKeys, start, stop, reverse, prefix);
+            return self.Iterate(YieldSpec{true, false, 0}, start, stop, reverse,
+                                prefix);
           },
           py::arg("start") = py::none(), py::arg("stop") = py::none(),
           py::kw_only(), py::arg("reverse") = false,
@@ -464,7 +488,8 @@ mmap: read through a memory mapping instead of pread (default False). A
           "values",
           [](PyTable& self, const py::object& start, const py::object& stop,
              bool reverse, const py::object& prefix) {
-            return self.Iterate(Yield::kValues, start, stop, reverse, prefix);
+            return self.Iterate(YieldSpec{false, true, 0}, start, stop, reverse,
+                                prefix);
           },
           py::arg("start") = py::none(), py::arg("stop") = py::none(),
           py::kw_only(), py::arg("reverse") = false,
@@ -473,10 +498,50 @@ mmap: read through a memory mapping instead of pread (default False). A
       .def(
           "__iter__",
           [](PyTable& self) {
-            return self.Iterate(Yield::kKeys, py::none(), py::none(), false,
-                                py::none());
+            return self.Iterate(YieldSpec{true, false, 0}, py::none(),
+                                py::none(), false, py::none());
           },
-          "The keys in order, as keys().")
+          "The keys in order, as keys() (a mapping's iteration; "
+          "t.iterator() yields (key, value) pairs as plyvel's does).")
+      .def("iterator", &PyTable::PlyvelIterator, py::kw_only(),
+           py::arg("reverse") = false, py::arg("start") = py::none(),
+           py::arg("stop") = py::none(), py::arg("include_start") = true,
+           py::arg("include_stop") = false, py::arg("prefix") = py::none(),
+           py::arg("include_key") = true, py::arg("include_value") = true,
+           py::arg("verify_checksums") = py::none(),
+           py::arg("fill_cache") = py::none(),
+           "An iterator with plyvel's arguments and meanings, as "
+           "Database.iterator (without sequence): start (included unless "
+           "include_start=False), stop (excluded unless include_stop=True) "
+           "or prefix, reverse, include_key, include_value; next(), prev(), "
+           "seek(), seek_to_start(), seek_to_stop(). For internal_keys "
+           "tables the bounds are user keys and the keys yielded are "
+           "internal keys.")
+      .def("raw_iterator", &PyTable::NewRawIterator, py::kw_only(),
+           py::arg("verify_checksums") = py::none(),
+           py::arg("fill_cache") = py::none(),
+           "plyvel's raw iterator over the table (see Database.raw_iterator).")
+      .def("partitions", &PyTable::Partitions, py::arg("n"),
+           "At most `n` key ranges (start, stop) of about equal stored bytes "
+           "that cover every key once, in order: (None, k1), ..., (kn, "
+           "None), each the bounds of one scan (stop excluded). From the "
+           "index block: no data block is read (user keys for internal_keys "
+           "tables).")
+      .def(
+          "__arrow_c_stream__",
+          [](PyTable& self, const py::object&) {
+            return self
+                .PlyvelIterator(false, py::none(), py::none(), true, false,
+                                py::none(), true, true, std::nullopt,
+                                std::nullopt)
+                ->ArrowStream();
+          },
+          py::arg("requested_schema") = py::none(),
+          "Every entry as an Arrow stream (the Arrow PyCapsule interface): "
+          "binary columns key and value, in key order, in batches of at most "
+          "65,536 rows and less than 2 GiB per column, filled with the GIL "
+          "released. pyarrow.table(t), polars.DataFrame(t) and "
+          "duckdb.sql('select ... from t') read it.")
       .def("may_contain_range", &PyTable::MayContainRange, py::arg("lo"),
            py::arg("hi"),
            "False only if no key lies in [lo, hi), as the table's range "

@@ -19,6 +19,7 @@ settings.register_profile(
 settings.load_profile("bloomtable")
 
 import bloomtable  # noqa: E402  (after the profile, before the fixtures)
+from leveldb_writes import write_levels_and_log  # noqa: E402
 
 
 def key_of(i: int) -> bytes:
@@ -37,3 +38,10 @@ def table_path(tmp_path, model):
     path = tmp_path / "model.ldb"
     bloomtable.build_table(path, sorted(model.items()), block_size=512)
     return path
+
+
+@pytest.fixture
+def written(tmp_path):
+    """A LevelDB database with tables on several levels and a live log, and
+    its writes (leveldb_writes.Written)."""
+    return write_levels_and_log(tmp_path / "db")

@@ -1,6 +1,5 @@
 """bloomtable.Database against real LevelDB databases written by plyvel
-(Debian's python3-plyvel, a binding to Debian's libleveldb), compared with a
-dict model of the writes."""
+(leveldb_writes.py), compared with a dict model of the writes."""
 
 import os
 import shutil
@@ -10,62 +9,7 @@ import plyvel
 import pytest
 
 import bloomtable
-
-
-def key_of(i: int) -> bytes:
-    return b"key%05d" % i
-
-
-class Written:
-    """A database written by LevelDB, and every write made to it in order:
-    ops[s - 1] is the write of sequence number s (one write per call, so
-    LevelDB gives each the next sequence number)."""
-
-    def __init__(self, path):
-        self.path = str(path)
-        self.ops = []  # (key, 'put' | 'del', value)
-
-    def model(self, sequence=None):
-        state = {}
-        for key, kind, value in self.ops[:sequence]:
-            if kind == "put":
-                state[key] = value
-            else:
-                state.pop(key, None)
-        return state
-
-
-def write(db, written, key, value=None):
-    if value is None:
-        db.delete(key)
-        written.ops.append((key, "del", b""))
-    else:
-        db.put(key, value)
-        written.ops.append((key, "put", value))
-
-
-@pytest.fixture
-def written(tmp_path):
-    """Tables on several levels (small write buffer, a compaction) and a live
-    log: puts, overwrites and deletes of keys that exist and do not."""
-    w = Written(tmp_path / "db")
-    db = plyvel.DB(w.path, create_if_missing=True, write_buffer_size=16 << 10)
-    for i in range(0, 1500):
-        write(db, w, key_of(i), b"first-%d-" % i + b"x" * (i % 50))
-    for i in range(0, 1500, 3):
-        write(db, w, key_of(i), b"second-%d" % i)
-    for i in range(0, 1500, 5):
-        write(db, w, key_of(i))
-    db.compact_range()
-    # Newer than the compacted tables: in memtable-sized tables and the log.
-    for i in range(0, 1500, 7):
-        write(db, w, key_of(i), b"third-%d" % i)
-    for i in range(1, 1500, 11):
-        write(db, w, key_of(i))
-    write(db, w, b"never-put")  # a deletion of an absent key
-    write(db, w, b"", b"empty key")
-    db.close()
-    return w
+from leveldb_writes import Written, key_of, write
 
 
 def test_get_contains_getitem_match_the_model(written):
@@ -140,7 +84,7 @@ def expected_statuses(records):
 def test_versions_are_the_writes_with_their_status(written):
     model = written.model()
     with bloomtable.Database.open(written.path) as db:
-        records = db.versions()
+        records = list(db.versions())
         files = {t["name"] for t in db.tables()} | {log["name"] for log in db.logs()}
     assert records
     for r in records:
@@ -163,9 +107,31 @@ def test_versions_are_the_writes_with_their_status(written):
         assert (key, sequence) in listed
 
 
+def test_versions_stream_and_take_ranges(written):
+    with bloomtable.Database(written.path) as db:
+        everything = list(db.versions())
+        stream = db.versions()
+        assert isinstance(stream, bloomtable.VersionIterator)
+        assert iter(stream) is stream
+        first = next(stream)
+        assert (first.key, first.sequence) == (everything[0].key, everything[0].sequence)
+
+        def fields(records):
+            return [(r.key, r.sequence, r.type, r.value, r.file, r.offset, r.status)
+                    for r in records]
+
+        lo, hi = key_of(100), key_of(200)
+        assert fields(db.versions(lo, hi)) == fields(
+            r for r in everything if lo <= r.key < hi)
+        assert fields(db.versions(prefix=b"key011")) == fields(
+            r for r in everything if r.key.startswith(b"key011"))
+        assert fields(db.versions(start=key_of(1400), prefix=b"key01")) == fields(
+            r for r in everything if r.key.startswith(b"key01") and r.key >= key_of(1400))
+
+
 def test_versions_as_of_a_sequence_number(written):
     with bloomtable.Database.open(written.path) as db:
-        records = db.versions(sequence=2000)
+        records = list(db.versions(sequence=2000))
     assert records and all(r.sequence <= 2000 for r in records)
     live = {r.key: r.value for r in records if r.status == "live"}
     # Versions compaction dropped are not listed; those listed agree.
@@ -192,7 +158,7 @@ def test_leftover_log_is_listed_only_when_asked(tmp_path):
         assert all(r.status != "leftover" for r in plain.versions())
         assert dict(plain.items()) == w.model()
     with bloomtable.Database.open(w.path, read_leftovers=True) as db:
-        records = db.versions()
+        records = list(db.versions())
         assert dict(db.items()) == w.model()
     leftovers = [r for r in records if r.status == "leftover"]
     assert len(leftovers) == 50
@@ -232,7 +198,11 @@ def test_unknown_comparator_is_unsupported_for_ordered_reads(tmp_path):
             db.items()
         with pytest.raises(bloomtable.UnsupportedError):
             key_of(1) in db
-        records = db.versions()
+        records = list(db.versions())
+        # The listing needs no key order, but a range does; a prefix does not.
+        assert [r.key for r in db.versions(prefix=key_of(1))] == [key_of(1)]
+        with pytest.raises(bloomtable.UnsupportedError):
+            db.versions(start=key_of(1))
     assert len(records) == 21
     assert {(r.key, r.type) for r in records} == (
         {(key_of(i), "put") for i in range(20)} | {(key_of(3), "del")})

@@ -15,6 +15,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "bloomtable/file.h"
 #include "db/log_writer.h"
@@ -328,6 +329,50 @@ TEST(ToolDatabaseComparatorTest, UnknownComparatorIsUnsupportedForGet) {
     if (line.find("\tlive\t") != std::string::npos) ++live;
   }
   EXPECT_EQ(live, written.model.size());
+}
+
+// --jsonl: one object per entry (scan), per version (--all_versions) or per
+// part (dump), the same fields as --json's, as the database is read.
+TEST_F(ToolDatabaseTest, JsonLinesHoldWhatTheJsonDocumentHolds) {
+  auto parse_lines = [](const std::string& out) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (const std::string& line : Lines(out)) {
+      lines.push_back(nlohmann::json::parse(line));
+    }
+    return lines;
+  };
+  for (const std::vector<std::string>& flags :
+       std::vector<std::vector<std::string>>{
+           {"scan"},
+           {"scan", "--from", "key01", "--to", "key02", "--reverse"},
+           {"scan", "--all_versions"},
+           {"scan", "--all_versions", "--from", "key01", "--limit", "100"},
+           {"scan", "--all_versions", "--reverse", "--limit", "50"}}) {
+    std::vector<std::string> json_args = {flags[0], Db(), "--json"};
+    json_args.insert(json_args.end(), flags.begin() + 1, flags.end());
+    std::vector<std::string> lines_args = {flags[0], Db(), "--jsonl"};
+    lines_args.insert(lines_args.end(), flags.begin() + 1, flags.end());
+    const ToolResult document = RunTool(json_args);
+    const ToolResult lines = RunTool(lines_args);
+    ASSERT_EQ(lines.exit_status, 0) << lines;
+    const nlohmann::json json = nlohmann::json::parse(document.out);
+    const nlohmann::json& expected =
+        json.contains("versions") ? json["versions"] : json["entries"];
+    EXPECT_FALSE(expected.empty());
+    EXPECT_EQ(parse_lines(lines.out), expected) << absl::StrJoin(flags, " ");
+  }
+  const nlohmann::json dump =
+      nlohmann::json::parse(RunTool({"dump", Db(), "--json"}).out);
+  const nlohmann::json lines =
+      parse_lines(RunTool({"dump", Db(), "--jsonl"}).out);
+  ASSERT_EQ(lines.size(), 1 + dump["tables"].size() + dump["logs"].size());
+  EXPECT_EQ(lines[0]["kind"], "database");
+  EXPECT_EQ(lines[0]["manifest"], dump["manifest"]);
+  for (size_t i = 0; i < dump["tables"].size(); ++i) {
+    nlohmann::json table = dump["tables"][i];
+    table["kind"] = "table";
+    EXPECT_EQ(lines[1 + i], table);
+  }
 }
 
 }  // namespace
