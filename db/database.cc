@@ -223,6 +223,14 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     numbers.push_back(file.number);
   }
   rep->tables.PinVersion(std::move(numbers));
+  if (!options.filters_dir.empty() || options.build_filters_in_memory) {
+    rep->sidecars = std::make_unique<SidecarSet>(&rep->levels, policies,
+                                                 ucmp == BytewiseComparator());
+    if (!options.filters_dir.empty()) {
+      rep->sidecars->Load(dir, options.filters_dir, &rep->warnings);
+    }
+    rep->tables.OmitOwnFilters(rep->sidecars->Covered());
+  }
 
   for (uint64_t number : read->live_logs) {
     DatabaseLogFile log;
@@ -237,6 +245,10 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     rep->logs.push_back(std::move(log));
   }
   rep->log_view.Finish();
+  if (options.build_filters_in_memory) {
+    rep->sidecars->StartBuildingInMemory(&rep->tables,
+                                         options.in_memory_filters);
+  }
   rep->last_sequence =
       std::max(version.last_sequence, rep->log_view.max_sequence());
   return std::unique_ptr<Database>(new Database(std::move(rep)));
@@ -263,11 +275,16 @@ absl::StatusOr<std::string> Database::Get(
   KeyVersion version;
   bool found = false;
   std::string target;  // (user_key, snapshot), made when first needed
+  const SidecarSet* const sidecars = r.sidecars.get();
   for (size_t level = 0; level < r.levels.size() && !found; ++level) {
     const std::vector<DatabaseTableFile>& files = r.levels[level];
     if (level == 0) {
-      for (const DatabaseTableFile& file : files) {
+      for (size_t i = 0; i < files.size(); ++i) {
+        const DatabaseTableFile& file = files[i];
         if (!r.MayHold(file, user_key)) continue;
+        if (sidecars != nullptr && !sidecars->KeyMayMatch(0, i, user_key)) {
+          continue;
+        }
         absl::Status status = r.LookupTable(file, table_read, user_key,
                                             snapshot, &version, &found);
         if (!status.ok()) return status;
@@ -286,6 +303,10 @@ absl::StatusOr<std::string> Database::Get(
           return r.internal_comparator.Compare(file.largest, key) < 0;
         });
     if (it == files.end() || !r.MayHold(*it, user_key)) continue;
+    if (sidecars != nullptr &&
+        !sidecars->KeyMayMatch(level, it - files.begin(), user_key)) {
+      continue;
+    }
     absl::Status status =
         r.LookupTable(*it, table_read, user_key, snapshot, &version, &found);
     if (!status.ok()) return status;
@@ -307,14 +328,30 @@ std::unique_ptr<Iterator> Database::NewIterator(
   std::vector<std::unique_ptr<Iterator>> children;
   children.push_back(r.log_view.NewIterator());
   for (size_t level = 0; level < r.levels.size(); ++level) {
-    if (level == 0) {
-      for (const DatabaseTableFile& file : r.levels[0]) {
-        children.push_back(NewLevelIterator(&r.tables, &r.internal_comparator,
-                                            {file}, table_read));
+    std::vector<DatabaseTableFile> files = r.levels[level];
+    if (r.sidecars != nullptr && read_options.lower_bound.has_value() &&
+        read_options.upper_bound.has_value()) {
+      // Tables whose sidecar rules out every key of the bounds give the
+      // iterator nothing: they are left out unopened.
+      size_t kept = 0;
+      for (size_t i = 0; i < files.size(); ++i) {
+        if (!r.sidecars->RangeMayMatch(level, i, *read_options.lower_bound,
+                                       *read_options.upper_bound)) {
+          continue;
+        }
+        if (kept != i) files[kept] = std::move(files[i]);
+        ++kept;
       }
-    } else if (!r.levels[level].empty()) {
+      files.resize(kept);
+    }
+    if (level == 0) {
+      for (DatabaseTableFile& file : files) {
+        children.push_back(NewLevelIterator(&r.tables, &r.internal_comparator,
+                                            {std::move(file)}, table_read));
+      }
+    } else if (!files.empty()) {
       children.push_back(NewLevelIterator(&r.tables, &r.internal_comparator,
-                                          r.levels[level], table_read));
+                                          std::move(files), table_read));
     }
   }
   return NewDbIterator(
@@ -363,6 +400,7 @@ DatabaseStats Database::GetStats() const {
     ++stats.open_tables;
     stats.table_memory_bytes += table.ApproximateMemoryUsage();
   });
+  if (rep_->sidecars != nullptr) rep_->sidecars->AddStats(&stats);
   return stats;
 }
 

@@ -1,11 +1,13 @@
 // Database::Rep: what an open read-only database view holds, shared by
 // database.cc (open, Get, iterators) and all_versions.cc (ListVersions).
-// Immutable after OpenReadOnly except the table set, which locks itself.
+// Immutable after OpenReadOnly except the table set, which locks itself, and
+// the sidecar set, whose slots fill once each.
 
 #ifndef BLOOMTABLE_DB_DATABASE_REP_H_
 #define BLOOMTABLE_DB_DATABASE_REP_H_
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "bloomtable/database.h"
 #include "db/log_view.h"
+#include "db/sidecar_set.h"
 #include "db/table_set.h"
 #include "table/internal_key.h"
 
@@ -44,6 +47,10 @@ struct Database::Rep {
   std::vector<DatabaseLogFile> logs;
   uint64_t last_sequence = 0;
   std::vector<std::string> warnings;
+  // The sidecar filters (null without DatabaseOptions::filters_dir or
+  // build_filters_in_memory). Declared last: destroyed first, since its
+  // background builder reads through `tables`.
+  std::unique_ptr<SidecarSet> sidecars;
 
   uint64_t Snapshot(const DatabaseReadOptions& read_options) const {
     return read_options.sequence.has_value()

@@ -21,6 +21,7 @@
 #include "tools/escaping.h"
 #include "tools/exit_status.h"
 #include "tools/output_format.h"
+#include "tools/sidecar_commands.h"
 #include "tools/tool_errors.h"
 #include "tools/verify_file.h"
 
@@ -257,7 +258,7 @@ int RunDatabaseStats(const CommandLine& command_line) {
   return kExitSuccess;
 }
 
-int RunDatabaseVerify(const std::string& dir) {
+int RunDatabaseVerify(const std::string& dir, const std::string& filters_dir) {
   absl::StatusOr<DatabaseVersion> version = ReadVersion(dir);
   if (!version.ok()) {
     absl::Status status = version.status();
@@ -321,6 +322,7 @@ int RunDatabaseVerify(const std::string& dir) {
     const absl::Status status = CheckLog(dir, log.name, &records);
     note(PrintVerdict(path, status, absl::StrCat(" (", records, " records)")));
   }
+  if (!filters_dir.empty()) note(VerifyDatabaseSidecars(dir, filters_dir, db));
   return worst;
 }
 

@@ -145,8 +145,8 @@ int ScanAllVersions(const std::string& dir, const Database& db,
       printer.Add(absl::StrCat(
           Format(record.user_key, hex), "\t", record.sequence, "\t",
           record.deletion ? "del" : "put", "\t", Format(record.value, hex),
-          "\t", ToAbsl(RecordStatusName(record.status)), "\t", record.file, "\t",
-          record.offset));
+          "\t", ToAbsl(RecordStatusName(record.status)), "\t", record.file,
+          "\t", record.offset));
     }
     printer.Flush();
   }
@@ -184,6 +184,12 @@ absl::StatusOr<std::unique_ptr<Database>> OpenDatabaseForTool(
   return db;
 }
 
+DatabaseOptions ToolDatabaseOptions() {
+  DatabaseOptions options;
+  options.filters_dir = absl::GetFlag(FLAGS_filters);
+  return options;
+}
+
 int ReportDatabaseError(const std::string& dir, const absl::Status& status) {
   std::fflush(stdout);
   if (absl::IsFailedPrecondition(status)) {
@@ -199,7 +205,8 @@ int RunDatabaseGet(const CommandLine& command_line,
   const bool hex = absl::GetFlag(FLAGS_hex);
   DatabaseReadOptions options;
   if (!ReadSequence("get", &options)) return kExitUsage;
-  absl::StatusOr<std::unique_ptr<Database>> db = OpenDatabaseForTool(dir);
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      OpenDatabaseForTool(dir, ToolDatabaseOptions());
   if (!db.ok()) return ReportDatabaseError(dir, db.status());
   uint64_t missing = 0;
   for (const std::string& key : keys) {
@@ -226,6 +233,15 @@ int RunDatabaseGet(const CommandLine& command_line,
     absl::FPrintF(stderr, "%d keys: %d found, %d missing\n", keys.size(),
                   keys.size() - missing, missing);
   }
+  if (command_line.FlagGiven("filters")) {
+    const DatabaseStats stats = (*db)->GetStats();
+    std::fflush(stdout);
+    absl::FPrintF(stderr,
+                  "bloomtable: sidecar filters: %d of %d tables have one; "
+                  "asked %d times, %d answered absent (no table read)\n",
+                  stats.sidecar_tables, (*db)->tables().size(),
+                  stats.sidecar_filter_checks, stats.sidecar_filter_negatives);
+  }
   return missing > 0 ? kExitKeyNotFound : kExitSuccess;
 }
 
@@ -248,7 +264,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
   if (leftovers && !all_versions) {
     return ReportUsageError("scan", "--leftovers needs --all_versions");
   }
-  DatabaseOptions db_options;
+  DatabaseOptions db_options = ToolDatabaseOptions();
   db_options.read_leftovers = leftovers;
   absl::StatusOr<std::unique_ptr<Database>> db =
       OpenDatabaseForTool(dir, db_options);
@@ -292,6 +308,14 @@ int RunDatabaseScan(const CommandLine& command_line) {
     printer.Flush();
   }
   if (!status.ok()) return ReportDatabaseError(dir, status);
+  if (command_line.FlagGiven("filters")) {
+    const DatabaseStats stats = (*db)->GetStats();
+    absl::FPrintF(stderr,
+                  "bloomtable: sidecar filters: %d of %d tables have one; "
+                  "%d tables left out of the scan\n",
+                  stats.sidecar_tables, (*db)->tables().size(),
+                  stats.sidecar_range_negatives);
+  }
   return kExitSuccess;
 }
 

@@ -30,6 +30,7 @@
 #include "tools/log_dump.h"
 #include "tools/output_format.h"
 #include "tools/scan_filter_analysis.h"
+#include "tools/sidecar_commands.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
 #include "util/coding.h"
@@ -357,6 +358,9 @@ int RunDump(const CommandLine& command_line) {
   settings.internal_keys = absl::GetFlag(FLAGS_internal_keys);
   const bool json = absl::GetFlag(FLAGS_json);
 
+  if (IsSidecarFile(path, command_line.open_file())) {
+    return DumpSidecarFile(path, json);
+  }
   {
     std::unique_ptr<RandomAccessFile> log_file;
     uint64_t log_size = 0;

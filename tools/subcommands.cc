@@ -41,6 +41,10 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"range_filter_bits_per_key", "N"},
           {"max_range_length", "N"},
           {"sequence", "N"},
+          {"into", "SIDECAR_DIR"},
+          {"policy", "ribbon|cache_local_bloom|bloom"},
+          {"threads", "N"},
+          {"filters", "SIDECAR_DIR"},
       };
   for (const auto& [name, placeholder] : *kPlaceholders) {
     if (name == flag) return placeholder;
@@ -126,10 +130,14 @@ const std::vector<Subcommand>& Subcommands() {
        "database directory DIR, checks its MANIFEST's records, that every "
        "table the MANIFEST lists exists with its recorded size and key range "
        "and verifies as a file does, and every log record's checksum: one "
-       "line per file, the first damage named with its offset.",
+       "line per file, the first damage named with its offset. With "
+       "--filters SIDECAR_DIR, also each table's sidecar filter there: OK, "
+       "MISSING, STALE (bound to another table: ignored by readers) or "
+       "CORRUPT (damaged, or rejecting a key its table holds). A sidecar "
+       "filter file given as FILE is checked alone.",
        1,
        kAnyNumber,
-       {"internal_keys"},
+       {"internal_keys", "filters"},
        RunVerify},
       {"get",
        "FILE|DIR [KEY]",
@@ -144,10 +152,12 @@ const std::vector<Subcommand>& Subcommands() {
        "summary on standard error. Exit status 1 if any key is missing. Given "
        "a LevelDB database directory DIR, looks KEY up in the database (its "
        "live logs, then level by level) and prints its newest value; "
-       "--sequence N reads the value as of sequence number N.",
+       "--sequence N reads the value as of sequence number N; --filters "
+       "SIDECAR_DIR asks the sidecar filters there before each table (see "
+       "index), and says on standard error how often they answered.",
        1,
        2,
-       {"hex", "key_file", "internal_keys", "sequence"},
+       {"hex", "key_file", "internal_keys", "sequence", "filters"},
        RunGet},
       {"scan",
        "FILE|DIR",
@@ -165,12 +175,14 @@ const std::vector<Subcommand>& Subcommands() {
        "--all_versions lists every version of every key instead: user key, "
        "sequence, put or del, value, status (live, overwritten, deleted, "
        "leftover), file and offset, separated by tabs (with --leftovers also "
-       "from files the MANIFEST no longer lists). --json, --sequence, "
-       "--all_versions and --leftovers apply to directories only.",
+       "from files the MANIFEST no longer lists). --filters SIDECAR_DIR "
+       "asks the sidecar filters there (see index) before opening a table "
+       "for a bounded scan. --json, --sequence, --all_versions, --leftovers "
+       "and --filters apply to directories only.",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys", "sequence",
-        "json", "all_versions", "leftovers"},
+        "json", "all_versions", "leftovers", "filters"},
        RunScan},
       {"build",
        "OUT",
@@ -208,6 +220,28 @@ const std::vector<Subcommand>& Subcommands() {
        1,
        {"json", "internal_keys"},
        RunStats},
+      {"index",
+       "DIR|FILE",
+       "build sidecar filters for a database's tables or a table",
+       "Writes into --into SIDECAR_DIR (created if missing, never inside the "
+       "database directory, which is not written) a sidecar filter for each "
+       "table of the LevelDB database DIR that has none bound to it and "
+       "built with these settings: one filter over the table's user keys, "
+       "whole-table Ribbon at 10 bits per key unless --policy and "
+       "--bits_per_key say otherwise, with a prefix filter and a range "
+       "filter if asked. Run again after the database changed, it builds "
+       "only the new tables' sidecars, and lists those of tables that are "
+       "gone (--prune removes them). Given a table FILE, builds its sidecar "
+       "(--internal_keys for a database's .ldb file). get and scan of DIR "
+       "use them with --filters SIDECAR_DIR. Prints a summary (--json: one "
+       "document) and, on a terminal, a progress bar on standard error. "
+       "Exit status 3 if a table could not be read (the others are built).",
+       1,
+       1,
+       {"into", "policy", "bits_per_key", "threads", "prefix_extractor",
+        "range_filter_bits_per_key", "max_range_length", "prune", "json",
+        "internal_keys"},
+       RunIndex},
   };
   return *kSubcommands;
 }

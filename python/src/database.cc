@@ -62,12 +62,11 @@ struct PyVersionRecord {
 
 class PyDatabase {
  public:
-  static std::unique_ptr<PyDatabase> Open(const py::object& path_arg,
-                                          bool verify_checksums,
-                                          bool fill_cache,
-                                          std::optional<size_t> cache_bytes,
-                                          int max_open_files,
-                                          bool read_leftovers) {
+  static std::unique_ptr<PyDatabase> Open(
+      const py::object& path_arg, bool verify_checksums, bool fill_cache,
+      std::optional<size_t> cache_bytes, int max_open_files,
+      bool read_leftovers, const py::object& filters_dir,
+      bool filters_in_memory) {
     const std::string path = PathArg(path_arg);
     if (max_open_files < 1) {
       ThrowInvalidArgument("max_open_files must be at least 1");
@@ -75,6 +74,8 @@ class PyDatabase {
     DatabaseOptions options;
     options.max_open_files = max_open_files;
     options.read_leftovers = read_leftovers;
+    if (!filters_dir.is_none()) options.filters_dir = PathArg(filters_dir);
+    options.build_filters_in_memory = filters_in_memory;
     const size_t bytes = cache_bytes.value_or(kDefaultBlockCacheBytes);
     if (bytes > 0) options.block_cache = NewLRUCache(bytes);
     absl::StatusOr<std::unique_ptr<Database>> database;
@@ -174,6 +175,29 @@ class PyDatabase {
       list.append(d);
     }
     return list;
+  }
+
+  py::dict Stats() {
+    CheckOpen();
+    const DatabaseStats stats = handle_->database().GetStats();
+    py::dict d;
+    d["open_tables"] = stats.open_tables;
+    d["table_memory_bytes"] = stats.table_memory_bytes;
+    d["filter_checks"] = stats.tables.filter_checks;
+    d["filter_negatives"] = stats.tables.filter_negatives;
+    d["data_block_reads"] = stats.tables.data_block_reads;
+    d["bytes_read"] = stats.tables.bytes_read;
+    d["block_cache_hits"] = stats.tables.block_cache_hits;
+    d["block_cache_misses"] = stats.tables.block_cache_misses;
+    d["sidecar_tables"] = stats.sidecar_tables;
+    d["sidecar_memory_bytes"] = stats.sidecar_memory_bytes;
+    d["sidecar_filter_checks"] = stats.sidecar_filter_checks;
+    d["sidecar_filter_negatives"] = stats.sidecar_filter_negatives;
+    d["sidecar_range_checks"] = stats.sidecar_range_checks;
+    d["sidecar_range_negatives"] = stats.sidecar_range_negatives;
+    d["sidecars_pending"] = stats.sidecars_pending;
+    d["sidecar_build_failures"] = stats.sidecar_build_failures;
+    return d;
   }
 
   py::list Logs() {
@@ -342,6 +366,8 @@ InvalidArgumentError ("database is closed").
           py::arg("verify_checksums") = true, py::arg("fill_cache") = true,
           py::arg("block_cache_bytes") = py::none(),
           py::arg("max_open_files") = 1000, py::arg("read_leftovers") = false,
+          py::arg("filters_dir") = py::none(),
+          py::arg("filters_in_memory") = false,
           R"doc(
 Opens the database in directory `path` (the GIL is released meanwhile):
 reads CURRENT, the MANIFEST and the live logs; tables are opened when first
@@ -355,6 +381,11 @@ max_open_files: tables kept open at once (at least 1; default 1000).
 read_leftovers: versions() also lists the records of table and log files
     the database's version does not list, with status 'leftover' (default
     False; get and iteration never read them).
+filters_dir: a directory of sidecar filters (bloomtable.build_filters) to
+    ask before each table; one that is missing, stale or damaged is ignored
+    (see warnings) and the table's own filter answers. Default None.
+filters_in_memory: build the missing sidecar filters in memory, on a
+    background thread, without writing anything (default False).
 )doc")
       .def("get", &PyDatabase::Get, py::arg("key"),
            py::arg("default") = py::none(), py::kw_only(),
@@ -418,6 +449,15 @@ read_leftovers: versions() also lists the records of table and log files
       .def("logs", &PyDatabase::Logs,
            "The live logs, oldest first, as dicts: number, name, records, "
            "damaged, min_sequence, max_sequence.")
+      .def("stats", &PyDatabase::Stats,
+           "Counts of the tables open now and of the sidecar filters, as a "
+           "dict: open_tables, table_memory_bytes, filter_checks, "
+           "filter_negatives, data_block_reads, bytes_read, "
+           "block_cache_hits, block_cache_misses, sidecar_tables, "
+           "sidecar_memory_bytes, sidecar_filter_checks, "
+           "sidecar_filter_negatives, sidecar_range_checks, "
+           "sidecar_range_negatives, sidecars_pending, "
+           "sidecar_build_failures. Opens no table.")
       .def_property_readonly("ordered", &PyDatabase::ordered,
                              "Whether the comparator is known (bytewise): "
                              "get and iteration need it.")

@@ -8,6 +8,7 @@
 #include "python/src/database.h"
 #include "python/src/errors.h"
 #include "python/src/filters.h"
+#include "python/src/sidecar_filters.h"
 #include "python/src/table.h"
 
 PYBIND11_MODULE(_bloomtable, module) {
@@ -20,4 +21,5 @@ PYBIND11_MODULE(_bloomtable, module) {
   bloomtable::python::DefineTable(module);
   bloomtable::python::DefineBuilder(module);
   bloomtable::python::DefineDatabase(module);
+  bloomtable::python::DefineSidecarFilters(module);
 }

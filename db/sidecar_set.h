@@ -1,0 +1,110 @@
+// SidecarSet: the sidecar filters (bloomtable/sidecar.h) of a database
+// view, one slot per table of its version, which Database::Get asks before
+// the table itself and iterators ask before they open a table.
+//
+// Slots are filled at open from a sidecar directory (each file checked
+// against its table: a missing, stale, damaged or foreign one leaves the
+// slot empty, with a warning, and the table's own filter answers), and
+// afterwards, when asked, by a background thread that builds the missing
+// filters in memory from the tables' keys. A filled slot never changes
+// again; an empty one answers "maybe".
+//
+// Thread-safety: the lookups (KeyMayMatch, RangeMayMatch, Find) take no
+// lock: a slot is an atomic pointer, published once with release order, to
+// a filter that is immutable but for its atomic counters. Load and Covered
+// are called by the opening thread before any lookup. The background
+// thread stops and is joined when the set is destroyed, which must happen
+// before the TableSet it reads through is.
+
+#ifndef BLOOMTABLE_DB_SIDECAR_SET_H_
+#define BLOOMTABLE_DB_SIDECAR_SET_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "bloomtable/database.h"
+#include "bloomtable/filter_policy.h"
+#include "bloomtable/sidecar.h"
+#include "db/sidecar_filter.h"
+#include "db/table_set.h"
+
+namespace bloomtable {
+
+class SidecarSet {
+ public:
+  // `levels` are the version's tables by level, as the view orders them;
+  // they must outlive the set and not change. `policies` are those a
+  // sidecar's filter may name. `bytewise`: the database's comparator is the
+  // bytewise one (range filters need it).
+  SidecarSet(const std::vector<std::vector<DatabaseTableFile>>* levels,
+             std::vector<std::shared_ptr<const FilterPolicy>> policies,
+             bool bytewise);
+  SidecarSet(const SidecarSet&) = delete;
+  SidecarSet& operator=(const SidecarSet&) = delete;
+  ~SidecarSet();
+
+  // Reads the sidecar of every table of the database in `db_dir` from
+  // `sidecar_dir` and checks its binding against the table (a few small
+  // reads at the end of the table file: no data block). What is not used,
+  // and why, goes to `warnings`.
+  void Load(const std::string& db_dir, const std::string& sidecar_dir,
+            std::vector<std::string>* warnings);
+
+  // The numbers of the tables that have a sidecar now.
+  std::vector<uint64_t> Covered() const;
+
+  // Starts a thread that builds, in memory, the filters of the tables
+  // without one (level 0 first, where every lookup asks each table), each
+  // read through `tables` (which must outlive the set). Call once.
+  void StartBuildingInMemory(TableSet* tables,
+                             const SidecarFilterOptions& options);
+
+  // The filter of table `index` of `level`, or null.
+  const SidecarFilter* Find(size_t level, size_t index) const {
+    return slots_[level][index].load(std::memory_order_acquire);
+  }
+  // False only if table `index` of `level` holds no version of `user_key`.
+  bool KeyMayMatch(size_t level, size_t index,
+                   std::string_view user_key) const {
+    const SidecarFilter* filter = Find(level, index);
+    return filter == nullptr || filter->KeyMayMatch(user_key);
+  }
+  // False only if table `index` of `level` holds no user key in [lo, hi).
+  bool RangeMayMatch(size_t level, size_t index, std::string_view lo,
+                     std::string_view hi) const {
+    const SidecarFilter* filter = Find(level, index);
+    return filter == nullptr || filter->RangeMayMatch(lo, hi);
+  }
+
+  // Adds the sidecars' counts and memory to `stats`.
+  void AddStats(DatabaseStats* stats) const;
+
+ private:
+  void Install(size_t level, size_t index,
+               std::unique_ptr<SidecarFilter> filter);
+  void BuildInMemory(TableSet* tables, SidecarFilterOptions options);
+
+  const std::vector<std::vector<DatabaseTableFile>>* const levels_;
+  const std::vector<std::shared_ptr<const FilterPolicy>> policies_;
+  const bool bytewise_;
+  // One atomic pointer per table, per level.
+  std::vector<std::unique_ptr<std::atomic<const SidecarFilter*>[]>> slots_;
+  mutable std::mutex mutex_;
+  // The installed filters (what slots_ point to), in installation order.
+  std::vector<std::unique_ptr<SidecarFilter>> filters_;
+  std::atomic<uint64_t> pending_{0};
+  std::atomic<uint64_t> build_failures_{0};
+  std::atomic<bool> stop_{false};
+  std::thread builder_;
+};
+
+}  // namespace bloomtable
+
+#endif  // BLOOMTABLE_DB_SIDECAR_SET_H_
