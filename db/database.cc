@@ -274,7 +274,7 @@ absl::StatusOr<std::string> Database::Get(
   table_read.fill_cache = read_options.fill_cache;
   KeyVersion version;
   bool found = false;
-  std::string target;  // (user_key, snapshot), made when first needed
+  const uint64_t target_tag = PackSequenceAndType(snapshot, ValueType::kValue);
   const SidecarSet* const sidecars = r.sidecars.get();
   for (size_t level = 0; level < r.levels.size() && !found; ++level) {
     const std::vector<DatabaseTableFile>& files = r.levels[level];
@@ -294,13 +294,10 @@ absl::StatusOr<std::string> Database::Get(
     }
     // The first file whose largest key is at or after (user_key, snapshot):
     // the one that may hold the newest visible version.
-    if (target.empty()) {
-      AppendInternalKey(&target, user_key, snapshot, ValueType::kValue);
-    }
     auto it = std::lower_bound(
-        files.begin(), files.end(), target,
-        [&r](const DatabaseTableFile& file, const std::string& key) {
-          return r.internal_comparator.Compare(file.largest, key) < 0;
+        files.begin(), files.end(), user_key,
+        [&r, target_tag](const DatabaseTableFile& file, std::string_view key) {
+          return r.EndsBefore(file, key, target_tag);
         });
     if (it == files.end() || !r.MayHold(*it, user_key)) continue;
     if (sidecars != nullptr &&

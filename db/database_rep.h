@@ -18,6 +18,7 @@
 #include "db/sidecar_set.h"
 #include "db/table_set.h"
 #include "table/internal_key.h"
+#include "util/coding.h"
 
 namespace bloomtable {
 
@@ -28,6 +29,7 @@ struct Database::Rep {
         options(o),
         user_comparator(ucmp),
         internal_comparator(ucmp != nullptr ? ucmp : BytewiseComparator()),
+        bytewise(ucmp == BytewiseComparator()),
         tables(dir, std::move(table_options),
                static_cast<size_t>(std::max(o.max_open_files, 1)), o.mmap_reads,
                o.wrap_table_file),
@@ -37,6 +39,7 @@ struct Database::Rep {
   const DatabaseOptions options;
   const Comparator* const user_comparator;  // null: unknown comparator
   const InternalKeyComparator internal_comparator;
+  const bool bytewise;  // the user comparator is BytewiseComparator()
   mutable TableSet tables;
   LogView log_view;
   std::string comparator_name;
@@ -92,10 +95,32 @@ struct Database::Rep {
   }
 
   bool MayHold(const DatabaseTableFile& file, std::string_view user_key) const {
+    if (bytewise) {  // compared inline, not through the virtual call
+      return user_key >= ExtractUserKey(file.smallest) &&
+             user_key <= ExtractUserKey(file.largest);
+    }
     return user_comparator->Compare(user_key, ExtractUserKey(file.smallest)) >=
                0 &&
            user_comparator->Compare(user_key, ExtractUserKey(file.largest)) <=
                0;
+  }
+
+  // Whether `file`'s largest key is before (user_key, tag) in internal-key
+  // order: internal_comparator.Compare(file.largest, that key) < 0, without
+  // making that key.
+  bool EndsBefore(const DatabaseTableFile& file, std::string_view user_key,
+                  uint64_t tag) const {
+    const std::string_view largest = ExtractUserKey(file.largest);
+    const int by_user_key = bytewise
+                                ? largest.compare(user_key)
+                                : user_comparator->Compare(largest, user_key);
+    if (by_user_key != 0) return by_user_key < 0;
+    const uint64_t largest_tag =
+        file.largest.size() < kInternalKeyTagSize
+            ? 0
+            : DecodeFixed64(file.largest.data() + file.largest.size() -
+                            kInternalKeyTagSize);
+    return largest_tag > tag;  // a larger tag (newer) comes first
   }
 };
 

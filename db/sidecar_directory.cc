@@ -132,7 +132,14 @@ class SidecarBuildRun {
     binding->smallest = job.smallest;
     binding->largest = job.largest;
 
-    absl::StatusOr<std::string> existing = ReadFileToString(job.sidecar_path);
+    // A missing sidecar is the common case: asked without making an error
+    // (whose errno text, made on many threads at once, is what the
+    // ThreadSanitizer sees racing inside Abseil's uninstrumented StrError).
+    std::error_code ignored;
+    absl::StatusOr<std::string> existing =
+        std::filesystem::exists(job.sidecar_path, ignored)
+            ? ReadFileToString(job.sidecar_path)
+            : absl::NotFoundError(job.sidecar_path);
     if (existing.ok()) {
       absl::StatusOr<SidecarContents> contents = DecodeSidecar(*existing);
       if (contents.ok() && contents->binding == *binding &&

@@ -1,5 +1,7 @@
 #include "db/sidecar_filter.h"
 
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -131,6 +133,10 @@ SidecarLoad LoadTableSidecar(
     load.status = std::move(status);
     return std::move(load);
   };
+  std::error_code error;
+  if (!std::filesystem::exists(sidecar_path, error) && !error) {
+    return fail(SidecarState::kMissing, absl::OkStatus());
+  }
   absl::StatusOr<std::string> bytes = ReadFileToString(sidecar_path);
   if (absl::IsNotFound(bytes.status())) {
     return fail(SidecarState::kMissing, absl::OkStatus());

@@ -21,10 +21,7 @@ void ScanFilters::Load(const Options& options, const RandomAccessFile& file,
                        TableCounters* counters,
                        std::unique_ptr<ScanFilters>* filters,
                        ScanFilterInfo* info) {
-  filters->reset();
-  *info = ScanFilterInfo();
-  auto loaded = std::unique_ptr<ScanFilters>(
-      new ScanFilters(counters, options.comparator == BytewiseComparator()));
+  std::unique_ptr<ScanFilters> loaded = Start(options, counters, filters, info);
   for (const MetaindexEntry& entry : metaindex) {
     const std::string_view key = entry.key;
     const BlockSource read = [&]() {
@@ -36,6 +33,20 @@ void ScanFilters::Load(const Options& options, const RandomAccessFile& file,
       loaded->LoadRangeFilter(key, read, info);
     }
   }
+  KeepIfAny(std::move(loaded), filters);
+}
+
+std::unique_ptr<ScanFilters> ScanFilters::Start(
+    const Options& options, TableCounters* counters,
+    std::unique_ptr<ScanFilters>* filters, ScanFilterInfo* info) {
+  filters->reset();
+  *info = ScanFilterInfo();
+  return std::unique_ptr<ScanFilters>(
+      new ScanFilters(counters, options.comparator == BytewiseComparator()));
+}
+
+void ScanFilters::KeepIfAny(std::unique_ptr<ScanFilters> loaded,
+                            std::unique_ptr<ScanFilters>* filters) {
   if (loaded->prefix_ != nullptr || loaded->range_ != nullptr) {
     *filters = std::move(loaded);
   }
@@ -48,10 +59,7 @@ void ScanFilters::FromBlocks(const Options& options,
                              TableCounters* counters,
                              std::unique_ptr<ScanFilters>* filters,
                              ScanFilterInfo* info) {
-  filters->reset();
-  *info = ScanFilterInfo();
-  auto loaded = std::unique_ptr<ScanFilters>(
-      new ScanFilters(counters, options.comparator == BytewiseComparator()));
+  std::unique_ptr<ScanFilters> loaded = Start(options, counters, filters, info);
   // The loaders keep what they are given: a copy, owned like a read block.
   const auto copy_of = [](std::string_view bytes) {
     return [bytes]() -> absl::StatusOr<BlockContents> {
@@ -75,9 +83,7 @@ void ScanFilters::FromBlocks(const Options& options,
                                          ToAbsl(RangeFilterBuilder::kName)),
                             copy_of(range_block), info);
   }
-  if (loaded->prefix_ != nullptr || loaded->range_ != nullptr) {
-    *filters = std::move(loaded);
-  }
+  KeepIfAny(std::move(loaded), filters);
 }
 
 void ScanFilters::LoadPrefixFilter(const Options& options, std::string_view key,

@@ -102,6 +102,14 @@ class ScanFilters {
  private:
   explicit ScanFilters(TableCounters* counters, bool bytewise);
 
+  // Load's and FromBlocks' first and last steps: clear the outputs and make
+  // an empty set; hand it over if it holds a filter.
+  static std::unique_ptr<ScanFilters> Start(
+      const Options& options, TableCounters* counters,
+      std::unique_ptr<ScanFilters>* filters, ScanFilterInfo* info);
+  static void KeepIfAny(std::unique_ptr<ScanFilters> loaded,
+                        std::unique_ptr<ScanFilters>* filters);
+
   // Reads a filter block when it is needed (from the table file, or from
   // memory for FromBlocks).
   using BlockSource = std::function<absl::StatusOr<BlockContents>()>;
