@@ -224,8 +224,17 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
   }
   rep->tables.PinVersion(std::move(numbers));
   if (!options.filters_dir.empty() || options.build_filters_in_memory) {
-    rep->sidecars = std::make_unique<SidecarSet>(&rep->levels, policies,
-                                                 ucmp == BytewiseComparator());
+    // A sidecar's filter may be of any of the library's policies, whatever
+    // the tables' own filters are restricted to.
+    std::vector<std::shared_ptr<const FilterPolicy>> sidecar_policies =
+        policies;
+    for (std::shared_ptr<const FilterPolicy>& policy :
+         BuiltinFilterPolicies()) {
+      sidecar_policies.push_back(std::move(policy));
+    }
+    rep->sidecars =
+        std::make_unique<SidecarSet>(&rep->levels, std::move(sidecar_policies),
+                                     ucmp == BytewiseComparator());
     if (!options.filters_dir.empty()) {
       rep->sidecars->Load(dir, options.filters_dir, &rep->warnings);
     }

@@ -23,6 +23,10 @@ std::shared_ptr<const FilterPolicy> FindPolicy(
   return nullptr;
 }
 
+// What a sidecar may hold beyond twice its table's size: its header and
+// binding, and the fixed parts of small filters.
+constexpr uint64_t kSidecarSlack = 64 << 10;
+
 absl::Status UnknownPolicy(std::string_view what, std::string_view name) {
   return absl::UnimplementedError(absl::StrCat("sidecar file: ", ToAbsl(what),
                                                " of an unknown policy \"",
@@ -136,6 +140,17 @@ SidecarLoad LoadTableSidecar(
   std::error_code error;
   if (!std::filesystem::exists(sidecar_path, error) && !error) {
     return fail(SidecarState::kMissing, absl::OkStatus());
+  }
+  // No filter of a table needs more bytes than twice the table (at most 64
+  // bits per key of each kind, where an entry takes at least a key, its
+  // 8-byte tag and 3 bytes of lengths) and a header: a larger file is not
+  // read into memory.
+  absl::StatusOr<uint64_t> size = GetFileSize(sidecar_path);
+  if (size.ok() && *size > 2 * table.size + kSidecarSlack) {
+    return fail(SidecarState::kDamaged,
+                absl::DataLossError(absl::StrCat(
+                    "sidecar file: ", *size, " bytes, more than a filter of a ",
+                    table.size, "-byte table can take")));
   }
   absl::StatusOr<std::string> bytes = ReadFileToString(sidecar_path);
   if (absl::IsNotFound(bytes.status())) {

@@ -224,6 +224,18 @@ TEST_F(SidecarDatabaseTest, CoveredTablesAreOpenedWithoutTheirOwnFilter) {
   }
 }
 
+TEST_F(SidecarDatabaseTest, SidecarsAreUsedWhateverPoliciesTheTablesMayUse) {
+  Build(Dir(), Filters());
+  DatabaseOptions options;
+  options.filters_dir = Filters();
+  options.filter_policies = {NewLevelDBBloomFilterPolicy(10)};
+  std::unique_ptr<Database> db = Open(Dir(), options);
+  ASSERT_NE(db, nullptr);
+  EXPECT_TRUE(db->warnings().empty()) << absl::StrJoin(db->warnings(), "\n");
+  EXPECT_EQ(db->GetStats().sidecar_tables, 4u);
+  ExpectModelAnswers(*db, layout_);
+}
+
 TEST_F(SidecarDatabaseTest, MemoryHeldIsCountedInStats) {
   Build(Dir(), Filters());
   std::unique_ptr<Database> db = OpenWithSidecars(Dir(), Filters());
@@ -368,6 +380,20 @@ TEST_F(SidecarDatabaseTest, DamagedStaleForeignAndMissingSidecarsAreIgnored) {
   EXPECT_THAT(warnings, HasSubstr("no sidecar filter for 1 of 4 tables (" +
                                   TableFileName(layout_.numbers[3])));
   EXPECT_EQ(db->GetStats().sidecar_tables, 0u);
+  ExpectModelAnswers(*db, layout_);
+}
+
+TEST_F(SidecarDatabaseTest, SidecarLargerThanItsTableCouldNeedIsNotRead) {
+  Build(Dir(), Filters());
+  const std::string path = SidecarPath(Filters(), layout_.numbers[0]);
+  const uint64_t table_size = std::filesystem::file_size(
+      absl::StrCat(Dir(), "/", TableFileName(layout_.numbers[0])));
+  std::filesystem::resize_file(path, 2 * table_size + (64 << 10) + 1);
+  std::unique_ptr<Database> db = OpenWithSidecars(Dir(), Filters());
+  ASSERT_NE(db, nullptr);
+  EXPECT_THAT(absl::StrJoin(db->warnings(), "\n"),
+              HasSubstr(path + ": sidecar filter not used (sidecar file: "));
+  EXPECT_EQ(db->GetStats().sidecar_tables, 3u);
   ExpectModelAnswers(*db, layout_);
 }
 
