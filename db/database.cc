@@ -218,6 +218,12 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     rep->all_tables.insert(rep->all_tables.end(), files.begin(), files.end());
   }
 
+  if (rep->bytewise) {
+    for (const std::vector<DatabaseTableFile>& files : rep->levels) {
+      rep->ranges.emplace_back(&files);
+    }
+  }
+
   std::vector<uint64_t> numbers;
   for (const DatabaseTableFile& file : rep->all_tables) {
     numbers.push_back(file.number);
@@ -287,34 +293,28 @@ absl::StatusOr<std::string> Database::Get(
   const SidecarSet* const sidecars = r.sidecars.get();
   for (size_t level = 0; level < r.levels.size() && !found; ++level) {
     const std::vector<DatabaseTableFile>& files = r.levels[level];
+    if (files.empty()) continue;
+    const Rep::LevelKey key = r.KeyIn(level, user_key);
     if (level == 0) {
       for (size_t i = 0; i < files.size(); ++i) {
-        const DatabaseTableFile& file = files[i];
-        if (!r.MayHold(file, user_key)) continue;
+        if (!r.MayHold(0, i, key)) continue;
         if (sidecars != nullptr && !sidecars->KeyMayMatch(0, i, user_key)) {
           continue;
         }
-        absl::Status status = r.LookupTable(file, table_read, user_key,
+        absl::Status status = r.LookupTable(files[i], table_read, user_key,
                                             snapshot, &version, &found);
         if (!status.ok()) return status;
         if (found) break;
       }
       continue;
     }
-    // The first file whose largest key is at or after (user_key, snapshot):
-    // the one that may hold the newest visible version.
-    auto it = std::lower_bound(
-        files.begin(), files.end(), user_key,
-        [&r, target_tag](const DatabaseTableFile& file, std::string_view key) {
-          return r.EndsBefore(file, key, target_tag);
-        });
-    if (it == files.end() || !r.MayHold(*it, user_key)) continue;
-    if (sidecars != nullptr &&
-        !sidecars->KeyMayMatch(level, it - files.begin(), user_key)) {
+    const size_t i = r.FirstEndingAtOrAfter(level, key, target_tag);
+    if (i == files.size() || !r.MayHold(level, i, key)) continue;
+    if (sidecars != nullptr && !sidecars->KeyMayMatch(level, i, user_key)) {
       continue;
     }
-    absl::Status status =
-        r.LookupTable(*it, table_read, user_key, snapshot, &version, &found);
+    absl::Status status = r.LookupTable(files[i], table_read, user_key,
+                                        snapshot, &version, &found);
     if (!status.ok()) return status;
   }
   if (!found) return KeyNotFound();

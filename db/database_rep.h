@@ -14,11 +14,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "bloomtable/database.h"
+#include "db/level_ranges.h"
 #include "db/log_view.h"
 #include "db/sidecar_set.h"
 #include "db/table_set.h"
 #include "table/internal_key.h"
-#include "util/coding.h"
 
 namespace bloomtable {
 
@@ -46,6 +46,9 @@ struct Database::Rep {
   std::string manifest;
   // By level; level 0 newest first, deeper levels by smallest key.
   std::vector<std::vector<DatabaseTableFile>> levels;
+  // Per level, its tables' ranges as integers (bytewise comparator only;
+  // else empty). Each refers to its level in `levels`.
+  std::vector<LevelRanges> ranges;
   std::vector<DatabaseTableFile> all_tables;
   std::vector<DatabaseLogFile> logs;
   uint64_t last_sequence = 0;
@@ -94,33 +97,44 @@ struct Database::Rep {
     return absl::OkStatus();
   }
 
-  bool MayHold(const DatabaseTableFile& file, std::string_view user_key) const {
-    if (bytewise) {  // compared inline, not through the virtual call
-      return user_key >= ExtractUserKey(file.smallest) &&
-             user_key <= ExtractUserKey(file.largest);
-    }
-    return user_comparator->Compare(user_key, ExtractUserKey(file.smallest)) >=
-               0 &&
-           user_comparator->Compare(user_key, ExtractUserKey(file.largest)) <=
-               0;
+  // A user key as the lookup helpers below take it for one level: digested
+  // for the level's LevelRanges where there are some.
+  using LevelKey = LevelRanges::Target;
+
+  LevelKey KeyIn(size_t level, std::string_view user_key) const {
+    if (!ranges.empty()) return ranges[level].Digest(user_key);
+    LevelKey key;
+    key.user_key = user_key;
+    return key;
   }
 
-  // Whether `file`'s largest key is before (user_key, tag) in internal-key
-  // order: internal_comparator.Compare(file.largest, that key) < 0, without
-  // making that key.
-  bool EndsBefore(const DatabaseTableFile& file, std::string_view user_key,
-                  uint64_t tag) const {
-    const std::string_view largest = ExtractUserKey(file.largest);
-    const int by_user_key = bytewise
-                                ? largest.compare(user_key)
-                                : user_comparator->Compare(largest, user_key);
-    if (by_user_key != 0) return by_user_key < 0;
-    const uint64_t largest_tag =
-        file.largest.size() < kInternalKeyTagSize
-            ? 0
-            : DecodeFixed64(file.largest.data() + file.largest.size() -
-                            kInternalKeyTagSize);
-    return largest_tag > tag;  // a larger tag (newer) comes first
+  // Whether table `index` of `level` records a user-key range that holds
+  // the key.
+  bool MayHold(size_t level, size_t index, const LevelKey& key) const {
+    if (!ranges.empty()) return ranges[level].MayHold(index, key);
+    const DatabaseTableFile& file = levels[level][index];
+    return user_comparator->Compare(key.user_key,
+                                    ExtractUserKey(file.smallest)) >= 0 &&
+           user_comparator->Compare(key.user_key,
+                                    ExtractUserKey(file.largest)) <= 0;
+  }
+
+  // On a level above 0: the first table whose largest key is at or after
+  // (key, tag), the one that may hold the newest version visible at the
+  // tag's sequence; the number of tables if none.
+  size_t FirstEndingAtOrAfter(size_t level, const LevelKey& key,
+                              uint64_t tag) const {
+    if (!ranges.empty() && ranges[level].sorted()) {
+      return ranges[level].FirstEndingAtOrAfter(key, tag);
+    }
+    const std::vector<DatabaseTableFile>& files = levels[level];
+    const Comparator* ucmp = bytewise ? nullptr : user_comparator;
+    return std::lower_bound(files.begin(), files.end(), key.user_key,
+                            [ucmp, tag](const DatabaseTableFile& file,
+                                        std::string_view user_key) {
+                              return FileEndsBefore(ucmp, file, user_key, tag);
+                            }) -
+           files.begin();
   }
 };
 
