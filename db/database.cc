@@ -291,6 +291,7 @@ absl::StatusOr<std::string> Database::Get(
   bool found = false;
   const uint64_t target_tag = PackSequenceAndType(snapshot, ValueType::kValue);
   const SidecarSet* const sidecars = r.sidecars.get();
+  SidecarSet::LookupCounts sidecar_counts(sidecars);
   for (size_t level = 0; level < r.levels.size() && !found; ++level) {
     const std::vector<DatabaseTableFile>& files = r.levels[level];
     if (files.empty()) continue;
@@ -298,7 +299,8 @@ absl::StatusOr<std::string> Database::Get(
     if (level == 0) {
       for (size_t i = 0; i < files.size(); ++i) {
         if (!r.MayHold(0, i, key)) continue;
-        if (sidecars != nullptr && !sidecars->KeyMayMatch(0, i, user_key)) {
+        if (sidecars != nullptr &&
+            !sidecars->KeyMayMatch(0, i, user_key, &sidecar_counts)) {
           continue;
         }
         absl::Status status = r.LookupTable(files[i], table_read, user_key,
@@ -310,7 +312,8 @@ absl::StatusOr<std::string> Database::Get(
     }
     const size_t i = r.FirstEndingAtOrAfter(level, key, target_tag);
     if (i == files.size() || !r.MayHold(level, i, key)) continue;
-    if (sidecars != nullptr && !sidecars->KeyMayMatch(level, i, user_key)) {
+    if (sidecars != nullptr &&
+        !sidecars->KeyMayMatch(level, i, user_key, &sidecar_counts)) {
       continue;
     }
     absl::Status status = r.LookupTable(files[i], table_read, user_key,

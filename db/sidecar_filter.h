@@ -4,7 +4,7 @@
 // asked by iterators whose bounds they can rule out.
 //
 // It holds its own copy of the filter bytes. Immutable after Make, except
-// its counters (relaxed atomics): safe for concurrent queries.
+// its scan filters' counters (relaxed atomics): safe for concurrent queries.
 
 #ifndef BLOOMTABLE_DB_SIDECAR_FILTER_H_
 #define BLOOMTABLE_DB_SIDECAR_FILTER_H_
@@ -45,9 +45,10 @@ class SidecarFilter {
   ~SidecarFilter();
 
   // False only if the table holds no version of `user_key`, deletion
-  // markers included. Counted.
+  // markers included. Not counted here: the caller counts a lookup's
+  // questions once for all of them (SidecarSet::LookupCounts).
   bool KeyMayMatch(std::string_view user_key) const {
-    return counters_.filter.Record(point_->KeyMayMatch(user_key));
+    return point_->KeyMayMatch(user_key);
   }
 
   // False only if the table holds no (user) key in [lo, hi) (bytewise):
@@ -62,7 +63,7 @@ class SidecarFilter {
   bool has_range_filter() const { return has_range_; }
   // The filter bytes held.
   size_t MemoryUsage() const;
-  // The point filter's, the prefix filter's and the range filter's answers.
+  // The prefix and range filters' answers.
   const TableCounters& counters() const { return counters_; }
 
  private:

@@ -1,5 +1,6 @@
 #include "db/sidecar_set.h"
 
+#include <functional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -145,14 +146,32 @@ void SidecarSet::BuildInMemory(TableSet* tables, SidecarFilterOptions options) {
   }
 }
 
+void SidecarSet::AddCounts(uint64_t checks, uint64_t negatives) const {
+  CountShard& shard =
+      count_shards_[std::hash<std::thread::id>()(std::this_thread::get_id()) %
+                    kCountShards];
+  shard.checks.fetch_add(checks, std::memory_order_relaxed);
+  if (negatives > 0) {
+    shard.negatives.fetch_add(negatives, std::memory_order_relaxed);
+  }
+}
+
 void SidecarSet::AddStats(DatabaseStats* stats) const {
+  // Negatives first: a snapshot taken while lookups run then never shows
+  // more negatives than checks.
+  for (const CountShard& shard : count_shards_) {
+    stats->sidecar_filter_negatives +=
+        shard.negatives.load(std::memory_order_relaxed);
+  }
+  for (const CountShard& shard : count_shards_) {
+    stats->sidecar_filter_checks +=
+        shard.checks.load(std::memory_order_relaxed);
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   for (const std::unique_ptr<SidecarFilter>& filter : filters_) {
     const TableStats counts = filter->counters().Snapshot();
     ++stats->sidecar_tables;
     stats->sidecar_memory_bytes += filter->MemoryUsage();
-    stats->sidecar_filter_checks += counts.filter_checks;
-    stats->sidecar_filter_negatives += counts.filter_negatives;
     stats->sidecar_range_checks +=
         counts.prefix_filter_checks + counts.range_filter_checks;
     stats->sidecar_range_negatives +=

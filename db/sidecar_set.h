@@ -70,11 +70,36 @@ class SidecarSet {
   const SidecarFilter* Find(size_t level, size_t index) const {
     return slots_[level][index].load(std::memory_order_acquire);
   }
+  // One lookup's questions to the sidecars and their answers "absent",
+  // added to the set's counts when it is destroyed: a lookup that asks
+  // many tables costs one pair of atomic increments, not one per question
+  // (an increment costs about as much as the question).
+  class LookupCounts {
+   public:
+    explicit LookupCounts(const SidecarSet* set) : set_(set) {}
+    LookupCounts(const LookupCounts&) = delete;
+    LookupCounts& operator=(const LookupCounts&) = delete;
+    ~LookupCounts() {
+      if (checks_ > 0) set_->AddCounts(checks_, negatives_);
+    }
+    bool Record(bool may_match) {
+      ++checks_;
+      negatives_ += may_match ? 0 : 1;
+      return may_match;
+    }
+
+   private:
+    const SidecarSet* const set_;
+    uint64_t checks_ = 0;
+    uint64_t negatives_ = 0;
+  };
+
   // False only if table `index` of `level` holds no version of `user_key`.
-  bool KeyMayMatch(size_t level, size_t index,
-                   std::string_view user_key) const {
+  // Counted in *counts when the table has a sidecar.
+  bool KeyMayMatch(size_t level, size_t index, std::string_view user_key,
+                   LookupCounts* counts) const {
     const SidecarFilter* filter = Find(level, index);
-    return filter == nullptr || filter->KeyMayMatch(user_key);
+    return filter == nullptr || counts->Record(filter->KeyMayMatch(user_key));
   }
   // False only if table `index` of `level` holds no user key in [lo, hi).
   bool RangeMayMatch(size_t level, size_t index, std::string_view lo,
@@ -89,6 +114,7 @@ class SidecarSet {
  private:
   void Install(size_t level, size_t index,
                std::unique_ptr<SidecarFilter> filter);
+  void AddCounts(uint64_t checks, uint64_t negatives) const;
   void BuildInMemory(TableSet* tables, SidecarFilterOptions options);
 
   const std::vector<std::vector<DatabaseTableFile>>* const levels_;
@@ -99,6 +125,14 @@ class SidecarSet {
   mutable std::mutex mutex_;
   // The installed filters (what slots_ point to), in installation order.
   std::vector<std::unique_ptr<SidecarFilter>> filters_;
+  // Lookups' counts, spread over a few cache lines by thread, so that
+  // threads looking keys up at once do not pass one line between them.
+  struct alignas(64) CountShard {
+    std::atomic<uint64_t> checks{0};
+    std::atomic<uint64_t> negatives{0};
+  };
+  static constexpr size_t kCountShards = 8;
+  mutable CountShard count_shards_[kCountShards];
   std::atomic<uint64_t> pending_{0};
   std::atomic<uint64_t> build_failures_{0};
   std::atomic<bool> stop_{false};
