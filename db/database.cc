@@ -289,35 +289,31 @@ absl::StatusOr<std::string> Database::Get(
   table_read.fill_cache = read_options.fill_cache;
   KeyVersion version;
   bool found = false;
-  const uint64_t target_tag = PackSequenceAndType(snapshot, ValueType::kValue);
+  // The tables to ask, found first, so that their sidecar filters can be
+  // prefetched together: their cache misses overlap instead of following
+  // one another.
+  Rep::Candidates candidates;
+  r.FindCandidates(user_key, PackSequenceAndType(snapshot, ValueType::kValue),
+                   &candidates);
   const SidecarSet* const sidecars = r.sidecars.get();
   SidecarSet::LookupCounts sidecar_counts(sidecars);
-  for (size_t level = 0; level < r.levels.size() && !found; ++level) {
-    const std::vector<DatabaseTableFile>& files = r.levels[level];
-    if (files.empty()) continue;
-    const Rep::LevelKey key = r.KeyIn(level, user_key);
-    if (level == 0) {
-      for (size_t i = 0; i < files.size(); ++i) {
-        if (!r.MayHold(0, i, key)) continue;
-        if (sidecars != nullptr &&
-            !sidecars->KeyMayMatch(0, i, user_key, &sidecar_counts)) {
-          continue;
-        }
-        absl::Status status = r.LookupTable(files[i], table_read, user_key,
-                                            snapshot, &version, &found);
-        if (!status.ok()) return status;
-        if (found) break;
-      }
-      continue;
+  const SidecarKey sidecar_key =
+      sidecars != nullptr ? SidecarKey(user_key) : SidecarKey();
+  if (sidecars != nullptr) {
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      sidecars->Prefetch(candidates[c].level, candidates[c].index, sidecar_key);
     }
-    const size_t i = r.FirstEndingAtOrAfter(level, key, target_tag);
-    if (i == files.size() || !r.MayHold(level, i, key)) continue;
+  }
+  for (size_t c = 0; c < candidates.size() && !found; ++c) {
+    const Rep::Candidates::Table& table = candidates[c];
     if (sidecars != nullptr &&
-        !sidecars->KeyMayMatch(level, i, user_key, &sidecar_counts)) {
+        !sidecars->KeyMayMatch(table.level, table.index, sidecar_key,
+                               &sidecar_counts)) {
       continue;
     }
-    absl::Status status = r.LookupTable(files[i], table_read, user_key,
-                                        snapshot, &version, &found);
+    absl::Status status =
+        r.LookupTable(r.levels[table.level][table.index], table_read, user_key,
+                      snapshot, &version, &found);
     if (!status.ok()) return status;
   }
   if (!found) return KeyNotFound();

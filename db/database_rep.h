@@ -97,6 +97,58 @@ struct Database::Rep {
     return absl::OkStatus();
   }
 
+  // The tables one lookup asks, in the order it asks them: every level-0
+  // table whose range holds the key, newest first, then on each deeper
+  // level the one that may hold its newest version visible at the tag's
+  // sequence. Room for 16 without allocating (more level-0 tables than
+  // that overlapping one key are rare).
+  class Candidates {
+   public:
+    struct Table {
+      uint32_t level;
+      uint32_t index;
+    };
+    void Add(size_t level, size_t index) {
+      const Table table{static_cast<uint32_t>(level),
+                        static_cast<uint32_t>(index)};
+      if (size_ < kInline) {
+        inline_[size_] = table;
+      } else {
+        overflow_.push_back(table);
+      }
+      ++size_;
+    }
+    size_t size() const { return size_; }
+    const Table& operator[](size_t i) const {
+      return i < kInline ? inline_[i] : overflow_[i - kInline];
+    }
+
+   private:
+    static constexpr size_t kInline = 16;
+    Table inline_[kInline];
+    std::vector<Table> overflow_;
+    size_t size_ = 0;
+  };
+
+  void FindCandidates(std::string_view user_key, uint64_t tag,
+                      Candidates* candidates) const {
+    for (size_t level = 0; level < levels.size(); ++level) {
+      const std::vector<DatabaseTableFile>& files = levels[level];
+      if (files.empty()) continue;
+      const LevelKey key = KeyIn(level, user_key);
+      if (level == 0) {
+        for (size_t i = 0; i < files.size(); ++i) {
+          if (MayHold(0, i, key)) candidates->Add(0, i);
+        }
+        continue;
+      }
+      const size_t i = FirstEndingAtOrAfter(level, key, tag);
+      if (i < files.size() && MayHold(level, i, key)) {
+        candidates->Add(level, i);
+      }
+    }
+  }
+
   // A user key as the lookup helpers below take it for one level: digested
   // for the level's LevelRanges where there are some.
   using LevelKey = LevelRanges::Target;

@@ -57,6 +57,10 @@ absl::StatusOr<std::unique_ptr<SidecarFilter>> SidecarFilter::Make(
   if (filter->policy_ == nullptr) return UnknownPolicy("filter", point->name);
   filter->point_bytes_ = std::move(point->data);
   filter->point_ = filter->policy_->NewReader(filter->point_bytes_);
+  if (filter->policy_->Name() == NewRibbonFilterPolicy(10)->Name()) {
+    auto ribbon = std::make_unique<RibbonView>(filter->point_bytes_);
+    if (ribbon->is_ribbon()) filter->ribbon_ = std::move(ribbon);
+  }
 
   Options options;
   options.comparator = bytewise ? BytewiseComparator() : nullptr;

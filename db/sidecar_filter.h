@@ -21,10 +21,22 @@
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/prefix_extractor.h"
 #include "db/sidecar_format.h"
+#include "filter/ribbon.h"
 #include "table/scan_filters.h"
 #include "table/table_counters.h"
 
 namespace bloomtable {
+
+// A lookup's user key as sidecar filters take it: hashed once for every
+// Ribbon filter built with seed 0 (almost all of them), so that a lookup
+// that asks many tables' filters hashes the key once.
+struct SidecarKey {
+  SidecarKey() = default;  // no key: for a lookup that asks no sidecar
+  explicit SidecarKey(std::string_view key)
+      : user_key(key), ribbon_hash(RibbonView::Hash(key, 0)) {}
+  std::string_view user_key;
+  uint64_t ribbon_hash = 0;
+};
 
 class SidecarFilter {
  public:
@@ -47,8 +59,30 @@ class SidecarFilter {
   // False only if the table holds no version of `user_key`, deletion
   // markers included. Not counted here: the caller counts a lookup's
   // questions once for all of them (SidecarSet::LookupCounts).
+  bool KeyMayMatch(const SidecarKey& key) const {
+    if (ribbon_ != nullptr) {
+      return ribbon_->HashMayMatch(
+          ribbon_->seed() == 0
+              ? key.ribbon_hash
+              : RibbonView::Hash(key.user_key, ribbon_->seed()));
+    }
+    return point_->KeyMayMatch(key.user_key);
+  }
   bool KeyMayMatch(std::string_view user_key) const {
-    return point_->KeyMayMatch(user_key);
+    return KeyMayMatch(SidecarKey(user_key));
+  }
+  // Brings toward the cache what KeyMayMatch(key) reads first, without
+  // waiting for it: a lookup prefetches every table's filter, then asks
+  // them, so that their cache misses overlap.
+  void Prefetch(const SidecarKey& key) const {
+    if (ribbon_ != nullptr) {
+      ribbon_->PrefetchHash(
+          ribbon_->seed() == 0
+              ? key.ribbon_hash
+              : RibbonView::Hash(key.user_key, ribbon_->seed()));
+    } else {
+      point_->Prefetch(key.user_key);
+    }
   }
 
   // False only if the table holds no (user) key in [lo, hi) (bytewise):
@@ -74,6 +108,10 @@ class SidecarFilter {
   std::shared_ptr<const FilterPolicy> policy_;
   std::string point_bytes_;  // point_ reads it
   std::unique_ptr<FilterReader> point_;
+  // The point filter read directly, when it is a Ribbon filter proper
+  // (what point_ would answer, without its virtual call and with the key's
+  // hash shared): null otherwise.
+  std::unique_ptr<RibbonView> ribbon_;
   std::shared_ptr<const PrefixExtractor> extractor_;
   std::unique_ptr<ScanFilters> scan_;
   bool has_prefix_ = false;

@@ -96,10 +96,15 @@ class SidecarSet {
 
   // False only if table `index` of `level` holds no version of `user_key`.
   // Counted in *counts when the table has a sidecar.
-  bool KeyMayMatch(size_t level, size_t index, std::string_view user_key,
+  bool KeyMayMatch(size_t level, size_t index, const SidecarKey& key,
                    LookupCounts* counts) const {
     const SidecarFilter* filter = Find(level, index);
-    return filter == nullptr || counts->Record(filter->KeyMayMatch(user_key));
+    return filter == nullptr || counts->Record(filter->KeyMayMatch(key));
+  }
+  // Prefetches what KeyMayMatch(level, index, key, ...) reads first.
+  void Prefetch(size_t level, size_t index, const SidecarKey& key) const {
+    const SidecarFilter* filter = Find(level, index);
+    if (filter != nullptr) filter->Prefetch(key);
   }
   // False only if table `index` of `level` holds no user key in [lo, hi).
   bool RangeMayMatch(size_t level, size_t index, std::string_view lo,
