@@ -3,46 +3,19 @@
 
     bench/profile.py --db_bench PATH --json FILE [--num N] [--seconds S]
 
-Table level (PROFILES, "level": "table", engine bloomtable): for each
-profile db_bench fills one table (not profiled), then db_bench
---use_existing_db runs one read workload for S seconds under
-`perf record -e cpu-clock` (a software clock, so no hardware counters are
-needed), and `perf report` gives the share of the samples that fell in each
-symbol (self time; symbols under 0.2% are dropped). The filters are sized
-with --bloom_bits (not calibrated with --stored_bits, whose calibration
-builds would land in the profile).
-
-Database level (DB_PROFILES, "level": "db"): the engines of bench/run_all.sh's
-`run db` (bloomtable_db, leveldb_dir, rocksdb_readonly), each profiled in its
-own process with that run's flags (--num, --cache_size=8M, --io=pread,
---compare_no_filter=false, filters at 10 stored bits/key). db_bench
-calibrates --stored_bits in every process that is given it, before anything
-else, even with --use_existing_db; so that no calibration lands in a
-profile, one unprofiled `--benchmarks=stats --stored_bits=10` run calibrates
-every engine's filter first (the same calibration as run_all.sh's, which
-builds tables of the first min(num, 200000) entries), and both the fill and
-the profiled run are given the bits per key it found with --bloom_bits (the
-JSON keeps them: "bloom_bits"). The engines share one --db directory per
-LevelDB source layout (db_bench --leveldb_source: as_written for `run db`,
-compacted for `run db_compacted`), so that bloomtable_db and leveldb_dir
-copy the same LevelDB-written source directory that db_bench writes beside
-their stores; each engine is filled
-once (--benchmarks=fillrandom, not profiled) and serves both its workloads.
-The profiled run also writes db_bench's JSON, whose files per level before
-and after the benchmark (leveldb_dir may compact on open), filter checks
-and block reads per lookup the profile keeps. A db-level process opens the
-store (copying the source directory, LevelDB compacting in its background
-thread) and draws its keys in other threads than the one that runs the
-lookups: its shares are those of the lookup thread alone (the thread that
-ran db_bench's RunRead, or failing a sample there, the thread with the most
-samples), and the JSON counts every thread's samples apart ("threads").
-
-The JSON keeps the raw shares; bench/report.py groups them (filter probe,
-kernel read, decompression, ...) for BENCHMARKS.md and bench/db_report.py
-sets the database-level ones side by side. Shares are not timings: they say
-where a lookup's time goes, and need no idle machine to be meaningful,
-though an idle one keeps other processes out of the samples (perf records
-db_bench's threads only).
+Each profile fills its store in one db_bench process (not profiled), then
+runs one read workload for S seconds in another (--use_existing_db) under
+`perf record -e cpu-clock`; `perf report` gives each symbol's share of the
+samples (self time; under 0.2% dropped). Table level (PROFILES): bloomtable
+at --bloom_bits=10. Database level (DB_PROFILES): the engines of
+bench/run_all.sh's `run db` and `run db_compacted` with their flags; one
+unprofiled `--benchmarks=stats --stored_bits=10` run calibrates every
+filter first (db_bench calibrates in every process given --stored_bits),
+and the fill and the profiled run take the bits it found; the shares are
+those of the thread that ran the lookups (the others open the store and draw
+the keys), and the profiled run's db_bench JSON gives the files per level,
+filter checks and block reads per lookup. bench/report.py groups the shares
+for BENCHMARKS.md. Shares are not timings: they need no idle machine.
 """
 
 import argparse
@@ -54,8 +27,9 @@ import subprocess
 import sys
 import tempfile
 
-# (name, filter, filter layout, read workload). The table is written with
-# index_block_restart_interval 16, what README recommends.
+# (name, filter, filter layout, read workload). The table is written at
+# db_bench's automatic index restart interval, as main.json's rows are: 1
+# for the per-block layout, 16 otherwise.
 PROFILES = [
     ("present keys, ribbon whole_table", "ribbon", "whole_table",
      "readrandom"),
@@ -129,34 +103,44 @@ def parse_symbols(report):
     return symbols
 
 
+def perf_record(args, read, data, scratch):
+    """Runs db_bench's `read` under perf: (its output, the command as the
+    JSON shows it)."""
+    record = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-o",
+              data, "--"] + read
+    command = " ".join(record[:-len(read)] + [os.path.basename(
+        args.db_bench)] + read[1:]).replace(scratch, "DIR")
+    return run(record), command
+
+
+def perf_report(data, *options):
+    return run(["perf", "report", "-i", data, "--no-children", "--stdio"] +
+               list(options) + ["--sort", "dso,symbol", "--percent-limit",
+                                "0.2", "-g", "none"])
+
+
 def profile(args, name, filter_name, layout, workload, scratch):
     db = os.path.join(scratch, "db")
     common = [args.db_bench, "--engines=bloomtable", f"--filter={filter_name}",
               f"--filter_layout={layout}", "--bloom_bits=10",
-              "--index_block_restart_interval=16", f"--num={args.num}",
+              f"--num={args.num}",
               "--compare_no_filter=false", "--cache_size=8M", f"--db={db}"]
     run(common + ["--benchmarks=fillrandom"])
     data = os.path.join(scratch, "perf.data")
-    read = common + ["--use_existing_db", f"--benchmarks={workload}",
-                     f"--min_seconds={args.seconds}"]
-    record = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-o",
-              data, "--"] + read
-    output = run(record)
-    report = run(["perf", "report", "-i", data, "--no-children", "--stdio",
-                  "--sort", "dso,symbol", "--percent-limit", "0.2", "-g",
-                  "none"])
+    output, command = perf_record(args, common + [
+        "--use_existing_db", f"--benchmarks={workload}",
+        f"--min_seconds={args.seconds}"], data, db)
+    report = perf_report(data)
     samples = re.search(r"# Samples: (\S+)", report)
-    symbols = parse_symbols(report)
     micros = re.search(rf"^{workload}\s*:\s*([0-9.]+) micros/op", output,
                        re.MULTILINE)
     return {"name": name, "level": "table", "engine": "bloomtable",
             "filter": filter_name, "filter_layout": layout,
+            "index_block_restart_interval": 1 if layout == "per_block" else 16,
             "workload": workload, "samples": samples.group(1) if samples
             else "?", "micros_per_op_under_perf":
             float(micros.group(1)) if micros else None,
-            "command": " ".join(record[:-len(read)] + [os.path.basename(
-                args.db_bench)] + read[1:]).replace(db, "DIR"),
-            "symbols": symbols}
+            "command": command, "symbols": parse_symbols(report)}
 
 
 # ------------------------------------------------------- database level --
@@ -244,22 +228,16 @@ def db_profile(args, name, engine, workload, source, bits, scratch):
     db = os.path.join(scratch, f"db_{source}")
     data = os.path.join(scratch, "perf.data")
     out = os.path.join(scratch, "read.json")
-    read = db_common(args, db, source) + [
+    output, command = perf_record(args, db_common(args, db, source) + [
         f"--engines={engine}", f"--bloom_bits={bits:g}", "--use_existing_db",
         f"--benchmarks={workload}", f"--min_seconds={args.seconds}",
-        f"--json={out}"]
-    record = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-o",
-              data, "--"] + read
-    output = run(record)
+        f"--json={out}"], data, scratch)
     if "calibration:" in output:
         raise SystemExit(f"profile.py: {engine}: the profiled run "
                          "calibrated its filter")
     result = the_result(out, engine, workload, bits)
     tid, threads = lookup_thread(data)
-    report = run(["perf", "report", "-i", data, "--no-children", "--stdio",
-                  "--tid", str(tid), "--percentage", "relative",
-                  "--sort", "dso,symbol", "--percent-limit", "0.2", "-g",
-                  "none"])
+    report = perf_report(data, "--tid", str(tid), "--percentage", "relative")
     ops = result.get("ops") or 0
     checks = result.get("filter_checks")
     return {"name": name, "level": "db", "engine": engine,
@@ -276,9 +254,7 @@ def db_profile(args, name, engine, workload, source, bits, scratch):
             "reads_per_op": result.get("reads_per_op"),
             "false_positive_rate": result.get("false_positive_rate"),
             "block_cache_hit_rate": result.get("block_cache_hit_rate"),
-            "command": " ".join(record[:-len(read)] + [os.path.basename(
-                args.db_bench)] + read[1:]).replace(scratch, "DIR"),
-            "symbols": parse_symbols(report)}
+            "command": command, "symbols": parse_symbols(report)}
 
 
 def db_profiles(args):

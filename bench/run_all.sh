@@ -1,60 +1,32 @@
 #!/usr/bin/env bash
-# Takes every run behind BENCHMARKS.md and regenerates it:
-#   scale_N.json       bloomtable's Ribbon against RocksDB's table-level
-#                      filters at 10^5, 10^6 and 10^7 keys
-#   compression.json   decompression MB/s of every block compression
-#   scan_SCHEME.json   bounded scans over sparse keys, with each scan filter
-#   main.json          like-for-like point lookups, table and db level, pread
-#                      and mmap, every filter at 10 stored bits/key, 1M keys
-#   build.json         bulk builds of one table, with and without a filter
-#   sweep.json         false positives at 6, 8, 10, 12, 16 stored bits/key
-#   filter_bench.json  the filters alone
-#   filter_bench_cold.json  the filters alone over 10^7 keys (lines not in
-#                      L1 or L2)
-#   profile.json       perf profiles (shares) of table-level lookups and of
-#                      the read-only database rows
-#   python.json        the Python package against plyvel and the view
-#   db.json            the read-only database rows: bloomtable's Database view
-#                      and a leveldb::DB on copies of one LevelDB-written
-#                      directory, RocksDB opened read-only; 1M keys
-#   db_compacted.json  the view and the leveldb::DB again, on a directory
-#                      LevelDB compacted into one level (a layout neither
-#                      changes); 1M keys
-#   cold_io.json       cold_bench: lookups that reach the device (direct I/O,
-#                      no block cache), bloomtable's Get and MultiGet beside
-#                      RocksDB's, with the device's raw 4 KiB read rates at
-#                      queue depths 1/8/32/128 from the same run, and the same
-#                      lookups warm; 1M keys
-#   warm_io.json       cold_bench --cold=false: the warm lookups at 10^7 keys
-# each stamped with the commit it was built from, then bench/report.py writes
-# BENCHMARKS.md and bench/fp_vs_bits.svg and bench/latency.svg from them.
+# Takes every run behind BENCHMARKS.md, one JSON each in bench/results (the
+# run commands below say what each holds), stamps each with the commit it
+# was built from and how long it took, then bench/report.py writes
+# BENCHMARKS.md and its plots from them. One page, one commit: a real run
+# refuses uncommitted changes, and --only refuses to retake some JSON where
+# the others are of another commit (BENCHMARKS.md decides no goal then).
 #
-# The peers are release builds: bench/build_peers.sh builds LevelDB and
-# RocksDB once from Debian's source packages (Release, NDEBUG on; cached in
-# .cache/peers), and db_bench, filter_bench and compression_bench are built
-# against them in build/release-peers (-DBLOOMTABLE_RELEASE_PEERS), so that
-# the table-level rows call each peer's own lookup (leveldb_table:
-# TableCache::Get; rocksdb_table: TableReader::Get) beside the public
-# iterators (leveldb_table_iterator, rocksdb_sst_iterator).
+# The peers are release builds (bench/build_peers.sh, cached in .cache/peers),
+# and the benchmarks are built against them in build/release-peers
+# (-DBLOOMTABLE_RELEASE_PEERS), so that the table-level rows call each
+# peer's own lookup beside its public iterator.
 #
 #   bench/run_all.sh            # the first time 20-40 minutes more on an
-#                               # idle 2-core machine to build the release
-#                               # peers (RocksDB is most of it; 17 minutes
-#                               # here); then about an hour (52 minutes
-#                               # here without the database, cold and
-#                               # Python runs; more if runs are retaken)
+#                               # idle 2-core machine to build the peers;
+#                               # then well over an hour: the db_bench runs
+#                               # behind the committed JSON alone recorded
+#                               # 58 minutes, before their calibrations and
+#                               # the other runs (BENCHMARKS.md's Runs
+#                               # section adds up what each run took)
 #   bench/run_all.sh --only db,python   # retake only these JSON files
-#                               # (names as above, without .json), then
-#                               # regenerate BENCHMARKS.md from all of them
 #   bench/run_all.sh --smoke --build-dir build/release --results DIR \
 #       --report FILE --plots DIR   # the same at toy sizes, in seconds (CI)
 #
 # Run it on an idle machine: it refuses to start while the 1-minute load
-# average is above 0.5 (after its own build it waits up to 5 minutes for the
-# load to settle), and db_bench rejects and retakes any run during which
-# other processes and CPU steal took more than 0.25 CPUs (MAX_FOREIGN_CPU=x
-# changes that; three attempts, then it stops and that file is not replaced). Each JSON is written to a temporary file
-# and moved into place only when its run succeeded.
+# average is above 0.5 (after its own build it waits up to 5 minutes), and
+# db_bench retakes any run during which other processes and CPU steal took
+# more than 0.25 CPUs (MAX_FOREIGN_CPU=x; three attempts, then it stops). A
+# JSON is moved into place only when its run succeeded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -102,10 +74,9 @@ if [[ $smoke -eq 0 ]]; then
   idle_or_exit 300
   # Sizes of the measurement: 1M keys for the lookups and builds (a run lasts
   # at least 1 s per engine and workload), 200k for the sweep (counts only).
-  # Each lookup benchmark draws 1M keys before the clock starts and cycles
-  # them: with a pool that large, the data blocks of the absent keys' false
-  # positives are mostly not in the 8 MiB block cache when asked again (a
-  # 200k pool served them from the cache 99% of the time).
+  # Each lookup benchmark draws 1M keys before the clock starts; each further
+  # pass draws new absent keys with the clock stopped (BENCHMARKS.md shows
+  # how many absent lookups the block cache still served).
   num=1000000 reads=1000000 min_seconds=1 repeats=3
   reject=${MAX_FOREIGN_CPU:-0.25}
   sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16
@@ -172,7 +143,35 @@ dirty=false
 if ! git diff --quiet HEAD -- . ':!bench/results' ':!BENCHMARKS.md' \
     ':!bench/*.svg' 2>/dev/null; then
   dirty=true
+  if [[ $smoke -eq 0 ]]; then
+    echo "run_all.sh: uncommitted changes: commit first, so that every JSON" \
+      "names the code it ran" >&2
+    exit 1
+  fi
   echo "run_all.sh: uncommitted changes: the JSON will say so" >&2
+fi
+# One page, one commit: with --only, every JSON not retaken must already be
+# of this commit, without uncommitted changes (BENCHMARKS.md would otherwise
+# decide no goal).
+if [[ -n $only ]]; then
+  stale=$(python3 - "$results" "$only" "$commit" <<'EOF'
+import glob, json, os, sys
+results, only, commit = sys.argv[1], sys.argv[2].split(","), sys.argv[3]
+for path in sorted(glob.glob(os.path.join(results, "*.json"))):
+    name = os.path.basename(path)[:-len(".json")]
+    with open(path) as f:
+        report = json.load(f)
+    if name not in only and (report.get("commit") != commit or
+                             report.get("dirty")):
+        print(f"{name}.json ({str(report.get('commit'))[:7]}"
+              f"{', dirty' if report.get('dirty') else ''})")
+EOF
+)
+  if [[ -n $stale ]]; then
+    echo "run_all.sh: not of commit ${commit:0:7}: $(echo $stale)." \
+      "Retake them too (--only), or run at their commit." >&2
+    exit 1
+  fi
 fi
 
 # run NAME COMMAND...: runs COMMAND --json=TMP, stamps TMP with the commit
@@ -188,18 +187,20 @@ run() {
   fi
   tmp=$(mktemp "$results/.$name.XXXXXX")
   echo "=== $name: $*"
+  local started=$SECONDS
   if ! "$@" --json="$tmp"; then
     rm -f "$tmp"
     echo "run_all.sh: $name failed; $results/$name.json left as it was" >&2
     exit 1
   fi
-  python3 - "$tmp" "$commit" "$dirty" <<'EOF'
+  python3 - "$tmp" "$commit" "$dirty" $((SECONDS - started)) <<'EOF'
 import json, sys
 path, commit, dirty = sys.argv[1], sys.argv[2], sys.argv[3] == "true"
 with open(path) as f:
     report = json.load(f)
 report["commit"] = commit
 report["dirty"] = dirty
+report["run_all_seconds"] = int(sys.argv[4])
 with open(path, "w") as f:
     json.dump(report, f, indent=1)
     f.write("\n")
@@ -210,9 +211,13 @@ EOF
 
 common=(--repeats=$repeats --max_foreign_cpu=$reject --cache_size=8M)
 filters=(--filter=cache_local_bloom,ribbon --filter_layout=per_block,whole_table)
-run main "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
+# Like-for-like point lookups, table and db level, pread and mmap, every
+# filter at 10 stored bits/key; every bloomtable row at db_bench's automatic
+# index restart interval: 1 for the per-block layout (leveldb_bloom
+# per_block is the LevelDB-compatible row), 16 for the whole-table one.
+run main "$db_bench" "${common[@]}" --filter=leveldb_bloom,cache_local_bloom,ribbon \
+  --filter_layout=per_block,whole_table --num=$num \
   --reads=$reads --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
-  --index_block_restart_interval=16 \
   --engines=bloomtable$peer_tables,leveldb,leveldb+bloomtable,rocksdb \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated
@@ -231,6 +236,8 @@ run db_compacted "$db_bench" "${common[@]}" --num=$num --reads=$reads \
   --engines=bloomtable_db,leveldb_dir --leveldb_source=compacted \
   --compare_no_filter=false \
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,seekrandom,readseq
+# Bulk builds of one table, with and without a filter; false positives at
+# each stored budget; the filters alone.
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \
   --stored_bits=10 --engines=bloomtable$own_tables \
   --compare_no_filter=true --benchmarks=fillseq
@@ -285,7 +292,7 @@ for scheme in strided random64; do
     --benchmarks=fillseq,scanmissing,scanshort,seekrandom
 done
 
-# The Python package against plyvel (Debian's, on its packaged LevelDB) and
+# python.json: the Python package against plyvel (Debian's, on its packaged LevelDB) and
 # the database view, from Python: the real run only (the module of an
 # instrumented build cannot be loaded by a plain interpreter).
 if [[ $smoke -eq 0 ]]; then

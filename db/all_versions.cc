@@ -3,11 +3,9 @@
 // by comparing it with the next newer version of the same key.
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <numeric>
 #include <set>
-#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "bloomtable/database.h"
@@ -15,44 +13,10 @@
 #include "bloomtable/log_reader.h"
 #include "bloomtable/write_batch.h"
 #include "db/database_rep.h"
+#include "db/salvage.h"
 
 namespace bloomtable {
 namespace {
-
-// Adds a write batch's operations as leftover records.
-class RecordCollector final : public WriteBatchHandler {
- public:
-  RecordCollector(std::vector<VersionRecord>* out, const std::string& file,
-                  uint64_t offset, uint64_t snapshot)
-      : out_(out), file_(file), offset_(offset), snapshot_(snapshot) {}
-  void Put(uint64_t sequence, std::string_view key,
-           std::string_view value) override {
-    Add(sequence, key, false, value);
-  }
-  void Delete(uint64_t sequence, std::string_view key) override {
-    Add(sequence, key, true, {});
-  }
-
- private:
-  void Add(uint64_t sequence, std::string_view key, bool deletion,
-           std::string_view value) {
-    if (sequence > snapshot_) return;
-    VersionRecord record;
-    record.user_key.assign(key);
-    record.sequence = sequence;
-    record.deletion = deletion;
-    record.value.assign(value);
-    record.file = file_;
-    record.offset = offset_;
-    record.status = RecordStatus::kLeftover;
-    out_->push_back(std::move(record));
-  }
-
-  std::vector<VersionRecord>* const out_;
-  const std::string& file_;
-  const uint64_t offset_;
-  const uint64_t snapshot_;
-};
 
 // Appends the entries of `table` (from file `name`) to `out`.
 absl::Status CollectTable(const Table& table, const std::string& name,
@@ -97,7 +61,7 @@ absl::Status CollectLeftoverLog(const std::string& dir, const std::string& name,
   LogReader reader(log->file.get(), log->size);
   LogEntry entry;
   while (reader.NextRecord(&entry)) {
-    RecordCollector collector(out, name, entry.offset, snapshot);
+    LeftoverRecordCollector collector(out, name, entry.offset, snapshot);
     // A record that is not a whole write batch gives nothing.
     (void)IterateWriteBatch(entry.payload, &collector);
   }
@@ -117,7 +81,10 @@ void AssignStatuses(std::vector<VersionRecord>* records) {
   const VersionRecord* newer = nullptr;
   for (size_t index : order) {
     VersionRecord& record = (*records)[index];
-    if (record.status == RecordStatus::kLeftover) continue;
+    if (record.status == RecordStatus::kLeftover ||
+        record.status == RecordStatus::kRecovered) {
+      continue;
+    }
     if (newer == nullptr || newer->user_key != record.user_key) {
       record.status =
           record.deletion ? RecordStatus::kDeleted : RecordStatus::kLive;
@@ -156,9 +123,17 @@ absl::Status Database::ListVersions(
     out.value = record.value;
     out.file = r.log_view.sources()[record.source];
     out.offset = record.offset;
+    if (record.recovered) out.status = RecordStatus::kRecovered;
     records.push_back(std::move(out));
   }
-  for (const DatabaseTableFile& file : r.all_tables) {
+  if (r.tables_in_memory && r.options.read_leftovers) {
+    // Salvage read the tables into the log view, and the leftovers at open.
+    for (const VersionRecord& record : r.leftover_records) {
+      if (record.sequence <= snapshot) records.push_back(record);
+    }
+  }
+  for (size_t i = 0; i < r.all_tables.size() && !r.tables_in_memory; ++i) {
+    const DatabaseTableFile& file = r.all_tables[i];
     absl::StatusOr<std::shared_ptr<const Table>> table = r.tables.Open(file);
     if (!table.ok()) {
       note(table.status());
@@ -167,33 +142,19 @@ absl::Status Database::ListVersions(
     note(CollectTable(**table, file.name, snapshot, RecordStatus::kLive,
                       &records));
   }
-  if (r.options.read_leftovers) {
+  if (r.options.read_leftovers && !r.tables_in_memory) {
     std::set<uint64_t> live_tables;
     for (const DatabaseTableFile& file : r.all_tables) {
       live_tables.insert(file.number);
     }
     std::set<uint64_t> live_logs;
     for (const DatabaseLogFile& log : r.logs) live_logs.insert(log.number);
-    std::error_code error;
-    std::map<uint64_t, std::string> leftover_tables;
-    std::map<uint64_t, std::string> leftover_logs;
-    for (std::filesystem::directory_iterator it(r.dir, error), end;
-         !error && it != end; it.increment(error)) {
-      const std::string name = it->path().filename().string();
-      std::optional<DbFileName> parsed = ParseDbFileName(name);
-      if (!parsed.has_value()) continue;
-      if (parsed->type == DbFileType::kTable &&
-          live_tables.count(parsed->number) == 0) {
-        leftover_tables.emplace(parsed->number, name);
-      } else if (parsed->type == DbFileType::kLog &&
-                 live_logs.count(parsed->number) == 0) {
-        leftover_logs.emplace(parsed->number, name);
-      }
-    }
-    for (const auto& [number, name] : leftover_logs) {
+    const LeftoverFiles leftovers =
+        FindLeftoverFiles(r.dir, live_tables, live_logs);
+    for (const auto& [number, name] : leftovers.logs) {
       note(CollectLeftoverLog(r.dir, name, snapshot, &records));
     }
-    for (const auto& [number, name] : leftover_tables) {
+    for (const auto& [number, name] : leftovers.tables) {
       absl::StatusOr<std::shared_ptr<const Table>> table =
           r.tables.OpenUnlisted(name);
       // A leftover that does not open as a table is skipped: LevelDB leaves

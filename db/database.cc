@@ -5,8 +5,12 @@
 #include "bloomtable/database.h"
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
 #include <utility>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "bloomtable/db_files.h"
 #include "bloomtable/db_version.h"
@@ -16,8 +20,12 @@
 #include "db/db_iterator.h"
 #include "db/log_view.h"
 #include "db/merging_iterator.h"
+#include "db/salvage.h"
 #include "db/table_set.h"
+#include "table/corruption.h"
 #include "table/internal_key.h"
+#include "util/comparison_errors.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
@@ -41,7 +49,9 @@ std::vector<std::shared_ptr<const FilterPolicy>> BuiltinFilterPolicies() {
 
 const Comparator* FindComparator(const std::string& name,
                                  const DatabaseOptions& options) {
-  if (name.empty() || name == kBytewiseName) return BytewiseComparator();
+  if (options.comparator != nullptr) return options.comparator;
+  if (name.empty()) return BytewiseComparator();
+  if (const Comparator* builtin = BuiltinComparator(name)) return builtin;
   for (const Comparator* comparator : options.comparators) {
     if (comparator != nullptr && comparator->Name() == name) return comparator;
   }
@@ -52,16 +62,22 @@ const Comparator* FindComparator(const std::string& name,
 class LogViewFiller final : public WriteBatchHandler {
  public:
   LogViewFiller(LogView* view, DatabaseLogFile* info, uint32_t source,
-                uint64_t offset)
-      : view_(view), info_(info), source_(source), offset_(offset) {}
+                uint64_t offset, bool recovered)
+      : view_(view),
+        info_(info),
+        source_(source),
+        offset_(offset),
+        recovered_(recovered) {}
   void Put(uint64_t sequence, std::string_view key,
            std::string_view value) override {
     Note(sequence);
-    view_->Add(key, sequence, ValueType::kValue, value, source_, offset_);
+    view_->Add(key, sequence, ValueType::kValue, value, source_, offset_,
+               recovered_);
   }
   void Delete(uint64_t sequence, std::string_view key) override {
     Note(sequence);
-    view_->Add(key, sequence, ValueType::kDeletion, {}, source_, offset_);
+    view_->Add(key, sequence, ValueType::kDeletion, {}, source_, offset_,
+               recovered_);
   }
 
  private:
@@ -78,44 +94,140 @@ class LogViewFiller final : public WriteBatchHandler {
   DatabaseLogFile* const info_;
   const uint32_t source_;
   const uint64_t offset_;
+  const bool recovered_;
 };
 
-// Reads the log `name` of `dir` into `view`; damage goes to `warnings`.
+// One warning line about `file`, at `offset` when it has one.
+std::string FileWarning(std::string_view file, std::optional<uint64_t> offset,
+                        std::string_view what) {
+  if (!offset.has_value())
+    return absl::StrCat(ToAbsl(file), ": ", ToAbsl(what));
+  return absl::StrCat(ToAbsl(file), ": at offset ", *offset, ": ",
+                      ToAbsl(what));
+}
+
+// Reads the log `name` of `dir` into `view` as LevelDB's recovery replays
+// it: records up to LevelDB's end-of-file marker, damage skipped, each
+// batch applied as far as it decodes. What was skipped or is malformed goes
+// to `warnings`; `*last_sequence` rises to what the batch headers give.
 // Errors: the file's own (it could not be opened or read).
 absl::Status ReadLogInto(const std::string& dir, const std::string& name,
-                         LogView* view, DatabaseLogFile* info,
-                         std::vector<std::string>* warnings) {
+                         bool salvage, LogView* view, DatabaseLogFile* info,
+                         uint64_t* last_sequence,
+                         std::vector<std::string>* warnings,
+                         uint64_t* salvage_events) {
   const std::string path = absl::StrCat(dir, "/", name);
   absl::StatusOr<OpenedLogFile> log = OpenLogFile(path);
   if (!log.ok()) return log.status();
   const uint32_t source = view->AddSource(name);
-  LogReader reader(log->file.get(), log->size);
+  LogReader::Options reader_options;
+  reader_options.salvage = salvage;
+  LogReader reader(log->file.get(), log->size, reader_options);
   LogEntry entry;
   while (reader.Next(&entry)) {
-    if (entry.kind == LogEntry::Kind::kDamage) {
-      ++info->damaged;
-      warnings->push_back(absl::StrCat(name, ": damaged bytes at offset ",
-                                       entry.offset, " (", entry.length,
-                                       " bytes): ", entry.reason));
-      continue;
+    switch (entry.kind) {
+      case LogEntry::Kind::kPadding:
+        continue;
+      case LogEntry::Kind::kDamage:
+        ++info->damaged;
+        ++*salvage_events;
+        warnings->push_back(
+            FileWarning(name, entry.offset,
+                        absl::StrCat("damaged bytes skipped (", entry.length,
+                                     " bytes): ", entry.reason)));
+        continue;
+      case LogEntry::Kind::kEndOfLog:
+        warnings->push_back(
+            FileWarning(name, entry.offset,
+                        absl::StrCat(entry.reason, " (", entry.length,
+                                     " bytes not read)")));
+        continue;
+      case LogEntry::Kind::kRecord:
+        break;
     }
-    if (entry.kind != LogEntry::Kind::kRecord) continue;
-    LogViewFiller filler(view, info, source, entry.offset);
-    absl::StatusOr<WriteBatchHeader> header =
-        IterateWriteBatch(entry.payload, &filler);
-    if (!header.ok()) {
+    if (entry.recovered) {
+      ++*salvage_events;
+      warnings->push_back(
+          FileWarning(name, entry.offset,
+                      absl::StrCat("record recovered: ", entry.reason)));
+    }
+    LogViewFiller filler(view, info, source, entry.offset, entry.recovered);
+    absl::StatusOr<WriteBatchReplay> replay =
+        ReplayWriteBatch(entry.payload, &filler);
+    if (!replay.ok()) {
       ++info->damaged;
       warnings->push_back(
-          absl::StrCat(name, ": record at offset ", entry.offset,
-                       " is not a write batch: ", header.status().message()));
+          FileWarning(name, entry.offset,
+                      absl::StrCat("record is not a write batch, skipped: ",
+                                   replay.status().message())));
       continue;
     }
-    info->records += header->count;
+    info->records += replay->applied;
+    // LevelDB takes the header's word for the batch's last sequence number;
+    // past 2^56 - 1 its snapshots would wrap (a count of 0 in a batch of
+    // sequence 0 gives 2^64 - 1, which reads as 2^56 - 1 there).
+    *last_sequence =
+        std::max(*last_sequence,
+                 std::min(replay->leveldb_last_sequence, kMaxSequenceNumber));
+    if (!replay->problem.ok()) {
+      ++info->damaged;
+      warnings->push_back(FileWarning(
+          name, entry.offset,
+          absl::StrCat(replay->problem.message(), "; ", replay->applied,
+                       " of its operations applied, as LevelDB applies them")));
+    }
   }
   return reader.status();
 }
 
+// Adds to a DataLoss about a MANIFEST that LevelDB refuses (a status made by
+// CorruptionAt) what the caller may do about it.
+absl::Status WithSalvageHint(const absl::Status& status) {
+  if (!absl::IsDataLoss(status) || !CorruptionOffset(status).has_value()) {
+    return status;
+  }
+  absl::Status hinted(
+      status.code(),
+      absl::StrCat(status.message(),
+                   " (leveldb::DB::Open refuses this MANIFEST too; salvage "
+                   "skips its damaged edits)"));
+  status.ForEachPayload(
+      [&hinted](absl::string_view url, const absl::Cord& payload) {
+        hinted.SetPayload(url, payload);
+      });
+  return hinted;
+}
+
+// The warnings about the MANIFEST: what LevelDB skips silently, and what
+// salvage skipped.
+void WarnAboutManifest(const std::string& manifest,
+                       const std::vector<LogEntry>& damage,
+                       std::vector<std::string>* warnings) {
+  for (const LogEntry& entry : damage) {
+    std::string what;
+    if (entry.kind == LogEntry::Kind::kEndOfLog) {
+      what = absl::StrCat(entry.reason, " (", entry.length, " bytes not read)");
+    } else if (entry.leveldb_reports) {
+      what =
+          absl::StrCat("salvage skipped ", entry.length,
+                       " bytes that leveldb::DB::Open refuses: ", entry.reason);
+    } else {
+      what = absl::StrCat("damaged bytes skipped (", entry.length,
+                          " bytes): ", entry.reason);
+    }
+    warnings->push_back(FileWarning(manifest, entry.offset, what));
+  }
+}
+
 }  // namespace
+
+SalvageOptions SalvageOptions::All() {
+  SalvageOptions all;
+  all.manifest_edits = true;
+  all.log_regions = true;
+  all.table_blocks = true;
+  return all;
+}
 
 std::string_view RecordStatusName(RecordStatus status) {
   switch (status) {
@@ -127,6 +239,8 @@ std::string_view RecordStatusName(RecordStatus status) {
       return "deleted";
     case RecordStatus::kLeftover:
       return "leftover";
+    case RecordStatus::kRecovered:
+      return "recovered";
   }
   return "unknown";
 }
@@ -136,10 +250,31 @@ Database::~Database() = default;
 
 absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     const std::string& dir, const DatabaseOptions& options) {
-  absl::StatusOr<DatabaseVersion> read = ReadVersion(dir);
-  if (!read.ok()) return read.status();
+  ReadVersionOptions version_options;
+  version_options.skip_damaged_edits = options.salvage.manifest_edits;
+  absl::StatusOr<DatabaseVersion> read = ReadVersion(dir, version_options);
+  std::string no_version;  // why the MANIFEST gave no version, if so
+  if (!read.ok()) {
+    if (!options.salvage.table_blocks || !absl::IsDataLoss(read.status())) {
+      return WithSalvageHint(read.status());
+    }
+    no_version = std::string(read.status().message());
+    read = VersionFromDirectory(dir, options.comparator);
+  }
   const DbVersion& version = read->manifest.version;
+  const std::string_view named = version.comparator.empty()
+                                     ? kBytewiseName
+                                     : std::string_view(version.comparator);
+  if (options.comparator != nullptr && options.comparator->Name() != named) {
+    // As leveldb::DB::Open, which refuses a database of another comparator.
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the database's comparator is '", ToAbsl(named), "', not '",
+        ToAbsl(options.comparator->Name()), "' (", read->manifest_name, ")"));
+  }
   const Comparator* ucmp = FindComparator(version.comparator, options);
+  // Keys the comparator cannot order while the view is made (the tables'
+  // ranges, the log records) are warnings; reads report their own.
+  ComparisonErrorScope comparison_errors;
 
   Options table_options;
   table_options.key_format = KeyFormat::kLevelDBInternal;
@@ -175,10 +310,18 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
           "): read the newest, ", rep->manifest));
       break;
   }
-  for (const LogEntry& damage : read->manifest.damage) {
-    rep->warnings.push_back(
-        absl::StrCat(rep->manifest, ": damaged bytes at offset ", damage.offset,
-                     " (", damage.length, " bytes): ", damage.reason));
+  WarnAboutManifest(rep->manifest, read->manifest.damage, &rep->warnings);
+  if (!no_version.empty()) {
+    rep->warnings.push_back(absl::StrCat(
+        no_version,
+        ": salvage reads every table and log of the directory as live, as "
+        "leveldb::RepairDB would"));
+    ++rep->salvage_events;
+  }
+  for (const LogEntry& entry : read->manifest.damage) {
+    // What LevelDB passes over silently may have cost edits too (a torn
+    // tail): the tables they named are leftovers now.
+    if (entry.kind == LogEntry::Kind::kDamage) ++rep->salvage_events;
   }
   for (uint64_t number : read->missing_tables) {
     rep->warnings.push_back(
@@ -203,16 +346,19 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     }
     std::vector<DatabaseTableFile>& files = rep->levels[level];
     if (level == 0) {
-      std::sort(files.begin(), files.end(),
-                [](const DatabaseTableFile& a, const DatabaseTableFile& b) {
-                  return a.number > b.number;
-                });
+      std::stable_sort(
+          files.begin(), files.end(),
+          [](const DatabaseTableFile& a, const DatabaseTableFile& b) {
+            return a.number > b.number;
+          });
     } else if (ucmp != nullptr) {
       const InternalKeyComparator& icmp = rep->internal_comparator;
-      std::sort(
+      std::stable_sort(
           files.begin(), files.end(),
           [&icmp](const DatabaseTableFile& a, const DatabaseTableFile& b) {
-            return icmp.Compare(a.smallest, b.smallest) < 0;
+            // LevelDB's order: smallest key, then file number.
+            const int order = icmp.Compare(a.smallest, b.smallest);
+            return order != 0 ? order < 0 : a.number < b.number;
           });
     }
     rep->all_tables.insert(rep->all_tables.end(), files.begin(), files.end());
@@ -247,25 +393,62 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     rep->tables.OmitOwnFilters(rep->sidecars->Covered());
   }
 
+  uint64_t last_sequence = std::min(version.last_sequence, kMaxSequenceNumber);
   for (uint64_t number : read->live_logs) {
     DatabaseLogFile log;
     log.number = number;
     log.name = LogFileName(number);
     absl::Status status =
-        ReadLogInto(dir, log.name, &rep->log_view, &log, &rep->warnings);
+        ReadLogInto(dir, log.name, options.salvage.log_regions, &rep->log_view,
+                    &log, &last_sequence, &rep->warnings, &rep->salvage_events);
     if (!status.ok()) {
+      // As LevelDB, which skips a log it cannot open (paranoid_checks off).
       rep->warnings.push_back(
-          absl::StrCat(log.name, ": could not be read: ", status.message()));
+          FileWarning(log.name, std::nullopt,
+                      absl::StrCat("could not be read: ", status.message())));
     }
     rep->logs.push_back(std::move(log));
   }
+  if (options.salvage.table_blocks) {
+    // Every table whole, into the in-memory records: Get and iterators
+    // then read no table.
+    for (const DatabaseTableFile& file : rep->all_tables) {
+      if (read->table_files.count(file.number) == 0) {
+        ++rep->salvage_events;  // missing: warned about above
+        continue;
+      }
+      SalvageTableInto(dir, file.name, &rep->log_view, &rep->warnings,
+                       &rep->salvage_events);
+    }
+    rep->tables_in_memory = true;
+    if (options.read_leftovers) {
+      std::set<uint64_t> live_tables;
+      for (const DatabaseTableFile& file : rep->all_tables) {
+        live_tables.insert(file.number);
+      }
+      std::set<uint64_t> live_logs;
+      for (const DatabaseLogFile& log : rep->logs) live_logs.insert(log.number);
+      SalvageLeftovers(dir, FindLeftoverFiles(dir, live_tables, live_logs),
+                       &rep->leftover_records, &rep->warnings,
+                       &rep->salvage_events);
+    }
+  }
   rep->log_view.Finish();
-  if (options.build_filters_in_memory) {
+  if (options.salvage.table_blocks) {
+    // Without a version, the records say how far the database got.
+    last_sequence =
+        std::max(last_sequence,
+                 std::min(rep->log_view.max_sequence(), kMaxSequenceNumber));
+  }
+  rep->last_sequence = last_sequence;
+  if (comparison_errors.failed()) {
+    rep->warnings.push_back(absl::StrCat("keys ordered by their bytes: ",
+                                         comparison_errors.status().message()));
+  }
+  if (options.build_filters_in_memory && !rep->tables_in_memory) {
     rep->sidecars->StartBuildingInMemory(&rep->tables,
                                          options.in_memory_filters);
   }
-  rep->last_sequence =
-      std::max(version.last_sequence, rep->log_view.max_sequence());
   return std::unique_ptr<Database>(new Database(std::move(rep)));
 }
 
@@ -273,6 +456,30 @@ absl::StatusOr<std::string> Database::Get(
     const DatabaseReadOptions& read_options, std::string_view user_key) const {
   const Rep& r = *rep_;
   if (r.user_comparator == nullptr) return r.NotOrdered();
+  // The bytewise comparator orders every key: no scope on its hot path.
+  if (r.user_comparator == BytewiseComparator()) {
+    return GetOrdered(read_options, user_key);
+  }
+  {
+    // A key that the comparator cannot order is the caller's mistake (a
+    // plain string given to an IndexedDB database), not damage.
+    ComparisonErrorScope key_errors;
+    r.user_comparator->Compare(user_key, user_key);
+    if (key_errors.failed()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "key not valid for the database's comparator '", r.comparator_name,
+          "': ", key_errors.status().message()));
+    }
+  }
+  ComparisonErrorScope comparison_errors;
+  absl::StatusOr<std::string> value = GetOrdered(read_options, user_key);
+  if (comparison_errors.failed()) return comparison_errors.status();
+  return value;
+}
+
+absl::StatusOr<std::string> Database::GetOrdered(
+    const DatabaseReadOptions& read_options, std::string_view user_key) const {
+  const Rep& r = *rep_;
   const uint64_t snapshot = r.Snapshot(read_options);
 
   if (const LogView::Record* record = r.log_view.Lookup(user_key, snapshot)) {
@@ -284,6 +491,7 @@ absl::StatusOr<std::string> Database::Get(
     return record->value;
   }
 
+  if (r.tables_in_memory) return KeyNotFound();
   KeyVersion version;
   bool found = false;
   // The tables to ask, found first, so that their sidecar filters can be
@@ -334,7 +542,8 @@ std::unique_ptr<Iterator> Database::NewIterator(
   table_read.iterate_upper_bound = read_options.upper_bound;
   std::vector<std::unique_ptr<Iterator>> children;
   children.push_back(r.log_view.NewIterator());
-  for (size_t level = 0; level < r.levels.size(); ++level) {
+  for (size_t level = 0; level < r.levels.size() && !r.tables_in_memory;
+       ++level) {
     std::vector<DatabaseTableFile> files = r.levels[level];
     if (r.sidecars != nullptr && read_options.lower_bound.has_value() &&
         read_options.upper_bound.has_value()) {
@@ -369,6 +578,12 @@ std::unique_ptr<Iterator> Database::NewIterator(
 }
 
 bool Database::ordered() const { return rep_->user_comparator != nullptr; }
+bool Database::salvaged() const {
+  const SalvageOptions& salvage = rep_->options.salvage;
+  const bool on =
+      salvage.manifest_edits || salvage.log_regions || salvage.table_blocks;
+  return on && rep_->salvage_events > 0;
+}
 const std::string& Database::comparator_name() const {
   return rep_->comparator_name;
 }

@@ -53,15 +53,26 @@ struct Database::Rep {
   std::vector<DatabaseLogFile> logs;
   uint64_t last_sequence = 0;
   std::vector<std::string> warnings;
+  // SalvageOptions::table_blocks: every table's entries are in log_view,
+  // and Get and iterators read no table.
+  bool tables_in_memory = false;
+  // What salvage skipped, repaired or recovered, and log damage skipped.
+  uint64_t salvage_events = 0;
+  // SalvageOptions::table_blocks with read_leftovers: the leftover files'
+  // records, read at open.
+  std::vector<VersionRecord> leftover_records;
   // The sidecar filters (null without DatabaseOptions::filters_dir or
   // build_filters_in_memory). Declared last: destroyed first, since its
   // background builder reads through `tables`.
   std::unique_ptr<SidecarSet> sidecars;
 
+  // The sequence number a read sees up to: the one asked for, or as
+  // LevelDB reads, the last sequence (a batch whose count is short leaves
+  // operations past it, which LevelDB keeps but never shows).
   uint64_t Snapshot(const DatabaseReadOptions& read_options) const {
     return read_options.sequence.has_value()
                ? std::min(*read_options.sequence, kMaxSequenceNumber)
-               : kMaxSequenceNumber;
+               : last_sequence;
   }
 
   absl::Status NotOrdered() const {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "table/internal_key.h"
+#include "util/comparison_errors.h"
 
 namespace bloomtable {
 namespace {
@@ -14,6 +15,7 @@ class DbIterator final : public Iterator {
              std::unique_ptr<Iterator> internal, uint64_t sequence,
              std::optional<std::string> lower, std::optional<std::string> upper)
       : ucmp_(user_comparator),
+        checked_(user_comparator != BytewiseComparator()),
         iter_(std::move(internal)),
         sequence_(std::min(sequence, kMaxSequenceNumber)),
         lower_(std::move(lower)),
@@ -28,14 +30,26 @@ class DbIterator final : public Iterator {
   }
 
   void SeekToFirst() override {
+    if (!checked_) return SeekToFirstUnchecked();
+    ComparisonErrorScope errors;
+    SeekToFirstUnchecked();
+    Check(errors);
+  }
+  void SeekToFirstUnchecked() {
     if (lower_.has_value()) {
-      Seek(*lower_);
+      SeekUnchecked(*lower_);
       return;
     }
     iter_->SeekToFirst();
     FindNext(/*skip=*/false);
   }
   void Seek(std::string_view target) override {
+    if (!checked_) return SeekUnchecked(target);
+    ComparisonErrorScope errors;
+    SeekUnchecked(target);
+    Check(errors);
+  }
+  void SeekUnchecked(std::string_view target) {
     std::string_view start = target;
     if (lower_.has_value() && ucmp_->Compare(start, *lower_) < 0) {
       start = *lower_;
@@ -44,6 +58,12 @@ class DbIterator final : public Iterator {
     FindNext(/*skip=*/false);
   }
   void SeekToLast() override {
+    if (!checked_) return SeekToLastUnchecked();
+    ComparisonErrorScope errors;
+    SeekToLastUnchecked();
+    Check(errors);
+  }
+  void SeekToLastUnchecked() {
     if (upper_.has_value()) {
       // The last entry of a user key below upper.
       iter_->Seek(SeekKey(*upper_, kMaxSequenceNumber));
@@ -58,8 +78,14 @@ class DbIterator final : public Iterator {
     FindPrev();
   }
   void SeekForPrev(std::string_view target) override {
+    if (!checked_) return SeekForPrevUnchecked(target);
+    ComparisonErrorScope errors;
+    SeekForPrevUnchecked(target);
+    Check(errors);
+  }
+  void SeekForPrevUnchecked(std::string_view target) {
     if (upper_.has_value() && ucmp_->Compare(target, *upper_) >= 0) {
-      SeekToLast();
+      SeekToLastUnchecked();
       return;
     }
     // Every version of target, then step back to its last one.
@@ -76,6 +102,12 @@ class DbIterator final : public Iterator {
     FindPrev();
   }
   void Next() override {
+    if (!checked_) return NextUnchecked();
+    ComparisonErrorScope errors;
+    NextUnchecked();
+    Check(errors);
+  }
+  void NextUnchecked() {
     if (!forward_) {
       // The internal iterator is before key_'s versions: go to them.
       iter_->Seek(SeekKey(key_, kMaxSequenceNumber));
@@ -84,6 +116,12 @@ class DbIterator final : public Iterator {
     FindNext(/*skip=*/true);
   }
   void Prev() override {
+    if (!checked_) return PrevUnchecked();
+    ComparisonErrorScope errors;
+    PrevUnchecked();
+    Check(errors);
+  }
+  void PrevUnchecked() {
     if (forward_) {
       // The internal iterator is at key_'s versions: go before them.
       iter_->Seek(SeekKey(key_, kMaxSequenceNumber));
@@ -98,6 +136,13 @@ class DbIterator final : public Iterator {
   }
 
  private:
+  // A key the comparator could not order ends the iteration: the order
+  // around it is the comparator's fallback, not the database's.
+  void Check(const ComparisonErrorScope& errors) {
+    if (errors.failed() && status_.ok()) status_ = errors.status();
+    if (!status_.ok()) valid_ = false;
+  }
+
   static std::string SeekKey(std::string_view user_key, uint64_t sequence,
                              ValueType type = ValueType::kValue) {
     std::string key;
@@ -177,6 +222,8 @@ class DbIterator final : public Iterator {
   }
 
   const Comparator* const ucmp_;
+  // Whether comparisons may fail (every comparator but the bytewise one).
+  const bool checked_;
   const std::unique_ptr<Iterator> iter_;
   const uint64_t sequence_;
   const std::optional<std::string> lower_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "bloomtable/db_files.h"
+#include "table/corruption.h"
 #include "util/file_errors.h"
 
 namespace bloomtable {
@@ -99,6 +101,22 @@ absl::Status CheckForeignDirectory(const std::string& dir,
   return absl::OkStatus();
 }
 
+// Where a directory holds no database but names one inside it: a
+// Minecraft Bedrock world keeps its database in db/ beside level.dat.
+// Empty if not.
+std::string NestedDatabaseHint(const std::string& dir,
+                               const std::vector<std::string>& names) {
+  if (std::find(names.begin(), names.end(), "db") == names.end()) return "";
+  std::error_code error;
+  const std::filesystem::path inner = std::filesystem::path(dir) / "db";
+  if (!std::filesystem::is_regular_file(inner / "CURRENT", error)) return "";
+  const bool bedrock =
+      std::find(names.begin(), names.end(), "level.dat") != names.end();
+  return absl::StrCat("; the database is in db/",
+                      bedrock ? " (a Minecraft Bedrock world)" : "", ": open ",
+                      inner.string());
+}
+
 }  // namespace
 
 bool DbVersion::IsLiveLog(uint64_t number) const {
@@ -112,10 +130,20 @@ absl::StatusOr<ManifestContents> ReadManifest(const RandomAccessFile& file,
   LevelFiles files;
   LogReader reader(&file, file_size);
   LogEntry entry;
+  // The first comparator an edit names: LevelDB refuses an edit naming
+  // another (it checks each against the one it was opened with).
+  std::optional<std::string> comparator;
+  auto refuse = [&](LogEntry damage) {
+    if (damage.leveldb_reports && contents.leveldb_status.ok()) {
+      contents.leveldb_status =
+          CorruptionAt(file.name(), damage.offset, damage.reason);
+    }
+    contents.damage.push_back(std::move(damage));
+  };
   while (reader.Next(&entry)) {
     if (entry.kind == LogEntry::Kind::kPadding) continue;
-    if (entry.kind == LogEntry::Kind::kDamage) {
-      contents.damage.push_back(std::move(entry));
+    if (entry.kind != LogEntry::Kind::kRecord) {
+      refuse(std::move(entry));
       continue;
     }
     ManifestEdit edit;
@@ -127,11 +155,22 @@ absl::StatusOr<ManifestContents> ReadManifest(const RandomAccessFile& file,
           absl::StrCat(file.name(), ": record at offset ", entry.offset, ": ",
                        decoded.message()));
     }
+    entry.kind = LogEntry::Kind::kDamage;
+    entry.leveldb_reports = true;
     if (!decoded.ok()) {
-      entry.kind = LogEntry::Kind::kDamage;
       entry.reason = absl::StrCat("not a version edit: ", decoded.message());
-      contents.damage.push_back(std::move(entry));
+      refuse(std::move(entry));
       continue;
+    }
+    if (edit.edit.comparator) {
+      if (comparator && *comparator != *edit.edit.comparator) {
+        entry.reason =
+            absl::StrCat("edit names comparator '", *edit.edit.comparator,
+                         "', an earlier edit '", *comparator, "'");
+        refuse(std::move(entry));
+        continue;
+      }
+      comparator = edit.edit.comparator;
     }
     Apply(edit.edit, &contents.version, &files);
     contents.edits.push_back(std::move(edit));
@@ -147,7 +186,8 @@ absl::StatusOr<ManifestContents> ReadManifest(const RandomAccessFile& file,
   return contents;
 }
 
-absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir) {
+absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir,
+                                            const ReadVersionOptions& options) {
   namespace fs = std::filesystem;
   std::error_code error;
   fs::directory_iterator it(dir, error);
@@ -237,11 +277,12 @@ absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir) {
   if (result.manifest_name.empty()) {
     if (manifests.empty()) {
       return absl::NotFoundError(absl::StrCat(
-          dir, has_current
-                   ? ": CURRENT names no MANIFEST that is there, and there "
-                     "is no MANIFEST-* file"
-                   : ": no CURRENT and no MANIFEST-* file: not a LevelDB "
-                     "database"));
+          dir,
+          has_current ? ": CURRENT names no MANIFEST that is there, and there "
+                        "is no MANIFEST-* file"
+                      : ": no CURRENT and no MANIFEST-* file: not a LevelDB "
+                        "database",
+          NestedDatabaseHint(dir, names)));
     }
     result.manifest_name = ManifestFileName(manifests.back());
     // The name as it is in the directory (it may have other digits).
@@ -260,6 +301,9 @@ absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir) {
   absl::StatusOr<ManifestContents> manifest =
       ReadManifest(*log->file, log->size);
   if (!manifest.ok()) return manifest.status();
+  if (!options.skip_damaged_edits && !manifest->leveldb_status.ok()) {
+    return manifest->leveldb_status;
+  }
   if (!manifest->version_status.ok()) return manifest->version_status;
   result.manifest = *std::move(manifest);
 

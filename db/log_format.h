@@ -29,10 +29,14 @@ enum RecordType : unsigned char {
 };
 inline constexpr int kMaxRecordType = kLastType;
 
-// RocksDB's recyclable log format uses types 5-8, with an 11-byte header
-// (the log number follows the type). bloomtable does not read them.
-inline constexpr int kFirstRocksDBRecyclableType = 5;
-inline constexpr int kLastRocksDBRecyclableType = 8;
+// Types that LevelDB's reader gives a meaning of its own (they are its
+// internal markers, one past and two past kMaxRecordType): a fragment of
+// type 5 is taken as the end of the file, and reading stops; one of type 6
+// as a bad record, skipped (silently, unless it breaks a record's chain).
+// RocksDB's recyclable log format uses types 5-8, so LevelDB stops at the
+// first record of such a log.
+inline constexpr int kLevelDBEndOfFileType = 5;
+inline constexpr int kLevelDBBadRecordType = 6;
 
 // 32 KiB: a reader that loses its place skips at most one block.
 inline constexpr size_t kBlockSize = 32768;

@@ -54,12 +54,14 @@ uint32_t LogView::AddSource(std::string file_name) {
 }
 
 void LogView::Add(std::string_view user_key, uint64_t sequence, ValueType type,
-                  std::string_view value, uint32_t source, uint64_t offset) {
+                  std::string_view value, uint32_t source, uint64_t offset,
+                  bool recovered) {
   Record record;
   AppendInternalKey(&record.internal_key, user_key, sequence, type);
   if (type == ValueType::kValue) record.value.assign(value);
   record.source = source;
   record.offset = offset;
+  record.recovered = recovered;
   if (records_.empty() || sequence > max_sequence_) max_sequence_ = sequence;
   if (records_.empty() || sequence < min_sequence_) min_sequence_ = sequence;
   records_.push_back(std::move(record));

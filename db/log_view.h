@@ -28,6 +28,7 @@ class LogView {
     std::string value;         // empty for a deletion
     uint32_t source = 0;       // index into sources()
     uint64_t offset = 0;       // offset of the log record that held it
+    bool recovered = false;    // read only by salvage (LogEntry::recovered)
   };
 
   // `user_comparator` orders the records; it must outlive the view. Null
@@ -41,7 +42,8 @@ class LogView {
   // Building (before Finish): a source file and its records.
   uint32_t AddSource(std::string file_name);
   void Add(std::string_view user_key, uint64_t sequence, ValueType type,
-           std::string_view value, uint32_t source, uint64_t offset);
+           std::string_view value, uint32_t source, uint64_t offset,
+           bool recovered = false);
   // Sorts the records (stable: equal keys keep the order they were added)
   // and, under the bytewise comparator (where equal keys are equal bytes),
   // builds a Bloom filter of their user keys, so that Lookup of a key the

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "bloomtable/file.h"
+#include "util/posix_file.h"
 
 namespace bloomtable {
 
@@ -29,37 +30,32 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
     const std::string& name, std::optional<uint64_t> recorded_size,
     const Options& options) const {
   const std::string path = absl::StrCat(dir_, "/", name);
-  absl::StatusOr<uint64_t> actual = GetFileSize(path);
-  if (!actual.ok()) {
-    if (absl::IsNotFound(actual.status())) {
+  // The size is the opened file's own: a file replaced meanwhile is either
+  // the one read or an error, never a mix.
+  absl::StatusOr<SizedRandomAccessFile> opened =
+      OpenSizedRandomAccessFile(path, mmap_);
+  if (!opened.ok()) {
+    if (absl::IsNotFound(opened.status())) {
       return absl::DataLossError(
           absl::StrCat(path, ": table listed in the MANIFEST is missing"));
     }
-    return actual.status();
+    return opened.status();
   }
-  uint64_t size = *actual;
+  uint64_t size = opened->size;
   if (recorded_size.has_value()) {
-    if (*actual < *recorded_size) {
+    if (opened->size < *recorded_size) {
       return absl::DataLossError(absl::StrCat(path, ": table is shorter (",
-                                              *actual,
+                                              opened->size,
                                               " bytes) than the MANIFEST "
                                               "records (",
                                               *recorded_size, " bytes)"));
     }
     size = *recorded_size;
   }
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      mmap_ ? OpenMmapRandomAccessFile(path) : OpenRandomAccessFile(path);
-  if (!file.ok()) {
-    if (absl::IsNotFound(file.status())) {
-      return absl::DataLossError(
-          absl::StrCat(path, ": table vanished before it could be opened"));
-    }
-    return file.status();
-  }
-  if (wrap_) *file = wrap_(*std::move(file));
+  std::unique_ptr<RandomAccessFile> file = std::move(opened->file);
+  if (wrap_) file = wrap_(std::move(file));
   absl::StatusOr<std::unique_ptr<Table>> table =
-      Table::Open(options, *std::move(file), size);
+      Table::Open(options, std::move(file), size);
   if (!table.ok()) return table.status();
   return std::shared_ptr<const Table>(*std::move(table));
 }

@@ -69,18 +69,25 @@ bool GetLevel(std::string_view* input, int* level) {
   return true;
 }
 
-bool GetInternalKey(std::string_view* input, std::string* key) {
+// Reads a length-prefixed internal key. LevelDB takes any non-empty one;
+// here one shorter than its 8-byte tag is refused too (it holds no user
+// key), and `*too_short` says that this is why.
+bool GetInternalKey(std::string_view* input, std::string* key,
+                    bool* too_short) {
   std::string_view bytes;
-  if (!GetLengthPrefixed(input, &bytes) || bytes.size() < kInternalKeyTagSize) {
+  if (!GetLengthPrefixed(input, &bytes)) return false;
+  if (bytes.size() < kInternalKeyTagSize) {
+    *too_short = !bytes.empty();
     return false;
   }
   key->assign(bytes);
   return true;
 }
 
-absl::Status EditError(std::string_view field) {
-  return absl::DataLossError(
-      absl::StrCat("bad version edit: ", ToAbsl(field), " field"));
+absl::Status EditError(std::string_view field, bool short_key = false) {
+  return absl::DataLossError(absl::StrCat(
+      "bad version edit: ", ToAbsl(field), " field",
+      short_key ? " (an internal key shorter than its 8-byte tag)" : ""));
 }
 
 }  // namespace
@@ -142,6 +149,7 @@ absl::Status VersionEdit::DecodeFrom(std::string_view record) {
       break;
     }
     uint64_t number;
+    bool short_key = false;
     switch (tag) {
       case kComparator: {
         std::string_view name;
@@ -183,8 +191,8 @@ absl::Status VersionEdit::DecodeFrom(std::string_view record) {
       case kCompactPointer: {
         CompactionPointer pointer;
         if (!GetLevel(&input, &pointer.level) ||
-            !GetInternalKey(&input, &pointer.key)) {
-          status = EditError("compaction pointer");
+            !GetInternalKey(&input, &pointer.key, &short_key)) {
+          status = EditError("compaction pointer", short_key);
         } else {
           compaction_pointers.push_back(std::move(pointer));
         }
@@ -205,9 +213,9 @@ absl::Status VersionEdit::DecodeFrom(std::string_view record) {
         if (!GetLevel(&input, &added.level) ||
             !GetVarint64(&input, &added.file.number) ||
             !GetVarint64(&input, &added.file.size) ||
-            !GetInternalKey(&input, &added.file.smallest) ||
-            !GetInternalKey(&input, &added.file.largest)) {
-          status = EditError("new file");
+            !GetInternalKey(&input, &added.file.smallest, &short_key) ||
+            !GetInternalKey(&input, &added.file.largest, &short_key)) {
+          status = EditError("new file", short_key);
         } else {
           new_files.push_back(std::move(added));
         }

@@ -1,8 +1,10 @@
-// Write-batch decoding: one pass that validates the whole batch, then one
-// that delivers it, so that a handler never sees part of a bad batch.
+// Write-batch decoding: one walk over the operations, used three ways: to
+// validate a whole batch before delivering it (IterateWriteBatch), to
+// deliver what LevelDB's recovery applies (ReplayWriteBatch), and to decode.
 
 #include "bloomtable/write_batch.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -61,22 +63,32 @@ absl::Status BatchError(std::string_view what) {
   return absl::DataLossError(absl::StrCat("bad write batch: ", ToAbsl(what)));
 }
 
-// Calls `visit(type, key, value)` for each operation, after checking the
-// framing. Stops at the first error.
+// What Walk found: the header, the operations it visited, and the first
+// problem with the batch's contents (OK if none).
+struct WalkResult {
+  WriteBatchHeader header;
+  uint32_t visited = 0;
+  absl::Status problem;
+};
+
+// Calls `visit(type, sequence, key, value)` for each operation in order
+// until the batch ends or an operation does not decode (or would pass the
+// largest sequence number); a count that disagrees with the operations is a
+// problem found at the end. Errors: a batch too short for its header, or
+// whose first sequence number is out of range.
 template <typename Visit>
-absl::StatusOr<WriteBatchHeader> Walk(std::string_view batch, Visit&& visit) {
+absl::StatusOr<WalkResult> Walk(std::string_view batch, Visit&& visit) {
   if (batch.size() < kWriteBatchHeaderSize) {
     return BatchError(absl::StrCat("shorter than its ", kWriteBatchHeaderSize,
                                    "-byte header (", batch.size(), " bytes)"));
   }
-  WriteBatchHeader header;
+  WalkResult result;
+  WriteBatchHeader& header = result.header;
   header.sequence = DecodeFixed64(batch.data());
   header.count = DecodeFixed32(batch.data() + 8);
-  if (header.sequence > kMaxSequenceNumber ||
-      header.count > kMaxSequenceNumber - header.sequence + 1) {
-    return BatchError(absl::StrCat("sequence ", header.sequence, " with ",
-                                   header.count,
-                                   " operations passes 2^56 - 1"));
+  if (header.sequence > kMaxSequenceNumber) {
+    return BatchError(
+        absl::StrCat("sequence ", header.sequence, " passes 2^56 - 1"));
   }
   std::string_view input = batch.substr(kWriteBatchHeaderSize);
   uint64_t found = 0;
@@ -88,35 +100,61 @@ absl::StatusOr<WriteBatchHeader> Walk(std::string_view batch, Visit&& visit) {
     if (tag == static_cast<unsigned char>(WriteOpType::kPut)) {
       if (!GetLengthPrefixed(&input, &key) ||
           !GetLengthPrefixed(&input, &value)) {
-        return BatchError(absl::StrCat("operation ", found, ": truncated put"));
+        result.problem =
+            BatchError(absl::StrCat("operation ", found, ": truncated put"));
+        break;
       }
     } else if (tag == static_cast<unsigned char>(WriteOpType::kDelete)) {
       if (!GetLengthPrefixed(&input, &key)) {
-        return BatchError(
-            absl::StrCat("operation ", found, ": truncated delete"));
+        result.problem =
+            BatchError(absl::StrCat("operation ", found, ": truncated delete"));
+        break;
       }
     } else {
       const std::string_view rocksdb = RocksDBTagName(tag);
       if (!rocksdb.empty()) {
-        return absl::UnimplementedError(absl::StrCat(
+        result.problem = absl::UnimplementedError(absl::StrCat(
             "write batch operation ", found, " has tag ", tag, " (RocksDB's ",
             ToAbsl(rocksdb), "): a RocksDB write-ahead log, not LevelDB's"));
+      } else {
+        result.problem = BatchError(
+            absl::StrCat("operation ", found, ": unknown tag ", tag));
       }
-      return BatchError(
-          absl::StrCat("operation ", found, ": unknown tag ", tag));
+      break;
     }
-    if (found == header.count) {
-      return BatchError(
-          absl::StrCat("more operations than its count ", header.count));
+    if (found > kMaxSequenceNumber - header.sequence) {
+      result.problem = BatchError(
+          absl::StrCat("operation ", found, ": sequence ", header.sequence,
+                       " + ", found, " passes 2^56 - 1"));
+      break;
+    }
+    // The count is never used to size anything: a batch of a few bytes may
+    // claim 2^32 - 1 operations.
+    if (found == UINT32_MAX) {
+      result.problem = BatchError("more than 2^32 - 1 operations");
+      break;
     }
     visit(static_cast<WriteOpType>(tag), header.sequence + found, key, value);
     ++found;
   }
-  if (found != header.count) {
-    return BatchError(
-        absl::StrCat("count ", header.count, " but ", found, " operations"));
+  result.visited = static_cast<uint32_t>(found);
+  if (result.problem.ok() && found != header.count) {
+    result.problem = BatchError(
+        found > header.count ? absl::StrCat("more operations than its count ",
+                                            header.count, " (", found, ")")
+                             : absl::StrCat("count ", header.count, " but ",
+                                            found, " operations"));
   }
-  return header;
+  return result;
+}
+
+void Deliver(WriteBatchHandler* handler, WriteOpType type, uint64_t sequence,
+             std::string_view key, std::string_view value) {
+  if (type == WriteOpType::kPut) {
+    handler->Put(sequence, key, value);
+  } else {
+    handler->Delete(sequence, key);
+  }
 }
 
 }  // namespace
@@ -125,22 +163,40 @@ WriteBatchHandler::~WriteBatchHandler() = default;
 
 absl::StatusOr<WriteBatchHeader> IterateWriteBatch(std::string_view batch,
                                                    WriteBatchHandler* handler) {
-  absl::StatusOr<WriteBatchHeader> checked = Walk(
+  absl::StatusOr<WalkResult> checked = Walk(
       batch, [](WriteOpType, uint64_t, std::string_view, std::string_view) {});
   if (!checked.ok()) return checked.status();
-  return Walk(batch, [handler](WriteOpType type, uint64_t sequence,
-                               std::string_view key, std::string_view value) {
-    if (type == WriteOpType::kPut) {
-      handler->Put(sequence, key, value);
-    } else {
-      handler->Delete(sequence, key);
-    }
-  });
+  if (!checked->problem.ok()) return checked->problem;
+  absl::StatusOr<WalkResult> walked =
+      Walk(batch, [handler](WriteOpType type, uint64_t sequence,
+                            std::string_view key, std::string_view value) {
+        Deliver(handler, type, sequence, key, value);
+      });
+  if (!walked.ok()) return walked.status();
+  return walked->header;
+}
+
+absl::StatusOr<WriteBatchReplay> ReplayWriteBatch(std::string_view batch,
+                                                  WriteBatchHandler* handler) {
+  absl::StatusOr<WalkResult> walked =
+      Walk(batch, [handler](WriteOpType type, uint64_t sequence,
+                            std::string_view key, std::string_view value) {
+        Deliver(handler, type, sequence, key, value);
+      });
+  if (!walked.ok()) return walked.status();
+  WriteBatchReplay replay;
+  replay.header = walked->header;
+  replay.applied = walked->visited;
+  // LevelDB's arithmetic, unsigned: a count of 0 gives sequence - 1.
+  replay.leveldb_last_sequence =
+      replay.header.sequence + uint64_t{replay.header.count} - 1;
+  replay.problem = std::move(walked->problem);
+  return replay;
 }
 
 absl::StatusOr<DecodedWriteBatch> DecodeWriteBatch(std::string_view batch) {
   DecodedWriteBatch decoded;
-  absl::StatusOr<WriteBatchHeader> header =
+  absl::StatusOr<WalkResult> walked =
       Walk(batch, [&decoded](WriteOpType type, uint64_t sequence,
                              std::string_view key, std::string_view value) {
         WriteOp op;
@@ -150,9 +206,10 @@ absl::StatusOr<DecodedWriteBatch> DecodeWriteBatch(std::string_view batch) {
         op.value.assign(value);
         decoded.ops.push_back(std::move(op));
       });
-  if (!header.ok()) return header.status();
-  decoded.sequence = header->sequence;
-  decoded.count = header->count;
+  if (!walked.ok()) return walked.status();
+  if (!walked->problem.ok()) return walked->problem;
+  decoded.sequence = walked->header.sequence;
+  decoded.count = walked->header.count;
   return decoded;
 }
 

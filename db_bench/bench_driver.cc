@@ -49,17 +49,7 @@ nlohmann::json DataIdentity(const BenchPlan& plan, const ConfigPlan& config) {
       {"index_block_restart_interval",
        config.engine_options.bloomtable_index_block_restart_interval},
       {"compression_type", flags.compression_type},
-      {"tables", TablesFor(config.engine, flags.tables)},
   };
-}
-
-absl::Status WriteMeta(const std::string& dir, const nlohmann::json& identity) {
-  const std::string path = dir + "/" + kMetaFileName;
-  std::ofstream out(path);
-  out << identity.dump(2) << "\n";
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
-  return absl::OkStatus();
 }
 
 absl::Status CheckMeta(const std::string& dir, const nlohmann::json& identity) {
@@ -105,19 +95,14 @@ void PrintHeader(const BenchPlan& plan, const std::string& dir,
       flags.value_size,
       static_cast<int>(flags.value_size * flags.compression_ratio + 0.5));
   std::printf("Entries:    %llu\n", static_cast<unsigned long long>(plan.num));
-  std::printf("Reads:      %llu per thread, %s thread%s\n",
-              static_cast<unsigned long long>(plan.reads),
-              absl::StrJoin(plan.threads, ", ").c_str(),
-              plan.threads.size() == 1 && plan.threads[0] == 1 ? "" : "s");
+  std::printf("Reads:      %llu per thread, %d thread%s\n",
+              static_cast<unsigned long long>(plan.reads), plan.flags.threads,
+              plan.flags.threads == 1 ? "" : "s");
   std::printf("RawSize:    %.1f MB (estimated)\n", raw_mb);
   std::printf("FileSize:   %.1f MB (estimated)\n", file_mb);
-  std::printf(
-      "Tables:     block %d bytes, %s; block cache %s bytes; "
-      "%d table%s per lookup; io latency %lld us\n",
-      flags.block_size, flags.compression_type.c_str(),
-      absl::StrJoin(plan.cache_sizes, ", ").c_str(), flags.tables,
-      flags.tables == 1 ? "" : "s",
-      static_cast<long long>(flags.io_latency_us));
+  std::printf("Tables:     block %d bytes, %s; block cache %s\n",
+              flags.block_size, flags.compression_type.c_str(),
+              CacheSizeLabel(plan.cache_size).c_str());
   std::printf("Engines:    %s\n", absl::StrJoin(plan.engines, ", ").c_str());
   std::printf("Directory:  %s%s\n", dir.c_str(),
               temporary ? " (temporary, removed at exit)" : "");
@@ -128,6 +113,20 @@ void PrintHeader(const BenchPlan& plan, const std::string& dir,
 #endif
   std::printf("------------------------------------------------\n");
   std::fflush(stdout);
+}
+
+// What the stats benchmark prints: the engine's files and its counters since
+// it was opened.
+std::string StatsText(const Engine& engine) {
+  const absl::StatusOr<StorageSummary> storage = engine.Storage();
+  const EngineCounters c = engine.Counters();
+  return absl::StrFormat(
+      "%s: %s; since open: %d file reads (%d bytes), %d filter checks (%d "
+      "negatives), %d block cache hits, %d misses",
+      engine.name(),
+      storage.ok() ? storage->shape : storage.status().ToString(), c.file_reads,
+      c.file_bytes_read, c.filter_checks, c.filter_negatives,
+      c.block_cache_hits, c.block_cache_misses);
 }
 
 // The engine's files per level now (StorageSummary::shape); empty if
@@ -150,18 +149,13 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
     report->error = "engine not built";
     return;
   }
-  const std::string shape =
-      report->tables == 1
-          ? "one sorted run"
-          : absl::StrCat(report->tables, " overlapping tables, newest first");
-  std::printf("--- %s (%s level, %s) %s%s, %s, block cache %s: %s\n",
+  std::printf("--- %s (%s level, %s) %s%s, block cache %s: %s\n",
               config_plan.engine.c_str(), config_plan.level.c_str(),
               config_plan.io.c_str(), report->FilterLabel().c_str(),
               config_plan.filter_layout.empty()
                   ? ""
                   : absl::StrCat(" (", config_plan.filter_layout, ")").c_str(),
-              shape.c_str(), CacheSizeLabel(report->cache_size).c_str(),
-              report->dir.c_str());
+              CacheSizeLabel(report->cache_size).c_str(), report->dir.c_str());
   std::fflush(stdout);
 
   const nlohmann::json identity = DataIdentity(plan, config_plan);
@@ -185,12 +179,11 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   run_options.keys = &keys;
   run_options.values = &values;
   run_options.reads = plan.reads;
-  run_options.batch_size = static_cast<uint64_t>(plan.flags.batch_size);
   run_options.seed = plan.flags.seed;
-  run_options.histogram = plan.flags.histogram;
   run_options.min_seconds = plan.flags.min_seconds;
   run_options.seek_nexts = static_cast<uint64_t>(plan.flags.seek_nexts);
   run_options.scan_length = static_cast<uint64_t>(plan.flags.scan_length);
+  run_options.threads = plan.flags.threads;
   run_options.label = report->Label();
 
   for (BenchmarkKind kind : plan.benchmarks) {
@@ -202,11 +195,11 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
                         : "the store filled above, reopened");
         continue;
       }
-      engine->SetReadLatency(false);
       absl::StatusOr<BenchmarkResult> result =
           RunFill(kind, run_options, engine);
       absl::Status status = result.status();
-      if (status.ok()) status = WriteMeta(report->dir, identity);
+      if (status.ok())
+        status = WriteJson(identity, report->dir + "/" + kMetaFileName);
       if (!status.ok()) {
         report->error =
             absl::StrCat(BenchmarkName(kind), ": ", status.ToString());
@@ -222,32 +215,23 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
     } else if (kind == BenchmarkKind::kStats) {
       BenchmarkResult result;
       result.kind = kind;
-      result.stats_text = have_data ? engine->StatsText() : "(no data)";
+      result.stats_text = have_data ? StatsText(*engine) : "(no data)";
       std::printf("stats        :\n%s\n", result.stats_text.c_str());
       report->results.push_back(std::move(result));
     } else {
-      for (int threads : plan.threads) {
-        run_options.threads = threads;
-        const std::string files_before = FilesPerLevel(*engine);
-        engine->SetReadLatency(true);
-        absl::StatusOr<BenchmarkResult> result =
-            RunRead(kind, run_options, engine);
-        engine->SetReadLatency(false);
-        if (!result.ok()) {
-          report->error = absl::StrCat(BenchmarkName(kind), ": ",
-                                       result.status().ToString());
-          return;
-        }
-        result->memory = engine->Memory();
-        result->files_before = files_before;
-        result->files_after = FilesPerLevel(*engine);
-        std::printf("%s\n", BenchmarkLine(*result).c_str());
-        if (!result->histogram_text.empty()) {
-          std::printf("Microseconds per op:\n%s\n",
-                      result->histogram_text.c_str());
-        }
-        report->results.push_back(*std::move(result));
+      const std::string files_before = FilesPerLevel(*engine);
+      absl::StatusOr<BenchmarkResult> result =
+          RunRead(kind, run_options, engine);
+      if (!result.ok()) {
+        report->error =
+            absl::StrCat(BenchmarkName(kind), ": ", result.status().ToString());
+        return;
       }
+      result->memory = engine->Memory();
+      result->files_before = files_before;
+      result->files_after = FilesPerLevel(*engine);
+      std::printf("%s\n", BenchmarkLine(*result).c_str());
+      report->results.push_back(*std::move(result));
     }
     std::fflush(stdout);
     if (have_data && !report->storage) {
@@ -320,7 +304,6 @@ std::vector<ConfigReport> RunOnce(const BenchPlan& plan,
       }
       report.scan_filter = config_plan.scan_filter;
       report.target_stored_bits = config_plan.target_stored_bits;
-      report.tables = TablesFor(config_plan.engine, plan.flags.tables);
       report.dir = dir + "/" + config_plan.dir_name;
       RunConfig(plan, config_plan, keys, values, &report);
     }
@@ -420,20 +403,11 @@ absl::Status RunPlan(const BenchPlan& plan_as_given,
   if (temporary) RemoveDirectory(dir).IgnoreError();
   if (!status.ok()) return status;
   *configs = MergeRuns(accepted);
-  for (const ConfigReport& report : *configs) {
-    if (const MemorySummary* memory = report.LastMemory()) {
-      const std::string note =
-          absl::StrCat("Memory, ", report.engine, ": ", memory->sources, ".");
-      if (std::find(notes->begin(), notes->end(), note) == notes->end()) {
-        notes->push_back(note);
-      }
-    }
-  }
   if (repeats > 1) {
     notes->push_back(absl::StrFormat(
-        "Each timing figure is the median of %d runs (the range: min-max); "
-        "each run fills every store again, and the runs visit the stores in "
-        "orders rotated so that each starts with a different one.",
+        "Each timing figure is the median of %d runs (the range: min-max), "
+        "each filling every store again, visiting the stores in rotated "
+        "orders.",
         repeats));
   }
   return absl::OkStatus();

@@ -42,12 +42,6 @@ enum class ProbePath {
 // A bloomtable FilterPolicy, probed along `path`.
 class PolicyBenchFilter final : public BenchFilter {
  public:
-  PolicyBenchFilter(std::shared_ptr<const FilterPolicy> policy,
-                    bool use_readers, std::function<double(int)> expected_rate)
-      : PolicyBenchFilter(
-            std::move(policy),
-            use_readers ? ProbePath::kReaders : ProbePath::kPolicyCalls,
-            std::move(expected_rate)) {}
   PolicyBenchFilter(std::shared_ptr<const FilterPolicy> policy, ProbePath path,
                     std::function<double(int)> expected_rate)
       : policy_(std::move(policy)),
@@ -177,7 +171,7 @@ std::vector<BenchFilterEntry> BenchFilterRegistry() {
                      [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
                        return std::make_unique<PolicyBenchFilter>(
                            NewLevelDBBloomFilterPolicy(bits_per_key),
-                           /*use_readers=*/true, LevelDBBloomExpectedRate);
+                           ProbePath::kReaders, LevelDBBloomExpectedRate);
                      },
                      "bloomtable; each filter parsed once by NewReader, "
                      "probed through its FilterReader"});
@@ -185,7 +179,7 @@ std::vector<BenchFilterEntry> BenchFilterRegistry() {
                      [](int bits_per_key) -> std::unique_ptr<BenchFilter> {
                        return std::make_unique<PolicyBenchFilter>(
                            NewLevelDBBloomFilterPolicy(bits_per_key),
-                           /*use_readers=*/false, LevelDBBloomExpectedRate);
+                           ProbePath::kPolicyCalls, LevelDBBloomExpectedRate);
                      },
                      "bloomtable; FilterPolicy::KeyMayMatch with the "
                      "filter's bytes on every probe, as LevelDB does"});

@@ -19,13 +19,9 @@ namespace {
 
 // Sanity bounds, so that a typo fails fast instead of running for hours.
 constexpr int kMaxThreads = 256;
-constexpr int kMaxTables = 1000;
-constexpr int64_t kMaxIoLatencyMicros = 1000000;  // one second per read
 constexpr int32_t kMaxBlockSize = 64 << 20;
 // Beyond this a filter is only waste; RocksDB caps its own near here too.
 constexpr double kMaxBloomBits = 100;
-// A MultiGet batch beyond this is a typo (RocksDB's own caps are lower).
-constexpr int64_t kMaxBatchSize = 1 << 20;
 constexpr int kMaxRepeats = 100;
 constexpr double kMaxMinSeconds = 3600;
 // The engine name of LevelDB with a bloomtable filter through the adapter.
@@ -33,6 +29,12 @@ constexpr char kLevelDBAdapted[] = "leveldb+bloomtable";
 
 absl::Status Invalid(const std::string& message) {
   return absl::InvalidArgumentError(message);
+}
+
+// InvalidArgument naming the flag unless low <= value <= high.
+absl::Status InRange(const char* flag, double value, double low, double high) {
+  if (value >= low && value <= high) return absl::OkStatus();
+  return Invalid(absl::StrFormat("%s must be in [%g, %g]", flag, low, high));
 }
 
 std::vector<std::string> SplitList(const std::string& list) {
@@ -65,23 +67,6 @@ absl::StatusOr<std::vector<double>> ParseBits(const std::string& list,
   return bits;
 }
 
-absl::StatusOr<std::vector<int>> ParseThreads(const std::string& list) {
-  std::vector<int> threads;
-  for (const std::string& item : SplitList(list)) {
-    int value = 0;
-    if (!absl::SimpleAtoi(item, &value) || value < 1 || value > kMaxThreads) {
-      return Invalid(
-          absl::StrFormat("--threads: '%s' is not a whole number in [1, %d]",
-                          item, kMaxThreads));
-    }
-    if (std::find(threads.begin(), threads.end(), value) == threads.end()) {
-      threads.push_back(value);
-    }
-  }
-  if (threads.empty()) return Invalid("--threads is empty");
-  return threads;
-}
-
 std::string BitsName(double bits) { return absl::StrFormat("%g", bits); }
 
 bool Contains(const std::vector<std::string>& list, const std::string& item) {
@@ -90,44 +75,32 @@ bool Contains(const std::vector<std::string>& list, const std::string& item) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list) {
-  std::vector<uint64_t> sizes;
-  for (const std::string& item : SplitList(list)) {
-    size_t digits = 0;
-    while (digits < item.size() && absl::ascii_isdigit(item[digits])) ++digits;
-    uint64_t value = 0;
-    if (digits == 0 || !absl::SimpleAtoi(item.substr(0, digits), &value)) {
+absl::StatusOr<uint64_t> ParseCacheSize(const std::string& text) {
+  const std::string item(absl::StripAsciiWhitespace(text));
+  size_t digits = 0;
+  while (digits < item.size() && absl::ascii_isdigit(item[digits])) ++digits;
+  uint64_t value = 0;
+  if (digits == 0 || !absl::SimpleAtoi(item.substr(0, digits), &value)) {
+    return Invalid(absl::StrCat("--cache_size: '", item,
+                                "' is not a size in bytes (e.g. 8388608 or "
+                                "8M)"));
+  }
+  const std::string suffix = absl::AsciiStrToUpper(item.substr(digits));
+  int shift = 0;
+  if (!suffix.empty()) {
+    const char unit = suffix[0];
+    shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
+    const std::string rest = suffix.substr(1);
+    if (shift < 0 || !(rest.empty() || rest == "B" || rest == "IB")) {
       return Invalid(absl::StrCat("--cache_size: '", item,
-                                  "' is not a size in bytes (e.g. 8388608 or "
-                                  "8M)"));
-    }
-    std::string suffix = absl::AsciiStrToUpper(item.substr(digits));
-    int shift = 0;
-    if (!suffix.empty()) {
-      const char unit = suffix[0];
-      shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
-      const std::string rest = suffix.substr(1);
-      if (shift < 0 || !(rest.empty() || rest == "B" || rest == "IB")) {
-        return Invalid(absl::StrCat("--cache_size: '", item,
-                                    "': the suffix must be K, M or G"));
-      }
-    }
-    // 2^40 bytes is far beyond any machine this runs on: a typo.
-    constexpr uint64_t kMaxCacheBytes = uint64_t{1} << 40;
-    if (value > (kMaxCacheBytes >> shift)) {
-      return Invalid(absl::StrCat("--cache_size: '", item, "' is too large"));
-    }
-    value <<= shift;
-    if (std::find(sizes.begin(), sizes.end(), value) == sizes.end()) {
-      sizes.push_back(value);
+                                  "': the suffix must be K, M or G"));
     }
   }
-  if (sizes.empty()) return Invalid("--cache_size is empty");
-  return sizes;
-}
-
-bool IsLevelDBEngine(const std::string& engine) {
-  return engine == "leveldb" || engine == kLevelDBAdapted;
+  // 2^40 bytes is far beyond any machine this runs on: a typo.
+  if (value > ((uint64_t{1} << 40) >> shift)) {
+    return Invalid(absl::StrCat("--cache_size: '", item, "' is too large"));
+  }
+  return value << shift;
 }
 
 bool UsesLevelDBBloom(const std::string& engine) {
@@ -144,10 +117,6 @@ std::string EngineLevel(const std::string& engine) {
 std::string EngineFamily(const std::string& engine) {
   const EngineEntry* entry = FindEngine(engine);
   return entry != nullptr ? entry->family : "bloomtable";
-}
-
-int TablesFor(const std::string& engine, int tables) {
-  return engine == "bloomtable" || engine == "rocksdb" ? tables : 1;
 }
 
 std::vector<std::string> BuiltEngines() {
@@ -170,8 +139,7 @@ absl::Status ApplyFilterBits(double bits, ConfigPlan* config) {
   options.bloomtable_policy = nullptr;
   options.leveldb_adapted_policy = nullptr;
   options.rocksdb_ribbon = config->filter == "rocksdb_ribbon";
-  const bool bloomtable =
-      config->engine == "bloomtable" || config->engine == "bloomtable_single";
+  const bool bloomtable = config->engine == "bloomtable";
   if (config->filter != "none" &&
       (bloomtable || config->engine == kLevelDBAdapted)) {
     absl::StatusOr<const FilterEntry*> entry = FindFilter(config->filter);
@@ -206,38 +174,34 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   if (!benchmarks.ok()) return benchmarks.status();
   plan.benchmarks = *benchmarks;
 
-  if (flags.num < 1) return Invalid("--num must be at least 1");
-  plan.num = static_cast<uint64_t>(flags.num);
-  if (flags.reads == 0 || flags.reads < -1) {
-    return Invalid("--reads must be at least 1 (or -1 for --num)");
+  if (flags.reads == 0) return Invalid("--reads must be at least 1 (or -1)");
+  for (const absl::Status& status :
+       {InRange("--num", flags.num, 1, 1e18),
+        InRange("--reads", flags.reads, -1, 1e18),
+        InRange("--key_size", flags.key_size, 1, 1e9),
+        InRange("--value_size", flags.value_size, 0, 1e9),
+        InRange("--block_size", flags.block_size, 1, kMaxBlockSize),
+        InRange("--index_block_restart_interval (0: auto)",
+                flags.index_block_restart_interval, 0, 1 << 20),
+        InRange("--threads", flags.threads, 1, kMaxThreads),
+        InRange("--repeats", flags.repeats, 1, kMaxRepeats),
+        InRange("--min_seconds", flags.min_seconds, 0, kMaxMinSeconds)}) {
+    if (!status.ok()) return status;
   }
+  plan.num = static_cast<uint64_t>(flags.num);
   plan.reads =
       flags.reads == -1 ? plan.num : static_cast<uint64_t>(flags.reads);
-  if (flags.key_size < 1) return Invalid("--key_size must be at least 1");
   absl::Status status = ApplyKeyFlags(&plan);
   if (!status.ok()) return status;
-  if (flags.value_size < 0) return Invalid("--value_size must not be negative");
   status = ValueGenerator::Validate(flags.value_size, flags.compression_ratio);
   if (!status.ok()) return status;
-  if (flags.block_size < 1 || flags.block_size > kMaxBlockSize) {
-    return Invalid(
-        absl::StrFormat("--block_size must be in [1, %d]", kMaxBlockSize));
-  }
-  if (flags.index_block_restart_interval < 0) {
-    return Invalid(
-        "--index_block_restart_interval must be at least 1 (or 0: auto)");
-  }
   if (flags.compression_type != "snappy" && flags.compression_type != "none") {
     return Invalid(absl::StrCat("--compression_type=", flags.compression_type,
                                 ": expected snappy or none"));
   }
-  absl::StatusOr<std::vector<uint64_t>> cache_sizes =
-      ParseCacheSizes(flags.cache_size);
-  if (!cache_sizes.ok()) return cache_sizes.status();
-  plan.cache_sizes = *cache_sizes;
-  absl::StatusOr<std::vector<int>> threads = ParseThreads(flags.threads);
-  if (!threads.ok()) return threads.status();
-  plan.threads = *threads;
+  absl::StatusOr<uint64_t> cache_size = ParseCacheSize(flags.cache_size);
+  if (!cache_size.ok()) return cache_size.status();
+  plan.cache_size = *cache_size;
   for (const std::string& io : SplitList(flags.io)) {
     if (io != "pread" && io != "mmap") {
       return Invalid(absl::StrCat("--io: '", io, "': expected pread or mmap"));
@@ -253,25 +217,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
       if (bits <= 0) return Invalid("--stored_bits: each target must be > 0");
     }
     plan.stored_bits = *stored;
-  }
-  if (flags.repeats < 1 || flags.repeats > kMaxRepeats) {
-    return Invalid(
-        absl::StrFormat("--repeats must be in [1, %d]", kMaxRepeats));
-  }
-  if (!(flags.min_seconds >= 0 && flags.min_seconds <= kMaxMinSeconds)) {
-    return Invalid(
-        absl::StrFormat("--min_seconds must be in [0, %g]", kMaxMinSeconds));
-  }
-  if (flags.batch_size < 1 || flags.batch_size > kMaxBatchSize) {
-    return Invalid(
-        absl::StrFormat("--batch_size must be in [1, %d]", kMaxBatchSize));
-  }
-  if (flags.tables < 1 || flags.tables > kMaxTables) {
-    return Invalid(absl::StrFormat("--tables must be in [1, %d]", kMaxTables));
-  }
-  if (flags.io_latency_us < 0 || flags.io_latency_us > kMaxIoLatencyMicros) {
-    return Invalid(absl::StrFormat("--io_latency_us must be in [0, %d]",
-                                   kMaxIoLatencyMicros));
   }
   if (flags.leveldb_source != "as_written" &&
       flags.leveldb_source != "compacted") {
@@ -298,10 +243,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   // Engines.
   const std::vector<std::string> built = BuiltEngines();
   if (flags.engines.empty()) {
-    for (const std::string& engine : built) {
-      if (engine == "bloomtable_single" && flags.tables == 1) continue;
-      plan.engines.push_back(engine);
-    }
+    plan.engines = built;
   } else {
     for (const std::string& engine : SplitList(flags.engines)) {
       if (!Contains(built, engine)) {
@@ -364,8 +306,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   base.bloomtable_index_block_restart_interval =
       flags.index_block_restart_interval;
   base.snappy = flags.compression_type == "snappy";
-  base.tables = flags.tables;
-  base.io_latency_us = static_cast<uint64_t>(flags.io_latency_us);
   base.leveldb_source_compacted = flags.leveldb_source == "compacted";
   base.verify_checksums = flags.verify_checksum;
   base.bloomtable_known_policies = known_policies;
@@ -373,9 +313,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
                      KeyGenerator::kMissingSuffixSize;
 
   // One store per engine and filter setting; then one configuration per I/O
-  // path and cache size, adjacent, the first filling the store and the others
-  // reopening it. `value` is bits per key, or with --stored_bits the target
-  // stored bits per key (the bits are then calibrated before the run).
+  // path, adjacent, the first filling the store and the other reopening it.
+  // `value` is bits per key, or with --stored_bits the target stored bits per
+  // key (the bits are then calibrated before the run).
   const bool calibrated = !plan.stored_bits.empty();
   auto add_store = [&](const std::string& engine, const std::string& filter,
                        double value, const std::string& layout,
@@ -386,8 +326,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     config.filter = filter;
     config.filter_layout = layout;
     config.engine_options = base;
-    config.engine_options.bloomtable_single_table =
-        engine == "bloomtable_single";
     config.scan_filter = scan_filter;
     ApplyScanFilter(plan.flags, &config);
     config.dir_name = absl::StrCat(engine, "-", filter);
@@ -405,16 +343,12 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     absl::Status status =
         ApplyFilterBits(filter == "none" ? 0 : value, &config);
     if (!status.ok()) return status;
-    bool first = true;
+    config.engine_options.cache_size = plan.cache_size;
     for (const std::string& io : plan.io_paths) {
       config.io = io;
       config.engine_options.mmap_reads = io == "mmap";
-      for (uint64_t cache_size : plan.cache_sizes) {
-        config.engine_options.cache_size = cache_size;
-        config.reuses_store = !first;
-        first = false;
-        plan.configs.push_back(config);
-      }
+      config.reuses_store = io != plan.io_paths.front();
+      plan.configs.push_back(config);
     }
     return absl::OkStatus();
   };
@@ -429,8 +363,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   if (layouts.empty()) return Invalid("--filter_layout is empty");
 
   for (const std::string& engine : plan.engines) {
-    const bool bloomtable =
-        engine == "bloomtable" || engine == "bloomtable_single";
+    const bool bloomtable = engine == "bloomtable";
     for (double value : filter_values) {
       absl::Status status;
       if (bloomtable) {
@@ -492,8 +425,6 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     if (run_without_filter && engine != kLevelDBAdapted) {
       absl::Status status = add_store(engine, "none", 0, "");
       // A range filter needs no point filter beside it.
-      const bool bloomtable =
-          engine == "bloomtable" || engine == "bloomtable_single";
       if (bloomtable && Contains(scan_filters, std::string("range"))) {
         status.Update(add_store(engine, "none", 0, "", "range"));
       }

@@ -3,10 +3,8 @@
 // MakePlan rejects bad flags and bad combinations (InvalidArgument with a
 // message naming the flag) before anything is built.
 //
-// Every engine/filter combination is filled once; with several --cache_size
-// values it is then reopened with each cache in turn (cold) and read again,
-// and with several --threads values each read benchmark runs once per
-// value.
+// Every engine/filter combination is filled once; with both I/O paths it is
+// then reopened with the other (cold) and read again.
 
 #ifndef BLOOMTABLE_DB_BENCH_BENCH_PLAN_H_
 #define BLOOMTABLE_DB_BENCH_BENCH_PLAN_H_
@@ -41,17 +39,11 @@ struct PlanFlags {
   bool compare_no_filter = true;
   std::string filter;
   std::string filter_layout;
-  // Comma lists: each value runs separately.
-  std::string cache_size;
-  std::string threads;
-  int64_t batch_size = 1;
+  std::string cache_size;  // bytes, with K, M or G
+  int32_t threads = 1;
   uint64_t seed = 0;
   std::string db;
   bool use_existing_db = false;
-  bool histogram = false;
-  int32_t tables = 1;
-  int64_t io_latency_us = 0;
-  // The shared LevelDB-written directory of bloomtable_db and leveldb_dir:
   // "as_written" or "compacted" (EngineOptions::leveldb_source_compacted).
   std::string leveldb_source = "as_written";
   std::string engines;
@@ -63,16 +55,10 @@ struct PlanFlags {
   std::string stored_bits;
   int repeats = 1;
   double min_seconds = 0;
-  // Keys: decimal, strided or random64, and the stride of strided keys.
   std::string key_scheme = "decimal";
   int64_t key_stride = 128;
-  // seekrandom: Next calls after each Seek. scanmissing/scanshort: key
-  // numbers per range.
   int64_t seek_nexts = 0;
   int64_t scan_length = 64;
-  // Scan filters (comma list of none, prefix, range), the prefix length of
-  // bloomtable's prefix filter and RocksDB's prefix Bloom, and the range
-  // filter's bits per key.
   std::string scan_filters = "none";
   int64_t prefix_length = 0;
   double range_bits = 16;
@@ -80,10 +66,8 @@ struct PlanFlags {
   double max_foreign_cpu = -1;
 };
 
-// One engine with one filter setting, one I/O path and one block-cache size.
+// One engine with one filter setting and one I/O path.
 struct ConfigPlan {
-  // bloomtable, bloomtable_single, leveldb_table, rocksdb_table, leveldb,
-  // leveldb+bloomtable, rocksdb
   std::string engine;
   std::string level;          // table or db
   std::string io;             // pread or mmap
@@ -93,15 +77,13 @@ struct ConfigPlan {
   // With --stored_bits: the stored bits per key that bloom_bits is
   // calibrated to reach (0: none).
   double target_stored_bits = 0;
-  // The scan filter: none, prefix (bloomtable's prefix filter, RocksDB's
-  // prefix Bloom) or range (bloomtable's range filter).
-  std::string scan_filter = "none";
+  std::string scan_filter = "none";  // none, prefix or range
   // Everything but `dir`, which the driver sets.
   EngineOptions engine_options;
   // The subdirectory of --db that holds this configuration's files.
   std::string dir_name;
-  // True if the configuration before this one (the same store at another
-  // --cache_size) fills dir_name: this one skips fills and reopens it.
+  // True if the configuration before this one (the same store on another
+  // I/O path) fills dir_name: this one skips fills and reopens it.
   bool reuses_store = false;
 };
 
@@ -112,10 +94,8 @@ struct BenchPlan {
   uint64_t reads = 0;
   // The keys (flags.key_size is set to the scheme's width).
   KeySchemeOptions key_scheme;
-  // --cache_size, --threads, --io and --stored_bits values, in the order
-  // given.
-  std::vector<uint64_t> cache_sizes;
-  std::vector<int> threads;
+  uint64_t cache_size = 0;
+  // --io and --stored_bits values, in the order given.
   std::vector<std::string> io_paths;
   std::vector<double> stored_bits;
   std::vector<std::string> engines;
@@ -124,13 +104,8 @@ struct BenchPlan {
   std::vector<std::string> notes;
 };
 
-// True for the engines that are a leveldb::DB (always fully compacted:
-// --tables does not apply).
-bool IsLevelDBEngine(const std::string& engine);
-
 // True for the engines whose tables carry LevelDB's own Bloom filter
-// (written by LevelDB): LevelDB's engines but leveldb+bloomtable, and
-// bloomtable_db, which reads a LevelDB-written directory.
+// (written by LevelDB, bloomtable_db's too).
 bool UsesLevelDBBloom(const std::string& engine);
 
 // "table" or "db" (engine.h says what each means).
@@ -139,19 +114,13 @@ std::string EngineLevel(const std::string& engine);
 // The peer whose code `engine` runs: "bloomtable", "leveldb" or "rocksdb".
 std::string EngineFamily(const std::string& engine);
 
-// The overlapping tables a lookup meets with --tables=`tables`: that many for
-// bloomtable and rocksdb, one for the other engines.
-int TablesFor(const std::string& engine, int tables);
-
 // Sets the configuration's bits per key and makes its filter policy for it.
 absl::Status ApplyFilterBits(double bits, ConfigPlan* config);
 
 // The index block restart interval of a bloomtable store of filter layout
-// `layout` ("" for a store without a filter): `flag` where positive; for 0
-// (auto, the default) 1 for the per-block layout and stores without a filter
-// (what LevelDB writes, so that the compatible row is LevelDB's byte layout)
-// and 16 for the whole-table and partitioned layouts (README's recommended
-// configuration: a smaller index, searched fewer times).
+// `layout` ("" for none): `flag` where positive, else (auto) 1 for the
+// per-block layout and no filter (LevelDB's layout) and 16 otherwise
+// (README's recommended configuration).
 int IndexRestartInterval(int flag, std::string_view layout);
 
 // The engines this binary was built with, in default order.
@@ -159,9 +128,9 @@ std::vector<std::string> BuiltEngines();
 
 absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& flags);
 
-// Parses a --cache_size list: bytes, each optionally with a binary suffix K,
-// M or G (KB/KiB... alike), e.g. "8388608,64M".
-absl::StatusOr<std::vector<uint64_t>> ParseCacheSizes(const std::string& list);
+// Parses --cache_size: bytes, optionally with a binary suffix K, M or G
+// (KB/KiB... alike), e.g. "8388608" or "64M".
+absl::StatusOr<uint64_t> ParseCacheSize(const std::string& text);
 
 // Appends to plan->notes what the reader of the results must know about the
 // plan's engines, benchmarks and flags; `not_adaptable` names the filters
@@ -184,8 +153,7 @@ absl::StatusOr<std::vector<std::string>> ParseScanFilters(
 // extractor or range filter bits, or RocksDB's prefix length. (scan_plan.cc)
 void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config);
 
-// Appends to plan->notes what scan benchmarks and scan filters mean, when
-// the plan has them. (scan_plan.cc)
+// Appends to plan->notes what the plan's scan filters are. (scan_plan.cc)
 void AddScanNotes(BenchPlan* plan);
 
 // The settings block of the JSON report. (plan_notes.cc)
@@ -193,12 +161,11 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan);
 
 // Runs every configuration of the plan --repeats times (the stores' order
 // rotated between runs, a run retaken when the machine was busier than
-// --max_foreign_cpu), printing progress lines and one LevelDB-style line per
-// benchmark, and sets one report per configuration (medians of the runs),
-// the notes and a record of each run (`runs`: its load and whether it was
-// accepted). A configuration that fails records its error and the run goes
-// on; only a failure to set up the run at all, or a machine too busy for
-// every attempt, is returned.
+// --max_foreign_cpu), printing one LevelDB-style line per benchmark, and
+// sets one report per configuration (medians of the runs), the notes and a
+// record of each run's load. A configuration that fails records its error;
+// only a failure to set up the run, or a machine too busy for every
+// attempt, is returned.
 absl::Status RunPlan(const BenchPlan& plan, std::vector<ConfigReport>* configs,
                      std::vector<std::string>* notes, nlohmann::json* runs);
 

@@ -26,8 +26,6 @@ using Clock = std::chrono::steady_clock;
 constexpr uint64_t kSampleEvery = 16;
 // Operations between progress updates: one atomic add per batch.
 constexpr uint64_t kProgressBatch = 1024;
-// LevelDB's db_bench reads the first 1% of the key space for readhot.
-constexpr uint64_t kHotFraction = 100;
 
 struct KindName {
   BenchmarkKind kind;
@@ -38,11 +36,9 @@ constexpr KindName kKindNames[] = {
     {BenchmarkKind::kFillSeq, "fillseq"},
     {BenchmarkKind::kFillRandom, "fillrandom"},
     {BenchmarkKind::kReadRandom, "readrandom"},
-    {BenchmarkKind::kMultiReadRandom, "multireadrandom"},
     {BenchmarkKind::kReadMissing, "readmissing"},
     {BenchmarkKind::kReadNearMiss, "readnearmiss"},
     {BenchmarkKind::kReadUnrelated, "readunrelated"},
-    {BenchmarkKind::kReadHot, "readhot"},
     {BenchmarkKind::kReadSeq, "readseq"},
     {BenchmarkKind::kSeekRandom, "seekrandom"},
     {BenchmarkKind::kScanMissing, "scanmissing"},
@@ -52,6 +48,10 @@ constexpr KindName kKindNames[] = {
 
 double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
+}
+
+int64_t Nanos(Clock::duration d) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
 }
 
 // The keys one thread looks up, generated before the clock starts: fixed
@@ -92,8 +92,13 @@ ThreadKeys GenerateScanRanges(BenchmarkKind kind, const RunOptions& options,
   return out;
 }
 
+// The keys of pass `pass` over one thread's keys. Absent keys are drawn
+// anew for every pass and, for the streams built on a present key, from
+// entries drawn without replacement, so that a stream repeats an absent key
+// (whose false positive's block would then come from the cache) only where
+// the key space runs out.
 ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
-                        int thread) {
+                        int thread, uint64_t pass = 0) {
   const KeyGenerator& keys = *options.keys;
   ThreadKeys out;
   if (kind == BenchmarkKind::kReadSeq) return out;
@@ -103,18 +108,20 @@ ThreadKeys GenerateKeys(BenchmarkKind kind, const RunOptions& options,
                                                    : keys.key_size();
   out.bytes.resize(n * out.stride);
   out.entries.resize(n);
-  // multireadrandom asks for readrandom's keys, so that the two compare
-  // directly.
-  const BenchmarkKind key_kind = kind == BenchmarkKind::kMultiReadRandom
-                                     ? BenchmarkKind::kReadRandom
-                                     : kind;
   Random64 random(DeriveSeed(
-      options.seed, static_cast<uint64_t>(key_kind) * 1000003 + thread));
-  const uint64_t range = kind == BenchmarkKind::kReadHot
-                             ? (keys.num() + kHotFraction - 1) / kHotFraction
-                             : keys.num();
+      options.seed,
+      static_cast<uint64_t>(kind) * 1000003 + thread + (pass << 32)));
+  const std::vector<uint64_t> distinct =
+      kind == BenchmarkKind::kReadMissing ||
+              kind == BenchmarkKind::kReadNearMiss
+          ? keys.DistinctEntries(
+                pass * n, n,
+                DeriveSeed(options.seed,
+                           static_cast<uint64_t>(kind) * 1000003 + thread))
+          : std::vector<uint64_t>();
   for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t j = random.Uniform(range);
+    const uint64_t j =
+        distinct.empty() ? random.Uniform(keys.num()) : distinct[i];
     char* dst = out.bytes.data() + i * out.stride;
     out.entries[i] = j;
     switch (kind) {
@@ -152,101 +159,70 @@ void RecordError(const absl::Status& status, ThreadResult* result) {
   if (result->errors++ == 0) result->first_error = status.ToString();
 }
 
-// True once a thread that has done `done` operations of its keys (n of
-// them per round) since `start` may stop: every key asked at least once and
-// --min_seconds passed. Reads the clock once per kProgressBatch operations.
-bool LoopDone(uint64_t done, uint64_t n, double min_seconds,
-              Clock::time_point start) {
-  if (done < n) return false;
-  if (min_seconds <= 0) return true;
-  if (done % kProgressBatch != 0) return false;
-  return Seconds(Clock::now() - start) >= min_seconds;
-}
-
-void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
-                     const Engine& engine, const ThreadKeys& keys,
-                     uint64_t sample_mask, Progress* progress,
-                     ThreadResult* result) {
-  const bool expect_present = !ReadsAbsentKeys(kind);
-  const ValueGenerator& values = *options.values;
-  const std::unique_ptr<EngineReader> reader = engine.NewReader();
-  std::string value;
-  const uint64_t n = keys.entries.size();
+// Calls op(i) for i = 0, 1, ... n - 1, 0, ... until every key was asked at
+// least once and `min_seconds` passed (the clock read once per
+// kProgressBatch operations), timing one call in (sample_mask + 1) alone,
+// then after(i) untimed; before each pass after the first, next_pass(pass)
+// with the clock stopped. Sets the result's ops and seconds.
+template <typename Op, typename After, typename NextPass>
+void TimedLoop(uint64_t n, double min_seconds, uint64_t sample_mask,
+               Progress* progress, ThreadResult* result, Op&& op, After&& after,
+               NextPass&& next_pass) {
   const Clock::time_point start = Clock::now();
+  Clock::duration stopped{0};
   uint64_t done = 0;
-  for (uint64_t i = 0; !LoopDone(done, n, options.min_seconds, start);
-       ++done, i = i + 1 == n ? 0 : i + 1) {
-    const std::string_view key = keys.key(i);
+  for (uint64_t i = 0;; ++done, i = i + 1 == n ? 0 : i + 1) {
+    if (done >= n && (min_seconds <= 0 || (done % kProgressBatch == 0 &&
+                                           Seconds(Clock::now() - start -
+                                                   stopped) >= min_seconds))) {
+      break;
+    }
+    if (i == 0 && done > 0) {
+      const Clock::time_point pause = Clock::now();
+      next_pass(done / n);
+      stopped += Clock::now() - pause;
+    }
     const bool sampled = (done & sample_mask) == 0;
-    Clock::time_point op_start;
-    if (sampled) op_start = Clock::now();
-    const absl::Status status = reader->Get(key, &value);
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
-    if (status.ok()) {
-      ++result->found;
-      result->bytes += key.size() + value.size();
-      if (expect_present && value != values.Value(keys.entries[i])) {
-        ++result->wrong_values;
-      }
-    } else if (absl::IsNotFound(status)) {
-      ++result->not_found;
-    } else {
-      RecordError(status, result);
-    }
+    const Clock::time_point op_start = sampled ? Clock::now() : start;
+    op(i);
+    if (sampled) result->samples.Add(Nanos(Clock::now() - op_start));
+    after(i);
     if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
   }
-  result->seconds = Seconds(Clock::now() - start);
+  result->seconds = Seconds(Clock::now() - start - stopped);
   result->ops = done;
 }
 
-void RunMultiGets(const RunOptions& options, const Engine& engine,
-                  const ThreadKeys& keys, Progress* progress,
-                  ThreadResult* result) {
-  const ValueGenerator& values = *options.values;
-  const uint64_t n = keys.entries.size();
-  const uint64_t batch_size = std::max<uint64_t>(1, options.batch_size);
-  std::vector<std::string_view> batch;
-  batch.reserve(batch_size);
-  std::vector<absl::Status> statuses;
-  std::vector<std::string> found_values;
-  uint64_t unreported = 0;
-  const Clock::time_point start = Clock::now();
-  for (uint64_t begin = 0; begin < n; begin += batch_size) {
-    const uint64_t end = std::min(n, begin + batch_size);
-    batch.clear();
-    for (uint64_t i = begin; i < end; ++i) batch.push_back(keys.key(i));
-    // Every batch is timed: one clock read per batch_size keys.
-    const Clock::time_point batch_start = Clock::now();
-    engine.MultiGet(batch, &statuses, &found_values);
-    result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            Clock::now() - batch_start)
-                            .count() /
-                        static_cast<int64_t>(end - begin));
-    for (uint64_t i = begin; i < end; ++i) {
-      const absl::Status& status = statuses[i - begin];
-      const std::string& value = found_values[i - begin];
-      if (status.ok()) {
-        ++result->found;
-        result->bytes += batch[i - begin].size() + value.size();
-        if (value != values.Value(keys.entries[i])) ++result->wrong_values;
-      } else if (absl::IsNotFound(status)) {
-        ++result->not_found;
-      } else {
-        RecordError(status, result);
-      }
-    }
-    unreported += end - begin;
-    if (unreported >= kProgressBatch) {
-      progress->Add(unreported);
-      unreported = 0;
-    }
-  }
-  result->seconds = Seconds(Clock::now() - start);
-  result->ops = n;
+void NoNewPass(uint64_t) {}
+
+void RunPointLookups(BenchmarkKind kind, const RunOptions& options,
+                     const Engine& engine, ThreadKeys keys, int thread,
+                     uint64_t sample_mask, Progress* progress,
+                     ThreadResult* result) {
+  const bool expect_present = !ReadsAbsentKeys(kind);
+  const std::unique_ptr<EngineReader> reader = engine.NewReader();
+  std::string value;
+  absl::Status status;
+  TimedLoop(
+      keys.entries.size(), options.min_seconds, sample_mask, progress, result,
+      [&](uint64_t i) { status = reader->Get(keys.key(i), &value); },
+      [&](uint64_t i) {
+        if (status.ok()) {
+          ++result->found;
+          result->bytes += keys.stride + value.size();
+          if (expect_present &&
+              value != options.values->Value(keys.entries[i])) {
+            ++result->wrong_values;
+          }
+        } else if (absl::IsNotFound(status)) {
+          ++result->not_found;
+        } else {
+          RecordError(status, result);
+        }
+      },
+      [&](uint64_t pass) {
+        if (!expect_present) keys = GenerateKeys(kind, options, thread, pass);
+      });
 }
 
 // One bounded scan per range; a scan that yields other than the range's keys
@@ -254,74 +230,48 @@ void RunMultiGets(const RunOptions& options, const Engine& engine,
 void RunScans(BenchmarkKind kind, const Engine& engine, const ThreadKeys& keys,
               double min_seconds, uint64_t sample_mask, Progress* progress,
               ThreadResult* result) {
-  const uint64_t n = keys.entries.size();
-  const Clock::time_point start = Clock::now();
-  uint64_t done = 0;
-  for (uint64_t i = 0; !LoopDone(done, n, min_seconds, start);
-       ++done, i = i + 1 == n ? 0 : i + 1) {
-    const bool sampled = (done & sample_mask) == 0;
-    Clock::time_point op_start;
-    if (sampled) op_start = Clock::now();
-    std::unique_ptr<EngineIterator> scan =
-        engine.NewScan(keys.key(2 * i), keys.key(2 * i + 1));
-    uint64_t found = 0;
-    for (; scan->Valid(); scan->Next()) {
-      result->bytes += scan->key().size() + scan->value().size();
-      ++found;
-    }
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
-    if (!scan->status().ok()) RecordError(scan->status(), result);
-    result->found += found;
-    if (found == 0) ++result->not_found;
-    if (kind == BenchmarkKind::kScanShort && found != keys.entries[i]) {
-      ++result->wrong_values;
-    }
-    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
-  }
-  result->seconds = Seconds(Clock::now() - start);
-  result->ops = done;
+  std::unique_ptr<EngineIterator> scan;
+  uint64_t found = 0;
+  TimedLoop(
+      keys.entries.size(), min_seconds, sample_mask, progress, result,
+      [&](uint64_t i) {
+        scan = engine.NewScan(keys.key(2 * i), keys.key(2 * i + 1));
+        for (found = 0; scan->Valid(); scan->Next(), ++found) {
+          result->bytes += scan->key().size() + scan->value().size();
+        }
+      },
+      [&](uint64_t i) {
+        if (!scan->status().ok()) RecordError(scan->status(), result);
+        result->found += found;
+        if (found == 0) ++result->not_found;
+        if (kind == BenchmarkKind::kScanShort && found != keys.entries[i]) {
+          ++result->wrong_values;
+        }
+        scan.reset();
+      },
+      NoNewPass);
 }
 
 void RunSeeks(const Engine& engine, const ThreadKeys& keys, double min_seconds,
               uint64_t seek_nexts, uint64_t sample_mask, Progress* progress,
               ThreadResult* result) {
   std::unique_ptr<EngineIterator> iter = engine.NewIterator();
-  const uint64_t n = keys.entries.size();
-  const Clock::time_point start = Clock::now();
-  uint64_t done = 0;
-  for (uint64_t i = 0; !LoopDone(done, n, min_seconds, start);
-       ++done, i = i + 1 == n ? 0 : i + 1) {
-    const std::string_view key = keys.key(i);
-    const bool sampled = (done & sample_mask) == 0;
-    Clock::time_point op_start;
-    if (sampled) op_start = Clock::now();
-    iter->Seek(key);
-    const bool found = iter->Valid() && iter->key() == key;
-    if (found) result->bytes += iter->key().size() + iter->value().size();
-    for (uint64_t step = 0; step < seek_nexts && iter->Valid(); ++step) {
-      iter->Next();
-      if (iter->Valid()) {
-        result->bytes += iter->key().size() + iter->value().size();
-      }
-    }
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
-    if (found) {
-      ++result->found;
-    } else {
-      ++result->not_found;
-    }
-    if ((done + 1) % kProgressBatch == 0) progress->Add(kProgressBatch);
-  }
-  result->seconds = Seconds(Clock::now() - start);
-  result->ops = done;
+  bool found = false;
+  TimedLoop(
+      keys.entries.size(), min_seconds, sample_mask, progress, result,
+      [&](uint64_t i) {
+        iter->Seek(keys.key(i));
+        found = iter->Valid() && iter->key() == keys.key(i);
+        if (found) result->bytes += iter->key().size() + iter->value().size();
+        for (uint64_t step = 0; step < seek_nexts && iter->Valid(); ++step) {
+          iter->Next();
+          if (iter->Valid()) {
+            result->bytes += iter->key().size() + iter->value().size();
+          }
+        }
+      },
+      [&](uint64_t) { ++(found ? result->found : result->not_found); },
+      NoNewPass);
   if (!iter->status().ok()) RecordError(iter->status(), result);
 }
 
@@ -339,11 +289,7 @@ void RunScan(const Engine& engine, uint64_t limit, uint64_t sample_mask,
     Clock::time_point op_start;
     if (sampled) op_start = Clock::now();
     iter->Next();
-    if (sampled) {
-      result->samples.Add(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              Clock::now() - op_start)
-                              .count());
-    }
+    if (sampled) result->samples.Add(Nanos(Clock::now() - op_start));
     if (i % kProgressBatch == 0) progress->Add(kProgressBatch);
   }
   result->seconds = Seconds(Clock::now() - start);
@@ -449,7 +395,7 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   for (int t = 0; t < threads; ++t) {
     keys.push_back(GenerateKeys(kind, options, t));
   }
-  const uint64_t sample_mask = options.histogram ? 0 : kSampleEvery - 1;
+  const uint64_t sample_mask = kSampleEvery - 1;
   std::vector<ThreadResult> results(threads);
   for (ThreadResult& result : results) {
     result.samples.Reserve(options.reads / (sample_mask + 1) + 1);
@@ -478,12 +424,9 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
           RunScans(kind, *engine, keys[t], options.min_seconds, sample_mask,
                    &progress, &results[t]);
           break;
-        case BenchmarkKind::kMultiReadRandom:
-          RunMultiGets(options, *engine, keys[t], &progress, &results[t]);
-          break;
         default:
-          RunPointLookups(kind, options, *engine, keys[t], sample_mask,
-                          &progress, &results[t]);
+          RunPointLookups(kind, options, *engine, std::move(keys[t]), t,
+                          sample_mask, &progress, &results[t]);
           break;
       }
     });
@@ -496,10 +439,6 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   BenchmarkResult result;
   result.kind = kind;
   result.threads = threads;
-  if (kind == BenchmarkKind::kMultiReadRandom) {
-    result.batch_size = std::max<uint64_t>(1, options.batch_size);
-    result.native_multiget = engine->HasNativeMultiGet();
-  }
   result.wall_seconds = Seconds(Clock::now() - start);
   result.counters = engine->Counters() - before;
   LatencySamples samples;
@@ -526,7 +465,6 @@ absl::StatusOr<BenchmarkResult> RunRead(BenchmarkKind kind,
   }
   result.p50_micros = samples.PercentileMicros(50);
   result.p99_micros = samples.PercentileMicros(99);
-  if (options.histogram) result.histogram_text = samples.HistogramText();
   return result;
 }
 

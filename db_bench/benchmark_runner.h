@@ -6,14 +6,9 @@
 //                 so reads know which keys exist; LevelDB's draws with
 //                 replacement)
 //   readrandom    Get present keys, uniformly at random
-//   multireadrandom  the keys of readrandom, looked up --batch_size at a time
-//                 with Engine::MultiGet (ops count keys, as in RocksDB's)
-//   readmissing   Get absent keys: a present key plus 8 random letters
-//   readnearmiss  Get absent keys one past a present key in the last digit
-//   readunrelated Get absent keys drawn independently of the present keys:
-//                 anywhere in the key range, last bytes random
-//                 (KeyGenerator::UnrelatedKey)
-//   readhot       Get present keys from the first 1% of the key space
+//   readmissing, readnearmiss, readunrelated
+//                 Get absent keys (KeyGenerator: missing, near-miss and
+//                 unrelated keys)
 //   readseq       iterate in key order from the first entry
 //   seekrandom    Seek to present keys at random, one iterator per thread,
 //                 then --seek_nexts Next calls
@@ -27,10 +22,11 @@
 // Keys for every read benchmark are generated before the clock starts, from
 // --seed, the benchmark and the thread number: every engine gets the same
 // keys in the same order. The loop is timed as a whole (micros/op = loop
-// time / ops); one operation in kSampleEvery is also timed alone for the
-// percentiles (every one with --histogram). With --min_seconds, point lookups
-// and seeks go round their keys again until that long has passed. Each
-// thread looks keys up through its own EngineReader.
+// time / ops); one operation in 16 is also timed alone for the percentiles.
+// With --min_seconds, lookups go round their keys again until that long has
+// passed; absent keys are drawn anew for every pass, with the clock stopped,
+// and repeat only where the key space runs out. Each thread looks keys up
+// through its own EngineReader.
 
 #ifndef BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
 #define BLOOMTABLE_DB_BENCH_BENCHMARK_RUNNER_H_
@@ -49,20 +45,19 @@
 namespace bloomtable {
 namespace db_bench {
 
+// The values seed each benchmark's keys: they stay as they are.
 enum class BenchmarkKind {
-  kFillSeq,
-  kFillRandom,
-  kReadRandom,
-  kMultiReadRandom,
-  kReadMissing,
-  kReadNearMiss,
-  kReadUnrelated,
-  kReadHot,
-  kReadSeq,
-  kSeekRandom,
-  kScanMissing,
-  kScanShort,
-  kStats,
+  kFillSeq = 0,
+  kFillRandom = 1,
+  kReadRandom = 2,
+  kReadMissing = 4,
+  kReadNearMiss = 5,
+  kReadUnrelated = 6,
+  kReadSeq = 8,
+  kSeekRandom = 9,
+  kScanMissing = 10,
+  kScanShort = 11,
+  kStats = 12,
 };
 
 // The --benchmarks name, e.g. "readmissing"; a static string.
@@ -84,14 +79,11 @@ struct RunOptions {
   const ValueGenerator* values = nullptr;
   uint64_t reads = 0;  // per thread
   int threads = 1;
-  // Keys per MultiGet call (multireadrandom).
-  uint64_t batch_size = 1;
   // Next calls after each Seek (seekrandom).
   uint64_t seek_nexts = 0;
   // Key numbers per scanned range (scanmissing, scanshort).
   uint64_t scan_length = 64;
   uint64_t seed = 0;
-  bool histogram = false;
   // Point lookups and seeks go round their keys again until this many
   // seconds have passed (0: each key once).
   double min_seconds = 0;
@@ -118,12 +110,7 @@ struct BenchmarkResult {
   // loop times over all operations (LevelDB's definition).
   double micros_per_op = 0;
   double ops_per_second = 0;
-  // multireadrandom: keys per MultiGet call, and whether the engine batched
-  // them itself (false: a loop of Gets).
-  uint64_t batch_size = 0;
-  bool native_multiget = false;
-  // Sampled single-operation latencies; NaN without samples (fills). For
-  // multireadrandom, each batch's time divided by its keys.
+  // Sampled single-operation latencies; NaN without samples (fills).
   double p50_micros = 0;
   double p99_micros = 0;
   // Key and value bytes moved (found entries for reads), and their rate.
@@ -137,8 +124,7 @@ struct BenchmarkResult {
   std::string first_error;
   // Engine counters over the benchmark alone.
   EngineCounters counters;
-  std::string histogram_text;  // with --histogram
-  std::string stats_text;      // the stats benchmark
+  std::string stats_text;  // the stats benchmark
   // What the engine held in memory right after the benchmark (reads).
   std::optional<MemorySummary> memory;
   // Reads: the engine's files per level (StorageSummary::shape) right

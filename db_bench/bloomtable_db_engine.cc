@@ -1,25 +1,13 @@
 // The engine "bloomtable_db": bloomtable's read-only database view
-// (bloomtable::Database::OpenReadOnly) on its copy of the shared
-// LevelDB-written directory (leveldb_dir_source.h), the same files that
-// "leveldb_dir" opens with a leveldb::DB.
-//
-//   - lookups: Database::Get (the live log's records, then level 0 newest
-//     first, then one table per deeper level); scans: Database::NewIterator;
-//   - filter: the tables' LevelDB Bloom filters, asked per data block through
-//     bloomtable's LevelDB-compatible Bloom policy (among the view's default
-//     policies);
-//   - files: read with pread or, with EngineOptions::mmap_reads, mapped
-//     (DatabaseOptions::mmap_reads), each wrapped to count reads and bytes
-//     and, with --io_latency_us, delayed (DatabaseOptions::wrap_table_file);
-//     tables are opened when a lookup first needs them, as LevelDB does;
-//   - counters: file reads from the wrapper; filter checks, negatives and
-//     block cache hits and misses from Database::GetStats (the open tables);
-//   - memory: the filter and index blocks of the version's tables, read from
-//     the files; Database::GetStats' table memory (the tables open now); the
-//     block cache's usage;
-//   - opening: the table-file reads and data-block reads between
-//     OpenReadOnly and the first lookup are recorded (MemorySummary's
-//     open_file_reads and open_data_block_reads).
+// (Database::OpenReadOnly) on its copy of the shared LevelDB-written
+// directory (leveldb_dir_source.h), the same files that "leveldb_dir" opens
+// with a leveldb::DB. Lookups are Database::Get, scans Database::NewIterator;
+// the tables' LevelDB Bloom filters are asked through bloomtable's
+// LevelDB-compatible policy; each table file is wrapped to count its reads
+// (DatabaseOptions::wrap_table_file) and opened when a lookup first needs
+// it. The table-file and data-block reads between OpenReadOnly and the first
+// lookup are recorded (MemorySummary's open_file_reads and
+// open_data_block_reads).
 
 #include <chrono>
 #include <map>
@@ -32,7 +20,7 @@
 #include "bloomtable/cache.h"
 #include "bloomtable/database.h"
 #include "bloomtable/file.h"
-#include "db_bench/bloomtable_iterator.h"
+#include "db_bench/bloomtable_env.h"
 #include "db_bench/engine.h"
 #include "db_bench/leveldb_dir_source.h"
 #include "db_bench/table_file_info.h"
@@ -44,9 +32,7 @@ namespace {
 class BloomtableDbEngine final : public Engine {
  public:
   explicit BloomtableDbEngine(const EngineOptions& options)
-      : options_(options),
-        file_counters_(std::make_shared<FileReadCounters>()),
-        block_cache_(NewLRUCache(options.cache_size)) {
+      : options_(options), setup_(options) {
     read_options_.verify_checksums = options.verify_checksums;
   }
 
@@ -77,15 +63,12 @@ class BloomtableDbEngine final : public Engine {
   }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
-    return std::make_unique<BloomtableIterator<Iterator>>(
+    return std::make_unique<PeerIterator<Iterator>>(
         db_->NewIterator(read_options_));
   }
 
   EngineCounters Counters() const override {
-    EngineCounters counters;
-    counters.file_reads = file_counters_->reads.load(std::memory_order_relaxed);
-    counters.file_bytes_read =
-        file_counters_->bytes.load(std::memory_order_relaxed);
+    EngineCounters counters = setup_.Counters();
     if (db_ == nullptr) return counters;
     const DatabaseStats stats = db_->GetStats();
     counters.has_filter_counters = options_.bloom_bits > 0;
@@ -99,19 +82,20 @@ class BloomtableDbEngine final : public Engine {
 
   MemorySummary Memory() const override;
   absl::StatusOr<StorageSummary> Storage() const override;
-  std::string StatsText() const override;
-
-  // The delay is part of each table file's wrapper, and the view opens
-  // table files only for lookups and scans (the fill writes through
-  // LevelDB), so it already applies to reads only.
-  void SetReadLatency(bool) override {}
 
  private:
   absl::Status Open();
+  // The table files of the view's version.
+  std::vector<std::string> TablePaths() const {
+    std::vector<std::string> paths;
+    for (const DatabaseTableFile& file : db_->tables()) {
+      paths.push_back(absl::StrCat(options_.dir, "/", file.name));
+    }
+    return paths;
+  }
 
   const EngineOptions options_;
-  const std::shared_ptr<FileReadCounters> file_counters_;
-  const std::shared_ptr<Cache> block_cache_;
+  const BloomtableSetup setup_;
   DatabaseReadOptions read_options_;
   std::unique_ptr<Database> db_;
   // Table-file reads and data-block reads between the last OpenReadOnly and
@@ -124,20 +108,12 @@ class BloomtableDbEngine final : public Engine {
 absl::Status BloomtableDbEngine::Open() {
   db_.reset();
   DatabaseOptions db_options;
-  db_options.block_cache = block_cache_;
+  db_options.block_cache = setup_.block_cache();
   db_options.mmap_reads = options_.mmap_reads;
-  const std::shared_ptr<FileReadCounters> counters = file_counters_;
-  const std::chrono::microseconds latency(options_.io_latency_us);
-  db_options.wrap_table_file =
-      [counters, latency](std::unique_ptr<RandomAccessFile> file) {
-        std::unique_ptr<RandomAccessFile> wrapped =
-            NewCountingRandomAccessFile(std::move(file), counters);
-        if (latency.count() > 0) {
-          wrapped = NewDelayedRandomAccessFile(std::move(wrapped), latency);
-        }
-        return wrapped;
-      };
-  const uint64_t reads_before = file_counters_->reads.load();
+  db_options.wrap_table_file = [this](std::unique_ptr<RandomAccessFile> file) {
+    return setup_.Wrap(std::move(file));
+  };
+  const uint64_t reads_before = setup_.file_reads();
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::unique_ptr<Database>> db =
       Database::OpenReadOnly(options_.dir, db_options);
@@ -151,22 +127,19 @@ absl::Status BloomtableDbEngine::Open() {
         options_.dir, ": comparator ", db_->comparator_name(), " unknown"));
   }
   // What opening read of the tables: nothing has looked a key up yet.
-  open_file_reads_ = file_counters_->reads.load() - reads_before;
+  open_file_reads_ = setup_.file_reads() - reads_before;
   open_data_block_reads_ = db_->GetStats().tables.data_block_reads;
   return absl::OkStatus();
 }
 
 MemorySummary BloomtableDbEngine::Memory() const {
-  MemorySummary memory;
-  memory.block_cache_usage = block_cache_->usage();
-  memory.block_cache_capacity = block_cache_->capacity();
-  memory.sources =
+  MemorySummary memory = setup_.CacheMemory(
       "filter and index: the blocks of every table of the version, read "
       "from the files (what the view holds once every table is open); "
       "Database::GetStats: Table::ApproximateMemoryUsage of the tables open "
       "now (they open when first needed); block "
       "cache: Cache::usage; open: Database::OpenReadOnly's time, and the "
-      "table-file and data-block reads between it and the first lookup";
+      "table-file and data-block reads between it and the first lookup");
   memory.open_micros = open_micros_;
   memory.open_file_reads = open_file_reads_;
   memory.open_data_block_reads = open_data_block_reads_;
@@ -175,9 +148,8 @@ MemorySummary BloomtableDbEngine::Memory() const {
   memory.engine_bytes_name = "Database::GetStats().table_memory_bytes";
   uint64_t filter_bytes = 0;
   uint64_t index_bytes = 0;
-  for (const DatabaseTableFile& file : db_->tables()) {
-    absl::StatusOr<TableFileInfo> info =
-        ReadTableFileInfo(absl::StrCat(options_.dir, "/", file.name));
+  for (const std::string& path : TablePaths()) {
+    absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
     if (!info.ok()) return memory;
     filter_bytes += info->filter_bytes;
     index_bytes += info->index_bytes;
@@ -189,52 +161,18 @@ MemorySummary BloomtableDbEngine::Memory() const {
 
 absl::StatusOr<StorageSummary> BloomtableDbEngine::Storage() const {
   if (db_ == nullptr) return absl::FailedPreconditionError("not open");
-  StorageSummary summary;
+  absl::StatusOr<StorageSummary> summary = StorageOfFiles(TablePaths());
+  if (!summary.ok()) return summary;
   std::map<int, int> files_per_level;
-  uint64_t filter_bytes = 0;
   for (const DatabaseTableFile& file : db_->tables()) {
-    ++summary.table_files;
-    summary.table_bytes += file.size;
     ++files_per_level[file.level];
-    absl::StatusOr<TableFileInfo> info =
-        ReadTableFileInfo(absl::StrCat(options_.dir, "/", file.name));
-    if (!info.ok()) return info.status();
-    filter_bytes += info->filter_bytes;
-  }
-  summary.filter_bytes = filter_bytes;
-  for (const auto& [level, count] : files_per_level) {
-    if (!summary.shape.empty()) summary.shape += ", ";
-    absl::StrAppend(&summary.shape, "L", level, ": ", count, " files");
   }
   uint64_t log_records = 0;
   for (const DatabaseLogFile& log : db_->logs()) log_records += log.records;
-  if (!summary.shape.empty()) summary.shape += ", ";
-  absl::StrAppend(&summary.shape, "log: ", log_records, " records");
+  summary->shape = LevelShape(files_per_level);
+  absl::StrAppend(&summary->shape, summary->shape.empty() ? "" : ", ",
+                  "log: ", log_records, " records");
   return summary;
-}
-
-std::string BloomtableDbEngine::StatsText() const {
-  if (db_ == nullptr) return "(not open)\n";
-  const DatabaseStats stats = db_->GetStats();
-  std::string text = absl::StrFormat(
-      "manifest %s, last sequence %d, %d tables open of %d\n", db_->manifest(),
-      db_->last_sequence(), stats.open_tables, db_->tables().size());
-  absl::StrAppendFormat(
-      &text,
-      "filter checks %d, negatives %d; data block reads %d, bytes read %d, "
-      "checksum failures %d; block cache hits %d, misses %d\n",
-      stats.tables.filter_checks, stats.tables.filter_negatives,
-      stats.tables.data_block_reads, stats.tables.bytes_read,
-      stats.tables.checksum_failures, stats.tables.block_cache_hits,
-      stats.tables.block_cache_misses);
-  for (const DatabaseLogFile& log : db_->logs()) {
-    absl::StrAppendFormat(&text, "log %s: %d records, %d damaged ranges\n",
-                          log.name, log.records, log.damaged);
-  }
-  for (const std::string& warning : db_->warnings()) {
-    absl::StrAppend(&text, "warning: ", warning, "\n");
-  }
-  return text;
 }
 
 }  // namespace

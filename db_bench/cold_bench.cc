@@ -1,49 +1,14 @@
 // cold_bench: lookups that reach the device, beside the device's own rate
-// measured on the same file in the same run, and the same lookups through
-// RocksDB on RocksDB's own file of the same keys.
+// measured on the same file in the same run, each engine at one level
+// (README's Benchmarks section says what it measures):
 //
 //   build/release/db_bench/cold_bench --dir=/path/on/ssd --num=1000000
 //
-// Writes (or reuses, --use_existing) one bloomtable table of --num keys
-// (db_bench's zero-padded numbers; even numbers stored, odd ones absent)
-// with a whole-table cache-local Bloom filter, and, where cold_bench was
-// built with RocksDB, a RocksDB database of the same keys and values
-// (db_bench/cold_rocksdb.h: one BlockBasedTable with a whole-key full Bloom
-// filter storing the same filter bits per key as bloomtable's table, 4 KiB
-// blocks, the same compression). Then, --runs times, in one loop, the
-// engines' order rotated between runs:
-//
-//   raw        4 KiB reads at random 4 KiB-aligned offsets of the table
-//              file with O_DIRECT, through RandomAccessFile::MultiRead
-//              (io_uring) in calls of D reads for each --depths D: the
-//              device's rate at that queue depth (each call waits for its
-//              slowest read before the next one starts, so the queue drains
-//              between calls);
-//   cold (--cold, default on)
-//              readrandom (stored keys) and readmissing (absent keys), one
-//              Get at a time and in MultiGet batches of each --batches B:
-//              bloomtable's Table::Get and Table::MultiGet on a table opened
-//              with O_DIRECT and io_uring without a block cache, and
-//              RocksDB's DB::Get and batched DB::MultiGet with
-//              use_direct_reads and no_block_cache, index and filter blocks
-//              held in memory by both: every data block comes from the
-//              device;
-//   warm (--warm, default on)
-//              the same workloads through buffered reads (the page cache)
-//              with a block cache of --warm_cache_mb per engine, after one
-//              untimed pass over the same keys: Get one at a time and
-//              MultiGet batches of --warm_batch, both engines.
-//
-// Both engines ask the same key streams (db_bench/cold_keys.h). Every
-// figure is the median of the runs, with its range. Device reads per key
-// come from counting file wrappers (bloomtable's NewCountingRandomAccessFile,
-// a RocksDB FileSystem wrapper; each request of a batched read counts as
-// one). One JSON document (--json, or standard output) also names the
-// machine, the kernel, the device that holds --dir, the filters' stored bits
-// per key, RocksDB's MultiGet read options (which of async_io and
-// optimize_multiget_for_io were set, and why) and which peer build ran
-// (PeersJson: a release build or Debian's package). Timing is wall-clock on
-// one thread: run it on an idle machine.
+// Every engine is db_bench's (engine.h), filled once with db_bench's decimal
+// keys, asked the same key streams (cold_lookups.h); RocksDB's filters are
+// calibrated to store the bits per key bloomtable's table stores. Every
+// figure is the median of --runs runs, the engines' order rotated, with its
+// range. Timing is wall-clock on one thread: run it on an idle machine.
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -51,14 +16,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <memory>
 #include <random>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -66,43 +26,34 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "bloomtable/cache.h"
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
-#include "bloomtable/options.h"
-#include "bloomtable/table.h"
-#include "bloomtable/table_builder.h"
-#include "db_bench/cold_keys.h"
-#include "db_bench/cold_reader.h"
+#include "db_bench/cold_lookups.h"
+#include "db_bench/directory.h"
+#include "db_bench/engine.h"
+#include "db_bench/filter_budget.h"
 #include "db_bench/machine.h"
 #include "db_bench/peers.h"
-#include "db_bench/table_file_info.h"
 #include "nlohmann/json.hpp"
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-#include "db_bench/cold_rocksdb.h"
+#include "rocksdb/options.h"
 #endif
 
 ABSL_FLAG(std::string, dir, "/tmp",
-          "directory for the table file and the RocksDB database; its file "
-          "system must support O_DIRECT");
-ABSL_FLAG(int64_t, num, 1000000, "keys stored in the table");
+          "directory for the engines' files; its file system must support "
+          "O_DIRECT");
+ABSL_FLAG(int64_t, num, 1000000, "keys stored");
 ABSL_FLAG(int64_t, value_size, 100, "bytes per value");
 ABSL_FLAG(int64_t, block_size, 4096, "data block size");
 ABSL_FLAG(double, bits_per_key, 10,
-          "bloomtable's filter bits per key; RocksDB's filter is sized to "
+          "bloomtable's filter bits per key; RocksDB's filters are sized to "
           "store what bloomtable's stores");
 ABSL_FLAG(bool, use_existing, false,
-          "reuse the table file and RocksDB database of an earlier run with "
-          "the same --num (the database only if its filter stores within 1% "
-          "of the table's bits per key)");
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-constexpr const char* kDefaultEngines = "bloomtable,rocksdb";
-#else
-constexpr const char* kDefaultEngines = "bloomtable";
-#endif
-ABSL_FLAG(std::string, engines, kDefaultEngines,
-          "engines to measure: bloomtable, and rocksdb where cold_bench was "
-          "built with RocksDB (the default: every engine built)");
+          "reuse each engine's files of an earlier run with the same --num "
+          "whose filter stores within 1% of the target");
+ABSL_FLAG(std::string, engines, "",
+          "engines to measure (default: bloomtable, rocksdb_table and "
+          "rocksdb_readonly, those built)");
 ABSL_FLAG(bool, cold, true, "measure cold lookups: direct I/O, no block cache");
 ABSL_FLAG(bool, warm, true,
           "measure warm lookups: buffered reads and a block cache, after an "
@@ -110,8 +61,7 @@ ABSL_FLAG(bool, warm, true,
 ABSL_FLAG(int64_t, warm_batch, 32, "MultiGet batch size of the warm rows");
 ABSL_FLAG(bool, rocksdb_io_uring, true,
           "let RocksDB read a MultiGet's blocks through io_uring "
-          "(RocksDbIOUringEnable, as RocksDB's own db_bench does); only a "
-          "RocksDB built with liburing has it");
+          "(RocksDbIOUringEnable, as RocksDB's own db_bench does)");
 ABSL_FLAG(int64_t, warm_cache_mb, 256,
           "block cache of each engine in the warm rows, MiB");
 ABSL_FLAG(int64_t, reads, 20000, "lookups (and raw reads) per measurement");
@@ -125,9 +75,8 @@ ABSL_FLAG(std::string, json, "", "write the report here (default: stdout)");
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 // RocksDB's POSIX file system reads a MultiRead through io_uring only when
 // the program defines this function and it returns true (RocksDB declares it
-// weak, env/fs_posix.cc; its own db_bench defines it, --io_uring_enabled
-// defaulting to true). Asked when RocksDB opens a file, after the flags are
-// parsed. A RocksDB built without liburing (Debian's package) never asks.
+// weak, env/fs_posix.cc; its own db_bench defines it). A RocksDB built
+// without liburing (Debian's package) never asks.
 extern "C" bool RocksDbIOUringEnable() {
   return absl::GetFlag(FLAGS_rocksdb_io_uring);
 }
@@ -139,53 +88,25 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kBloomtable = "bloomtable";
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-constexpr const char* kRocksDB = "rocksdb";
-#endif
+// A reused store's filter may store this far from the target.
+constexpr double kReuseTolerance = 0.01;
+
+[[noreturn]] void Fail(const absl::Status& status) {
+  std::fprintf(stderr, "cold_bench: %s\n", status.ToString().c_str());
+  std::exit(1);
+}
 
 std::vector<int64_t> ParseList(const std::string& text) {
   std::vector<int64_t> values;
   for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
     int64_t value = 0;
     if (!absl::SimpleAtoi(item, &value) || value < 1 || value > 4096) {
-      std::fprintf(stderr, "cold_bench: bad list item '%.*s'\n",
-                   static_cast<int>(item.size()), item.data());
-      std::exit(2);
+      Fail(absl::InvalidArgumentError(
+          absl::StrCat("bad list item '", item, "'")));
     }
     values.push_back(value);
   }
   return values;
-}
-
-void Check(const absl::Status& status) {
-  if (!status.ok()) {
-    std::fprintf(stderr, "cold_bench: %s\n", status.ToString().c_str());
-    std::exit(1);
-  }
-}
-
-std::shared_ptr<const FilterPolicy> BloomtableFilter() {
-  return NewCacheLocalBloomFilterPolicy(absl::GetFlag(FLAGS_bits_per_key));
-}
-
-// Writes the table: keys 0, 2, 4, ... (2 * num - 2).
-void WriteTable(const std::string& path, int64_t num) {
-  Options options;
-  options.block_size = static_cast<size_t>(absl::GetFlag(FLAGS_block_size));
-  options.filter_layout = FilterLayout::kWholeTable;
-  options.filter_policy = BloomtableFilter();
-  auto file = NewWritableFile(path);
-  Check(file.status());
-  TableBuilder builder(options, file->get());
-  const std::string value(static_cast<size_t>(absl::GetFlag(FLAGS_value_size)),
-                          'v');
-  for (int64_t i = 0; i < num; ++i) {
-    Check(builder.Add(ColdStoredKey(static_cast<uint64_t>(i)), value));
-  }
-  Check(builder.Finish());
-  Check((*file)->Sync());
-  Check((*file)->Close());
 }
 
 // The device that holds `path`, as /sys/dev/block names it.
@@ -216,7 +137,7 @@ double RawReadsPerSecond(const std::string& path, uint64_t file_size,
   options.use_direct_io = true;
   options.io_uring_queue_depth = static_cast<uint32_t>(depth);
   auto file = OpenRandomAccessFileWithOptions(path, options);
-  Check(file.status());
+  if (!file.ok()) Fail(file.status());
   const uint64_t pages = std::max<uint64_t>(file_size / kDirectIOAlignment, 1);
   std::vector<std::string> scratch(static_cast<size_t>(depth),
                                    std::string(kDirectIOAlignment, '\0'));
@@ -230,126 +151,165 @@ double RawReadsPerSecond(const std::string& path, uint64_t file_size,
       requests[i].scratch = scratch[i].data();
     }
     (*file)->MultiRead(requests.data(), requests.size());
-    for (const ReadRequest& request : requests) Check(request.status);
+    for (const ReadRequest& request : requests) {
+      if (!request.status.ok()) Fail(request.status);
+    }
     done += depth;
   }
-  const double seconds =
-      std::chrono::duration<double>(Clock::now() - start).count();
-  return static_cast<double>(done) / seconds;
+  return static_cast<double>(done) /
+         std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// bloomtable's table as cold_bench reads it.
-class BloomtableReader final : public ColdReader {
- public:
-  BloomtableReader(std::unique_ptr<Table> table,
-                   std::shared_ptr<FileReadCounters> counters)
-      : table_(std::move(table)),
-        counters_(std::move(counters)),
-        reads_at_open_(counters_->reads.load()) {}
+// One engine as cold_bench sets it up: its options (filled or reused at
+// Prepare) and what its files store.
+struct ColdEngine {
+  std::string name;
+  EngineOptions options;
+  double stored_bits_per_key = 0;
+  uint64_t file_bytes = 0;
 
-  absl::StatusOr<uint64_t> Lookup(const std::string_view* keys, size_t n,
-                                  bool batched) override {
-    uint64_t found = 0;
-    if (!batched) {
-      for (size_t i = 0; i < n; ++i) {
-        absl::StatusOr<std::string> value = table_->Get(ReadOptions(), keys[i]);
-        if (value.ok()) {
-          ++found;
-        } else if (!absl::IsNotFound(value.status())) {
-          return value.status();
-        }
-      }
-      return found;
-    }
-    batch_.assign(keys, keys + n);
-    for (const auto& value : table_->MultiGet(ReadOptions(), batch_)) {
-      if (value.ok()) {
-        ++found;
-      } else if (!absl::IsNotFound(value.status())) {
-        return value.status();
-      }
-    }
-    return found;
+  // A fresh engine on the files, cold (direct I/O, no block cache, an
+  // io_uring ring of `batch`) or warm (a block cache of `cache_bytes`).
+  std::unique_ptr<Engine> Open(bool cold, int64_t batch,
+                               uint64_t cache_bytes) const {
+    EngineOptions open_options = options;
+    open_options.direct_io = cold;
+    open_options.io_uring_depth =
+        static_cast<uint32_t>(std::max<int64_t>(batch, 1));
+    open_options.cache_size = cold ? 0 : cache_bytes;
+    std::unique_ptr<Engine> engine = NewEngine(name, open_options);
+    const absl::Status status = engine->OpenExisting();
+    if (!status.ok()) Fail(status);
+    return engine;
   }
-
-  uint64_t file_reads() const override {
-    return counters_->reads.load() - reads_at_open_;
-  }
-
- private:
-  const std::unique_ptr<Table> table_;
-  const std::shared_ptr<FileReadCounters> counters_;
-  const uint64_t reads_at_open_;
-  std::vector<std::string_view> batch_;
 };
 
-// Opens bloomtable's table: cold (O_DIRECT, an io_uring ring of `batch`
-// entries, no block cache) or warm (buffered, a block cache of
-// `cache_bytes`).
-std::unique_ptr<ColdReader> OpenBloomtable(const std::string& path,
-                                           uint64_t file_size, bool cold,
-                                           int64_t batch,
-                                           uint64_t cache_bytes) {
-  RandomAccessFileOptions file_options;
-  file_options.use_direct_io = cold;
-  file_options.io_uring_queue_depth =
-      static_cast<uint32_t>(std::max<int64_t>(batch, 1));
-  auto base = OpenRandomAccessFileWithOptions(path, file_options);
-  Check(base.status());
-  auto counters = std::make_shared<FileReadCounters>();
-  Options options;
-  options.filter_policy = BloomtableFilter();
-  if (!cold) options.block_cache = NewLRUCache(cache_bytes);
-  auto table = Table::Open(
-      options, NewCountingRandomAccessFile(*std::move(base), counters),
-      file_size);
-  Check(table.status());
-  return std::make_unique<BloomtableReader>(*std::move(table),
-                                            std::move(counters));
-}
-
-struct LookupFigures {
-  double micros_per_key = 0;
-  double device_reads_per_key = 0;
-};
-
-// Looks up `keys` through `reader`: one Get each (batch 0) or MultiGet
-// batches of `batch`; with `warm_up`, once untimed first. Exits if a stored
-// key is missed or an absent one found.
-LookupFigures Measure(ColdReader* reader, const std::vector<std::string>& keys,
-                      bool present, int64_t batch, bool warm_up,
-                      const char* engine) {
-  const std::vector<std::string_view> views(keys.begin(), keys.end());
-  const size_t step = static_cast<size_t>(std::max<int64_t>(batch, 1));
-  auto pass = [&] {
-    uint64_t found = 0;
-    for (size_t i = 0; i < views.size(); i += step) {
-      const size_t n = std::min(step, views.size() - i);
-      absl::StatusOr<uint64_t> f = reader->Lookup(&views[i], n, batch > 0);
-      Check(f.status());
-      found += *f;
-    }
-    return found;
+// Fills (or, with --use_existing, reuses) `engine`'s files of `input`, its
+// filter at the options' bits per key; sets what they store. `target`: the
+// stored bits per key a reused store must be within 1% of (0: any).
+void Prepare(const FillInput& input, double target, ColdEngine* engine) {
+  std::unique_ptr<Engine> store = NewEngine(engine->name, engine->options);
+  const uint64_t num = input.order.size();
+  auto stored = [&]() -> absl::StatusOr<StorageSummary> {
+    absl::StatusOr<StorageSummary> storage = store->Storage();
+    if (storage.ok() && (!storage->filter_bytes || *storage->filter_bytes == 0))
+      return absl::InternalError(engine->name + ": no filter");
+    return storage;
   };
-  if (warm_up) pass();
-  const uint64_t reads_before = reader->file_reads();
-  const Clock::time_point start = Clock::now();
-  const uint64_t found = pass();
-  const double seconds =
-      std::chrono::duration<double>(Clock::now() - start).count();
-  const uint64_t expected = present ? views.size() : 0;
-  if (found != expected) {
-    std::fprintf(stderr, "cold_bench: %s found %llu of %zu %s keys\n", engine,
-                 static_cast<unsigned long long>(found), views.size(),
-                 present ? "stored" : "absent");
-    std::exit(1);
+  absl::StatusOr<StorageSummary> storage = absl::NotFoundError("");
+  if (absl::GetFlag(FLAGS_use_existing) && store->OpenExisting().ok()) {
+    storage = stored();
+    if (storage.ok() && target > 0 &&
+        std::abs(*storage->filter_bytes * 8.0 / num - target) >
+            kReuseTolerance * target) {
+      storage = absl::NotFoundError("");
+    }
   }
-  LookupFigures figures;
-  const double n = static_cast<double>(views.size());
-  figures.micros_per_key = seconds * 1e6 / n;
-  figures.device_reads_per_key =
-      static_cast<double>(reader->file_reads() - reads_before) / n;
-  return figures;
+  if (!storage.ok()) {
+    Progress progress("[cold_bench " + engine->name + "] fill", num);
+    const absl::Status status = store->Fill(input, &progress);
+    if (!status.ok()) Fail(status);
+    storage = stored();
+  }
+  if (!storage.ok()) Fail(storage.status());
+  engine->stored_bits_per_key = *storage->filter_bytes * 8.0 / num;
+  engine->file_bytes = storage->table_bytes;
+}
+
+// The bits per key at which RocksDB's filter (its table builder's, over the
+// first entries of `input`) stores `target` bits per key.
+double RocksDBBitsFor(const EngineOptions& base, const FillInput& input,
+                      double target) {
+  EngineOptions options = base;
+  options.dir = base.dir + "_calibration";
+  const uint64_t entries =
+      std::min<uint64_t>(input.order.size(), kCalibrationEntries);
+  const FillInput first{input.keys, input.values,
+                        input.order.subspan(0, entries)};
+  absl::StatusOr<BitsForBudget> budget = FindBitsForStoredBudget(
+      target, /*whole_bits=*/false, [&](double bits) -> absl::StatusOr<double> {
+        options.bloom_bits = bits;
+        std::unique_ptr<Engine> table =
+            NewEngine("rocksdb_sst_iterator", options);
+        Progress progress("[cold_bench calibration]", entries);
+        absl::Status status = table->Fill(first, &progress);
+        if (!status.ok()) return status;
+        absl::StatusOr<StorageSummary> storage = table->Storage();
+        if (!storage.ok()) return storage.status();
+        return storage->filter_bytes.value_or(0) * 8.0 / entries;
+      });
+  RemoveDirectory(options.dir).IgnoreError();
+  if (!budget.ok()) Fail(budget.status());
+  return budget->bits_per_key;
+}
+
+std::vector<std::string> EnginesToRun() {
+  std::vector<std::string> wanted;
+  for (absl::string_view name :
+       absl::StrSplit(absl::GetFlag(FLAGS_engines), ',', absl::SkipEmpty())) {
+    wanted.emplace_back(name);
+  }
+  std::vector<std::string> engines;
+  for (const char* name : {"bloomtable", "rocksdb_table", "rocksdb_readonly"}) {
+    const EngineEntry* entry = FindEngine(name);
+    const bool asked =
+        std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+    if (entry->make == nullptr) {
+      if (asked) {
+        Fail(absl::InvalidArgumentError(
+            absl::StrCat(name, " was not built: ", entry->left_out)));
+      }
+      continue;
+    }
+    if (wanted.empty() || asked) engines.push_back(name);
+  }
+  if (!wanted.empty() && engines.size() != wanted.size()) {
+    Fail(absl::InvalidArgumentError("--engines: unknown engine"));
+  }
+  if (engines.empty() || engines.front() != "bloomtable") {
+    Fail(absl::InvalidArgumentError(
+        "--engines must include bloomtable, whose table the raw reads use"));
+  }
+  return engines;
+}
+
+nlohmann::json EngineJson(const ColdEngine& engine, double bits_setting) {
+  const EngineEntry* entry = FindEngine(engine.name);
+  nlohmann::json json = {
+      {"level", entry->level},
+      {"call", entry->call},
+      {"dir", engine.options.dir},
+      {"filter", engine.name == "bloomtable"
+                     ? "cache-local Bloom, whole table"
+                     : "NewBloomFilterPolicy (whole-key full filter)"},
+      {"bits_per_key_setting", bits_setting},
+      {"stored_filter_bits_per_key", engine.stored_bits_per_key},
+      {"file_bytes", engine.file_bytes},
+      {"cold",
+       "direct I/O (O_DIRECT; RocksDB: use_direct_reads), no block "
+       "cache; index and filter held by the open tables"},
+      {"warm", "buffered reads (page cache), LRU block cache"}};
+#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
+  if (engine.name != "bloomtable") {
+    const rocksdb::ReadOptions defaults;
+    json["multiget_read_options"] = {
+        {"async_io", defaults.async_io},
+        {"optimize_multiget_for_io", defaults.optimize_multiget_for_io},
+        {"set", "neither: both at RocksDB's defaults"},
+        {"why",
+         "RocksDB 7.8.3 without coroutines (Debian's package and "
+         "bench/build_peers.sh's build) asks them only on MultiGet's "
+         "coroutine paths; a batch's data blocks of one table are read with "
+         "one MultiRead either way"}};
+    json["io_uring"] = {
+        {"RocksDbIOUringEnable", absl::GetFlag(FLAGS_rocksdb_io_uring)},
+        {"note",
+         "RocksDB's MultiRead uses io_uring only where it was built with "
+         "liburing (bench/build_peers.sh's release build; not Debian's "
+         "package) and RocksDbIOUringEnable() returns true"}};
+  }
+#endif
+  return json;
 }
 
 // The figures of every run of one row.
@@ -360,10 +320,13 @@ struct Row {
 };
 
 nlohmann::json RowJson(const Row& row) {
+  const EngineEntry* entry = FindEngine(row.engine);
   std::vector<double> rates;
   for (double micros : row.micros) rates.push_back(1e6 / micros);
   return {{"mode", row.mode},
           {"engine", row.engine},
+          {"level", entry->level},
+          {"call", entry->call},
           {"benchmark", row.benchmark},
           {"api", row.batch == 0 ? "Get" : "MultiGet"},
           {"batch", std::max<int64_t>(row.batch, 1)},
@@ -372,42 +335,10 @@ nlohmann::json RowJson(const Row& row) {
           {"device_reads_per_key", Summary(row.device_reads)}};
 }
 
-std::vector<std::string> EnginesToRun() {
-  std::vector<std::string> engines;
-  for (absl::string_view name :
-       absl::StrSplit(absl::GetFlag(FLAGS_engines), ',', absl::SkipEmpty())) {
-    if (name == kBloomtable) {
-      engines.push_back(kBloomtable);
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-    } else if (name == kRocksDB) {
-      engines.push_back(kRocksDB);
-#endif
-    } else {
-      std::fprintf(stderr,
-                   "cold_bench: unknown engine '%.*s' (built: bloomtable%s)\n",
-                   static_cast<int>(name.size()), name.data(),
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-                   ", rocksdb"
-#else
-                   ""
-#endif
-      );
-      std::exit(2);
-    }
-  }
-  if (engines.empty()) {
-    std::fprintf(stderr, "cold_bench: no engine\n");
-    std::exit(2);
-  }
-  return engines;
-}
-
 int Run(const std::string& command_line) {
   const int64_t num = absl::GetFlag(FLAGS_num);
   const int64_t reads = absl::GetFlag(FLAGS_reads);
   const int runs = std::max(absl::GetFlag(FLAGS_runs), 1);
-  const bool cold = absl::GetFlag(FLAGS_cold);
-  const bool warm = absl::GetFlag(FLAGS_warm);
   const int64_t warm_batch = absl::GetFlag(FLAGS_warm_batch);
   const int64_t cache_mb = absl::GetFlag(FLAGS_warm_cache_mb);
   if (num < 1 || reads < 1 || warm_batch < 1 || warm_batch > 4096 ||
@@ -418,64 +349,42 @@ int Run(const std::string& command_line) {
     return 2;
   }
   const uint64_t cache_bytes = static_cast<uint64_t>(cache_mb) << 20;
-  const std::vector<std::string> engines = EnginesToRun();
+  const std::vector<std::string> names = EnginesToRun();
   const std::string dir = absl::GetFlag(FLAGS_dir);
-  const std::string path = dir + "/cold_bench_" + std::to_string(num) + ".ldb";
-  const bool use_existing = absl::GetFlag(FLAGS_use_existing);
-  if (!use_existing || !GetFileSize(path).ok()) WriteTable(path, num);
-  auto file_size = GetFileSize(path);
-  Check(file_size.status());
-  auto info = ReadTableFileInfo(path);
-  Check(info.status());
-  const double stored_bits =
-      static_cast<double>(info->filter_bytes) * 8 / static_cast<double>(num);
+  const KeyGenerator keys(16, static_cast<uint64_t>(num));
+  const ValueGenerator values(
+      static_cast<size_t>(absl::GetFlag(FLAGS_value_size)), 0.5, 301);
+  std::vector<uint64_t> order(static_cast<size_t>(num));
+  for (size_t j = 0; j < order.size(); ++j) order[j] = j;
+  const FillInput input{&keys, &values, order};
 
-  nlohmann::json engines_json = {
-      {kBloomtable,
-       {{"file", path},
-        {"file_bytes", *file_size},
-        {"filter",
-         "cache-local Bloom, whole table (FilterLayout::kWholeTable)"},
-        {"bits_per_key_setting", absl::GetFlag(FLAGS_bits_per_key)},
-        {"stored_filter_bits_per_key", stored_bits},
-        {"cold",
-         "O_DIRECT, io_uring (RandomAccessFile::MultiRead), no block "
-         "cache; index and filter held by the table"},
-        {"warm", "buffered reads (page cache), LRU block cache"}}}};
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  std::unique_ptr<ColdRocksDB> rocksdb;
-  if (std::find(engines.begin(), engines.end(), kRocksDB) != engines.end()) {
-    ColdRocksDBOptions options;
-    options.dir = dir + "/cold_bench_rocksdb_" + std::to_string(num);
-    options.num = static_cast<uint64_t>(num);
-    options.value_size = static_cast<size_t>(absl::GetFlag(FLAGS_value_size));
-    options.block_size = static_cast<size_t>(absl::GetFlag(FLAGS_block_size));
-    options.snappy = Options().compression == CompressionType::kSnappy;
-    options.target_stored_bits_per_key = stored_bits;
-    options.use_existing = use_existing;
-    auto prepared = ColdRocksDB::Prepare(options);
-    Check(prepared.status());
-    rocksdb = *std::move(prepared);
-    engines_json[kRocksDB] = rocksdb->SettingsJson();
-    engines_json[kRocksDB]["io_uring"] = {
-        {"RocksDbIOUringEnable", absl::GetFlag(FLAGS_rocksdb_io_uring)},
-        {"note",
-         "RocksDB's MultiRead uses io_uring only where it was built with "
-         "liburing (bench/build_peers.sh's release build; not Debian's "
-         "package) and RocksDbIOUringEnable() returns true"}};
-  }
-#endif
-  auto open = [&](const std::string& engine, bool cold_mode,
-                  int64_t batch) -> std::unique_ptr<ColdReader> {
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-    if (engine == kRocksDB) {
-      auto reader = rocksdb->Open(cold_mode, cache_bytes);
-      Check(reader.status());
-      return *std::move(reader);
+  // The engines, bloomtable's first: its stored bits are RocksDB's target.
+  std::vector<ColdEngine> engines;
+  nlohmann::json engines_json;
+  double rocksdb_bits = 0;
+  for (const std::string& name : names) {
+    ColdEngine engine{name, EngineOptions()};
+    engine.options.dir = absl::StrCat(dir, "/cold_bench_", name, "_", num);
+    engine.options.block_size =
+        static_cast<size_t>(absl::GetFlag(FLAGS_block_size));
+    engine.options.bloom_bits = absl::GetFlag(FLAGS_bits_per_key);
+    engine.options.bloomtable_policy =
+        NewCacheLocalBloomFilterPolicy(engine.options.bloom_bits);
+    engine.options.bloomtable_layout = FilterLayout::kWholeTable;
+    const double target =
+        engines.empty() ? 0 : engines.front().stored_bits_per_key;
+    if (!engines.empty()) {
+      if (rocksdb_bits == 0) {
+        rocksdb_bits = RocksDBBitsFor(engine.options, input, target);
+      }
+      engine.options.bloom_bits = rocksdb_bits;
     }
-#endif
-    return OpenBloomtable(path, *file_size, cold_mode, batch, cache_bytes);
-  };
+    Prepare(input, target, &engine);
+    engines_json[name] = EngineJson(engine, engine.options.bloom_bits);
+    engines.push_back(engine);
+  }
+  const std::string path = engines.front().options.dir + "/000001.ldb";
+  const uint64_t file_bytes = engines.front().file_bytes;
 
   const std::vector<int64_t> depths = ParseList(absl::GetFlag(FLAGS_depths));
   std::vector<int64_t> cold_batches = {0};  // 0: Get one key at a time
@@ -501,29 +410,29 @@ int Run(const std::string& command_line) {
   for (int r = 0; r < runs; ++r) {
     for (size_t d = 0; d < depths.size(); ++d) {
       raw_rates[d].push_back(
-          RawReadsPerSecond(path, *file_size, depths[d], reads, &rng));
+          RawReadsPerSecond(path, file_bytes, depths[d], reads, &rng));
     }
     for (size_t e = 0; e < engines.size(); ++e) {
-      const std::string& engine = engines[(e + r) % engines.size()];
-      for (const bool cold_mode : {true, false}) {
-        if (cold_mode ? !cold : !warm) continue;
+      const ColdEngine& engine = engines[(e + r) % engines.size()];
+      for (const bool cold : {true, false}) {
+        if (!absl::GetFlag(cold ? FLAGS_cold : FLAGS_warm)) continue;
         for (const bool present : {true, false}) {
-          for (int64_t batch : cold_mode ? cold_batches : warm_batches) {
+          for (int64_t batch : cold ? cold_batches : warm_batches) {
             const uint64_t step =
                 static_cast<uint64_t>(std::max<int64_t>(batch, 1));
             const uint64_t count =
                 (static_cast<uint64_t>(reads) + step - 1) / step * step;
-            const std::vector<std::string> keys =
-                ColdKeyStream(static_cast<uint64_t>(num), present, count,
-                              ColdStreamSeed(r, present, batch));
-            std::unique_ptr<ColdReader> reader = open(engine, cold_mode, batch);
-            const LookupFigures f =
-                Measure(reader.get(), keys, present, batch,
-                        /*warm_up=*/!cold_mode, engine.c_str());
+            const std::vector<std::string> stream = ColdStream(
+                keys, present, count, ColdStreamSeed(r, present, batch));
+            const std::unique_ptr<Engine> reader =
+                engine.Open(cold, batch, cache_bytes);
+            absl::StatusOr<LookupFigures> figures = MeasureLookups(
+                *reader, stream, present, batch, /*warm_up=*/!cold);
+            if (!figures.ok()) Fail(figures.status());
             Row& row =
-                row_of(cold_mode ? "cold" : "warm", engine, present, batch);
-            row.micros.push_back(f.micros_per_key);
-            row.device_reads.push_back(f.device_reads_per_key);
+                row_of(cold ? "cold" : "warm", engine.name, present, batch);
+            row.micros.push_back(figures->micros_per_key);
+            row.device_reads.push_back(figures->device_reads_per_key);
           }
         }
       }
@@ -537,10 +446,8 @@ int Run(const std::string& command_line) {
   }
   nlohmann::json lookups = nlohmann::json::array();
   for (const Row& row : rows) lookups.push_back(RowJson(row));
-
-  // The peers this binary links, of which cold_bench runs RocksDB only.
   nlohmann::json peers = PeersJson();
-  peers.erase("leveldb");
+  peers.erase("leveldb");  // cold_bench runs RocksDB only
   const nlohmann::json report = {
       {"program", "cold_bench"},
       {"command_line", command_line},
@@ -548,28 +455,23 @@ int Run(const std::string& command_line) {
       {"device", DeviceOf(path)},
       {"dir", dir},
       {"io",
-       "cold: O_DIRECT (bloomtable) and use_direct_reads (RocksDB), no block "
-       "cache; warm: buffered reads and a block cache of --warm_cache_mb"},
+       "cold: direct I/O, no block cache; warm: buffered reads and a block "
+       "cache of --warm_cache_mb"},
       {"num", num},
       {"value_size", absl::GetFlag(FLAGS_value_size)},
       {"block_size", absl::GetFlag(FLAGS_block_size)},
-      {"compression",
-       Options().compression == CompressionType::kSnappy ? "snappy" : "none"},
+      {"compression", "snappy"},
       {"reads", reads},
       {"runs", runs},
       {"warm_batch", warm_batch},
       {"warm_cache_bytes", cache_bytes},
-      {"file_bytes", *file_size},
+      {"file_bytes", file_bytes},
       {"engines", engines_json},
       {"peers", peers},
       {"raw_4k_direct_reads", raw},
       {"lookups", lookups}};
-  const std::string json_path = absl::GetFlag(FLAGS_json);
-  if (json_path.empty()) {
-    std::cout << report.dump(2) << "\n";
-  } else {
-    std::ofstream(json_path) << report.dump(2) << "\n";
-  }
+  const absl::Status status = WriteJson(report, absl::GetFlag(FLAGS_json));
+  if (!status.ok()) Fail(status);
   return 0;
 }
 
@@ -579,12 +481,10 @@ int Run(const std::string& command_line) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "Cold lookups (direct I/O) of bloomtable and RocksDB beside the "
-      "device's raw 4 KiB read rate from the same run, and warm lookups");
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) {
-    command_line += (i == 0 ? "" : " ") + std::string(argv[i]);
-  }
+      "Cold lookups (direct I/O) of bloomtable and RocksDB, each at one "
+      "level, beside the device's raw 4 KiB read rate from the same run, "
+      "and warm lookups");
   absl::ParseCommandLine(argc, argv);
-  return bloomtable::db_bench::Run(command_line);
+  return bloomtable::db_bench::Run(
+      bloomtable::db_bench::CommandLine(argc, argv));
 }

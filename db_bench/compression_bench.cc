@@ -1,18 +1,10 @@
 // compression_bench: how fast each block compression that bloomtable reads
 // decompresses, through the reader's own path (UncompressBlock), on data
-// blocks made of db_bench's keys and values. One JSON document on standard
-// output: per codec the stored size, the ratio and the decompression speed
-// in MB/s of uncompressed bytes (median, min and max over --runs timed runs).
+// blocks of db_bench's keys and values (README's Benchmarks section),
+// compressed as each writer does it. Timing is wall-clock on one thread.
 //
 //   build/release/db_bench/compression_bench --blocks=4096 --block_size=4096
-//
-// Compressed as each writer does it: Snappy (LevelDB, type 1), zlib and raw
-// deflate at zlib's default level (Mojang's Bedrock fork, types 2 and 4),
-// zstd at --zstd_level (upstream LevelDB's and bloomtable's type 2), LZ4
-// (RocksDB's type 4, after its 8-byte size prefix). Timing is wall-clock on
-// one thread; run it on an idle machine.
 
-#include <fstream>
 #include <lz4.h>
 
 #include <algorithm>
@@ -27,6 +19,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "db_bench/key_generator.h"
+#include "db_bench/machine.h"
 #include "db_bench/value_generator.h"
 #include "nlohmann/json.hpp"
 #include "snappy.h"
@@ -212,16 +205,10 @@ int Run() {
       {"runs", absl::GetFlag(FLAGS_runs)},
       {"results", results},
   };
-  const std::string path = absl::GetFlag(FLAGS_json);
-  if (path.empty()) {
-    std::printf("%s\n", report.dump(2).c_str());
-    return 0;
-  }
-  std::ofstream out(path);
-  out << report.dump(2) << "\n";
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "compression_bench: cannot write %s\n", path.c_str());
+  const absl::Status status =
+      db_bench::WriteJson(report, absl::GetFlag(FLAGS_json));
+  if (!status.ok()) {
+    std::fprintf(stderr, "compression_bench: %s\n", status.ToString().c_str());
     return 1;
   }
   return 0;

@@ -1,20 +1,10 @@
-// db_bench: read benchmarks that show what a filter saves, for bloomtable's
-// tables beside a real LevelDB and a real RocksDB, measured in one run, each
-// row at table level (every engine's own table files through its public
-// table API) or at db level (a database's Get), on a stated I/O path.
-//
-// Flags keep the names of LevelDB's and RocksDB's db_bench where they exist.
-// Each engine runs the --benchmarks list once per filter setting: every
-// --bloom_bits value (or --stored_bits target) with its filters (bloomtable:
-// each --filter and --filter_layout; LevelDB: its Bloom; leveldb+bloomtable:
-// each --filter that works per block; RocksDB: its Bloom and its Ribbon) and,
-// with --compare_no_filter, once more without a filter; and that once per
-// --io path and --cache_size value (the store filled once); and the whole
-// plan --repeats times. Then the comparison and memory tables, and --json
-// (bench/report.py draws and tabulates the JSON).
-//
-// Never install this binary as "db_bench": RocksDB's rocksdb-tools owns
-// /usr/bin/db_bench. Run it from the build tree.
+// db_bench: read benchmarks of bloomtable's tables beside a real LevelDB and
+// a real RocksDB, in one run, each row at table or db level on a stated I/O
+// path (README's Benchmarks section). Flags keep the names of LevelDB's and
+// RocksDB's db_bench where they exist; MakePlan (bench_plan.h) turns them
+// into the configurations to run, RunPlan runs them, and --json keeps every
+// result for bench/report.py. Never install this binary as "db_bench":
+// RocksDB's rocksdb-tools owns /usr/bin/db_bench.
 
 #include <cstdio>
 #include <cstdlib>
@@ -44,130 +34,75 @@
 ABSL_FLAG(std::string, benchmarks,
           "fillrandom,readrandom,readmissing,readnearmiss,readunrelated",
           "Comma-separated list run in order for every engine and filter: "
-          "fillseq, fillrandom, readrandom, multireadrandom, readmissing, "
-          "readnearmiss, readunrelated, readhot, readseq, seekrandom, "
-          "scanmissing, scanshort, "
+          "fillseq, fillrandom, readrandom, readmissing, readnearmiss, "
+          "readunrelated, readseq, seekrandom, scanmissing, scanshort, "
           "stats.");
 ABSL_FLAG(int64_t, num, 1000000, "Number of key/value pairs in the store.");
 ABSL_FLAG(int64_t, reads, -1,
           "Operations per thread in each read benchmark (-1: --num).");
 ABSL_FLAG(int32_t, key_size, 16,
-          "Key width: keys are decimal numbers zero-padded to this many "
-          "digits (at least the digits of 2 * num - 1).");
+          "Key width: decimal numbers zero-padded to this many digits.");
 ABSL_FLAG(int32_t, value_size, 100, "Bytes per value.");
 ABSL_FLAG(double, compression_ratio, 0.5,
           "Values compress to about this fraction of their size.");
 ABSL_FLAG(int32_t, block_size, 4096, "Data block size in bytes.");
 ABSL_FLAG(std::string, compression_type, "snappy", "snappy or none.");
 ABSL_FLAG(std::string, bloom_bits, "",
-          "Filter bits per key; a comma-separated list runs each. 0 or "
-          "negative: no filter. Unset: 10, with every filter calibrated to 10 "
-          "stored bits per key (--stored_bits=auto). Fractional values only "
-          "for policies that "
-          "take them (not LevelDB's Bloom).");
+          "Filter bits per key (comma list; 0: no filter). Unset: 10, every "
+          "filter calibrated to 10 stored bits per key (--stored_bits=auto).");
 ABSL_FLAG(bool, compare_no_filter, true,
-          "Also run every engine without a filter, for the comparison.");
+          "Also run every engine without a filter.");
 ABSL_FLAG(std::string, filter, "leveldb_bloom,cache_local_bloom,ribbon",
-          "bloomtable's filter policy by name, for the bloomtable engines and "
-          "leveldb+bloomtable (which skips policies that cannot work per "
-          "block); a comma-separated list runs each. See --helpfull for the "
-          "known names.");
+          "bloomtable's filter policies (comma list; --helpfull lists them), "
+          "for bloomtable and leveldb+bloomtable.");
 ABSL_FLAG(std::string, filter_layout, "auto",
-          "bloomtable's filter layout: per_block (LevelDB's 2 KiB filter "
-          "block), whole_table, partitioned, or auto (per_block where the "
-          "policy allows); a comma-separated list runs each.");
+          "per_block, whole_table, partitioned, or auto (per_block where the "
+          "policy allows); a comma list runs each.");
 ABSL_FLAG(int32_t, index_block_restart_interval, 0,
-          "bloomtable's index block restart interval (1 = what LevelDB and "
-          "RocksDB write; 16 shares separator prefixes and holds a smaller "
-          "index; 0 = 1 for the per-block layout and no filter, 16 for the "
-          "whole-table and partitioned layouts).");
+          "bloomtable's index block restart interval (0: 1 for the per-block "
+          "layout and no filter, 16 otherwise).");
 ABSL_FLAG(std::string, cache_size, "8388608",
-          "Block cache bytes of every engine (K, M, G suffixes allowed); a "
-          "comma-separated list reopens each store with each size in turn.");
-ABSL_FLAG(std::string, threads, "1",
-          "Threads per read benchmark; a comma-separated list runs each read "
-          "benchmark once per value (e.g. 1,2 for the scaling ratio).");
-ABSL_FLAG(int64_t, batch_size, 1,
-          "Keys per MultiGet call in multireadrandom (RocksDB's db_bench "
-          "name and default).");
-ABSL_FLAG(uint64_t, seed, 301,
-          "Seed of the write order and of the read keys (values do not depend "
-          "on it).");
+          "Block cache bytes of every engine (K, M, G allowed).");
+ABSL_FLAG(int32_t, threads, 1, "Threads per read benchmark.");
+ABSL_FLAG(uint64_t, seed, 301, "Seed of the write order and of the read keys.");
 ABSL_FLAG(std::string, db, "",
-          "Directory for the engines' files (one subdirectory each), kept "
-          "after the run. Default: a temporary directory, removed at the end.");
+          "Directory for the engines' files, kept after the run (default: a "
+          "temporary directory).");
 ABSL_FLAG(bool, list_engines, false,
-          "Print the engines this binary was built with, one per line (and "
-          "to stderr, each engine left out and why), then exit.");
+          "Print the engines built (those left out, and why, to stderr).");
 ABSL_FLAG(bool, use_existing_db, false,
           "Skip fills and read what an earlier run with the same --db and "
           "data flags left.");
-ABSL_FLAG(bool, histogram, false,
-          "Time every operation and print its latency histogram.");
-ABSL_FLAG(int32_t, tables, 1,
-          "Overlapping table files a lookup consults newest first, like LSM "
-          "level-0 files (bloomtable; RocksDB as level-0 files; LevelDB "
-          "cannot hold them and is always fully compacted).");
-ABSL_FLAG(int64_t, io_latency_us, 0,
-          "Delay added to every table-file read during read benchmarks, to "
-          "model a device.");
 ABSL_FLAG(std::string, leveldb_source, "as_written",
-          "The LevelDB directory that bloomtable_db and leveldb_dir read: "
-          "as_written (Puts only: tables on several levels as LevelDB's "
-          "background compactions left them, which leveldb::DB goes on "
-          "compacting when it opens its copy; the last writes in the live "
-          "log) or compacted (99% of the keys Put and compacted into one "
-          "level with CompactRange, the last 1% Put after it and left in the "
-          "live log: a layout neither side changes).");
+          "The LevelDB directory bloomtable_db and leveldb_dir read: "
+          "as_written or compacted (README).");
 ABSL_FLAG(std::string, engines, "",
-          "Comma-separated engines. Table level: bloomtable (Table::Get), "
-          "bloomtable_single (one table through Table::Get), leveldb_table "
-          "(LevelDB's filter-aware TableCache::Get; needs LevelDB's source "
-          "package), leveldb_table_iterator (leveldb::Table, iterator Seek), "
-          "rocksdb_table (TableReader::Get; needs release peers), "
-          "rocksdb_sst_iterator (SstFileReader, iterator Seek with a "
-          "whole-key prefix filter). DB level: leveldb, "
-          "leveldb+bloomtable (LevelDB with bloomtable's --filter through the "
-          "adapter), rocksdb; read-only: bloomtable_db (bloomtable's "
-          "Database view, Database::Get) and leveldb_dir (leveldb::DB, "
-          "reuse_logs) on copies of one directory LevelDB wrote "
-          "(--leveldb_source), rocksdb_readonly (filled as rocksdb, "
-          "then DB::OpenForReadOnly). Default: every engine built "
-          "(bloomtable_single only with --tables > 1).");
-ABSL_FLAG(std::string, io, "pread",
-          "How table files are read: pread, mmap (bloomtable: "
-          "OpenMmapRandomAccessFile; LevelDB: its default Env; RocksDB: "
-          "allow_mmap_reads), or both (pread,mmap: each store is reopened "
-          "with each).");
+          "Comma-separated engines (default: every engine built; "
+          "--list_engines names them, README says what each calls).");
+ABSL_FLAG(std::string, io, "pread", "pread, mmap, or both (pread,mmap).");
 ABSL_FLAG(std::string, stored_bits, "auto",
-          "Target filter bits per key as stored (comma list, e.g. 6,8,10): "
-          "for each filter, the bits per key that stores this many is found "
-          "by building small tables first, and replaces --bloom_bits. auto: "
-          "10 (every filter at equal memory), unless --bloom_bits is given; "
-          "empty: use --bloom_bits.");
+          "Target filter bits per key as stored (comma list), calibrated "
+          "before the run in place of --bloom_bits; auto: 10 unless "
+          "--bloom_bits is given.");
 ABSL_FLAG(int32_t, repeats, 1,
-          "Runs of the whole plan, the engines' order rotated between runs; "
-          "each figure is then the median of the runs, with its range.");
+          "Runs of the whole plan, the engines' order rotated; each figure "
+          "is then the median, with its range.");
 ABSL_FLAG(double, min_seconds, 0,
           "Point lookups and seeks go round their keys again until they have "
-          "run this long (at least --reads per thread).");
+          "run this long.");
 ABSL_FLAG(double, max_foreign_cpu, -1,
-          "Reject and retake a run in which other processes and CPU steal "
-          "took more than this many CPUs on average (< 0: never).");
+          "Retake a run in which other processes and CPU steal took more "
+          "than this many CPUs (< 0: never).");
 ABSL_FLAG(std::string, key_scheme, "decimal",
-          "decimal: entry j is the number 2j in --key_size digits (no empty "
-          "range of two or more numbers); strided: the number j * "
-          "--key_stride; random64: sorted random 64-bit numbers, as 8 bytes "
-          "big-endian.");
+          "decimal (entry j is 2j), strided (j * --key_stride) or random64 "
+          "(sorted random 64-bit numbers, 8 bytes big-endian).");
 ABSL_FLAG(int64_t, key_stride, 128, "Distance between strided keys' numbers.");
 ABSL_FLAG(int64_t, seek_nexts, 0, "seekrandom: Next calls after each Seek.");
 ABSL_FLAG(int64_t, scan_length, 64,
           "scanmissing, scanshort: consecutive key numbers per scanned range.");
 ABSL_FLAG(std::string, scan_filters, "none",
-          "Comma list of none, prefix (bloomtable's prefix filter, RocksDB's "
-          "prefix Bloom with auto_prefix_mode; --prefix_length bytes) and "
-          "range (bloomtable's range filter, --range_bits): each bloomtable "
-          "and RocksDB store is built once per entry.");
+          "Comma list of none, prefix (--prefix_length bytes) and range "
+          "(--range_bits): one store each.");
 ABSL_FLAG(int64_t, prefix_length, 0,
           "Bytes of the fixed-length prefix of --scan_filters=prefix.");
 ABSL_FLAG(double, range_bits, 16,
@@ -208,13 +143,9 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.filter_layout = absl::GetFlag(FLAGS_filter_layout);
   flags.cache_size = absl::GetFlag(FLAGS_cache_size);
   flags.threads = absl::GetFlag(FLAGS_threads);
-  flags.batch_size = absl::GetFlag(FLAGS_batch_size);
   flags.seed = absl::GetFlag(FLAGS_seed);
   flags.db = absl::GetFlag(FLAGS_db);
   flags.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
-  flags.histogram = absl::GetFlag(FLAGS_histogram);
-  flags.tables = absl::GetFlag(FLAGS_tables);
-  flags.io_latency_us = absl::GetFlag(FLAGS_io_latency_us);
   flags.leveldb_source = absl::GetFlag(FLAGS_leveldb_source);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);
@@ -231,15 +162,6 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.prefix_length = absl::GetFlag(FLAGS_prefix_length);
   flags.range_bits = absl::GetFlag(FLAGS_range_bits);
   return flags;
-}
-
-absl::Status WriteJsonFile(const nlohmann::json& report,
-                           const std::string& path) {
-  std::ofstream out(path);
-  out << report.dump(2) << "\n";
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
-  return absl::OkStatus();
 }
 
 int Main(int argc, char** argv) {
@@ -275,10 +197,6 @@ int Main(int argc, char** argv) {
   absl::StatusOr<BenchPlan> plan = MakePlan(*flags);
   if (!plan.ok()) return UsageError(plan.status());
 
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) {
-    absl::StrAppend(&command_line, i > 0 ? " " : "", argv[i]);
-  }
   std::vector<ConfigReport> configs;
   std::vector<std::string> notes;
   nlohmann::json runs;
@@ -306,7 +224,7 @@ int Main(int argc, char** argv) {
   std::fflush(stdout);
 
   nlohmann::json settings = PlanSettingsJson(*plan);
-  settings["command_line"] = command_line;
+  settings["command_line"] = CommandLine(argc, argv);
   nlohmann::json report = ReportJson(settings, notes, configs);
   report["machine"] = MachineJson();
   report["peers"] = PeersJson();
@@ -315,7 +233,7 @@ int Main(int argc, char** argv) {
   report["runs"] = runs;
   int exit_status = problems.empty() ? 0 : kExitFailure;
   if (!absl::GetFlag(FLAGS_json).empty()) {
-    status = WriteJsonFile(report, absl::GetFlag(FLAGS_json));
+    status = WriteJson(report, absl::GetFlag(FLAGS_json));
     if (!status.ok()) {
       std::fprintf(stderr, "db_bench: %s\n", status.ToString().c_str());
       exit_status = kExitFailure;

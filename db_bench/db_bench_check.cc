@@ -1,22 +1,15 @@
-// db_bench_check: reads db_bench --json files and checks that the numbers are
-// consistent, for the smoke test. Exit 0 if every check passes, 1 otherwise
-// (each failure printed), 2 on a usage error.
+// db_bench_check, a test program (built with the tests only): reads db_bench
+// --json files and checks that the numbers are consistent, for the smoke
+// tests. Exit 0 if every check passes, 1 otherwise (each failure printed), 2
+// on a usage error.
 //
 // Checks, per file:
 //   - it parses, names at least one configuration, and reports no problems
-//     and no configuration errors;
-//   - lookups of present keys (readrandom, multireadrandom, readhot,
-//     seekrandom) found every key with the right value (zero false
-//     negatives), without errors;
-//   - multireadrandom (MultiGet) asked readrandom's keys and got the same
-//     answers: as many found, as many bytes;
+//     (db_bench's own: false negatives, absent keys found, wrong values,
+//     lookup errors) and no configuration errors;
 //   - every read result reports a block-cache hit rate and what the engine
 //     holds in memory (filter and index bytes per key where the engine can
 //     tell; filter bytes only with a filter) and the cache's usage;
-//   - with several --threads values, every result past the first reports
-//     its throughput ratio;
-//   - lookups of absent keys (readmissing, readnearmiss, readunrelated)
-//     found none;
 //   - every configuration says its level (table or db), its I/O path
 //     (pread or mmap) and, with a filter, its stored filter bits per key;
 //   - a configuration with a filter reports filter queries and a
@@ -74,11 +67,6 @@ bool IsAbsentKeyBenchmark(const std::string& name) {
          name == "readunrelated";
 }
 
-bool IsPresentKeyBenchmark(const std::string& name) {
-  return name == "readrandom" || name == "multireadrandom" ||
-         name == "readhot" || name == "seekrandom";
-}
-
 // The engine whose no-filter rows a configuration compares with.
 std::string BaseEngine(const std::string& engine) {
   return engine == "leveldb+bloomtable" ? "leveldb" : engine;
@@ -107,10 +95,6 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
   std::map<std::string, std::vector<double>> with_filter;
   const nlohmann::json settings =
       report.value("settings", nlohmann::json::object());
-  const size_t thread_counts =
-      settings.contains("threads_list") && settings["threads_list"].is_array()
-          ? settings["threads_list"].size()
-          : 1;
   const uint64_t repeats =
       settings.contains("repeats") ? U64(settings["repeats"]) : 1;
   check->Expect(report.contains("machine") && report["machine"].is_object() &&
@@ -175,8 +159,6 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
                                 : Number(config["stored_bits_per_key"]) > 0,
                     label + ": stored filter bits per key with a filter only");
     }
-    // readrandom's answers per thread count, for multireadrandom's.
-    std::map<uint64_t, std::pair<uint64_t, uint64_t>> readrandom_answers;
     for (const nlohmann::json& result :
          config.value("results", nlohmann::json::array())) {
       const std::string benchmark = result.value("benchmark", "?");
@@ -190,20 +172,6 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
                       what + ": every run's figures and their range");
       }
       if (!result.contains("found")) continue;  // fills, stats
-      if (benchmark == "readrandom") {
-        readrandom_answers[threads] = {U64(result["found"]),
-                                       U64(result["bytes"])};
-      }
-      if (benchmark == "multireadrandom") {
-        check->Expect(U64(result["batch_size"]) >= 1,
-                      what + ": reports its batch size");
-        auto it = readrandom_answers.find(threads);
-        if (it != readrandom_answers.end()) {
-          check->Expect(U64(result["found"]) == it->second.first &&
-                            U64(result["bytes"]) == it->second.second,
-                        what + ": MultiGet found what Get found");
-        }
-      }
       check->Expect(result["block_cache_hit_rate"].is_number() ||
                         U64(result["block_cache_hits"]) +
                                 U64(result["block_cache_misses"]) ==
@@ -224,28 +192,12 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
                               U64(config["cache_size"]),
                       what + ": block cache usage and capacity reported");
       }
-      if (thread_counts > 1 &&
-          threads != U64(result["throughput_ratio_base_threads"])) {
-        check->Expect(Number(result["throughput_ratio"]) > 0,
-                      what + ": reports its throughput ratio");
-      }
+      // (Wrong answers, lookup errors and false negatives are db_bench's
+      // own "problems", checked above.)
       const uint64_t ops = U64(result["ops"]);
       check->Expect(ops > 0, what + ": ran operations");
-      check->Expect(U64(result["errors"]) == 0, what + ": no lookup errors");
-      check->Expect(U64(result["wrong_values"]) == 0, what + ": values right");
       check->Expect(result["micros_per_op"].is_number(), what + ": timed");
-      if (IsPresentKeyBenchmark(benchmark)) {
-        check->Expect(
-            U64(result["not_found"]) == 0 && U64(result["found"]) == ops,
-            what + ": every present key found (no false negatives)");
-      }
-      if (benchmark == "scanmissing") {
-        check->Expect(U64(result["found"]) == 0,
-                      what + ": no key found in an empty range");
-      }
       if (IsAbsentKeyBenchmark(benchmark)) {
-        check->Expect(U64(result["found"]) == 0,
-                      what + ": no absent key found");
         if (filter != "none" && engine == "leveldb_table_iterator") {
           check->Expect(result["filter_checks"].is_number() &&
                             U64(result["filter_checks"]) == 0,

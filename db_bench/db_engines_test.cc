@@ -258,7 +258,7 @@ TEST(BenchPlan, ReadOnlyRowsUseLevelDBsBloomAndRocksDBsBloom) {
   flags.filter = "cache_local_bloom";
   flags.filter_layout = "auto";
   flags.cache_size = "8388608";
-  flags.threads = "1";
+  flags.threads = 1;
   flags.compare_no_filter = false;
   flags.engines = "bloomtable_db,leveldb_dir,rocksdb_readonly";
   absl::StatusOr<BenchPlan> plan = MakePlan(flags);

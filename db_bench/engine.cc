@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
+
 namespace bloomtable {
 namespace db_bench {
 
@@ -27,6 +29,37 @@ std::vector<uint64_t> SortedEntries(absl::Span<const uint64_t> order) {
   }
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   return sorted;
+}
+
+absl::Status PutEntries(
+    const FillInput& input, absl::Span<const uint64_t> entries,
+    Progress* progress,
+    const std::function<absl::Status(std::string_view key,
+                                     std::string_view value)>& put) {
+  std::string key(input.keys->key_size(), '0');
+  // Progress in batches: one atomic add per thousand entries.
+  constexpr uint64_t kProgressBatch = 1000;
+  uint64_t unreported = 0;
+  for (uint64_t j : entries) {
+    input.keys->PresentKey(j, key.data());
+    absl::Status status = put(key, input.values->Value(j));
+    if (!status.ok()) return status;
+    if (++unreported == kProgressBatch) {
+      progress->Add(unreported);
+      unreported = 0;
+    }
+  }
+  progress->Add(unreported);
+  return absl::OkStatus();
+}
+
+std::string LevelShape(const std::map<int, int>& files_per_level) {
+  std::string shape;
+  for (const auto& [level, count] : files_per_level) {
+    absl::StrAppend(&shape, shape.empty() ? "" : ", ", "L", level, ": ", count,
+                    " files");
+  }
+  return shape;
 }
 
 namespace {
@@ -61,111 +94,95 @@ void Engine::MultiGet(const std::vector<std::string_view>& keys,
 
 namespace {
 
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
-std::unique_ptr<Engine> NewLevelDBTableLookupEngine(
-    const EngineOptions& options) {
-  return NewLevelDBTableEngine(options, /*filter_aware=*/true);
-}
-#endif
+// An engine's maker where this binary has it, else null.
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-std::unique_ptr<Engine> NewLevelDBTableIteratorEngine(
-    const EngineOptions& options) {
-  return NewLevelDBTableEngine(options, /*filter_aware=*/false);
-}
-#endif
-#ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
-std::unique_ptr<Engine> NewRocksDBTableReaderEngine(
-    const EngineOptions& options) {
-  return NewRocksDBTableEngine(options, /*table_reader=*/true);
-}
+#define BLOOMTABLE_IF_LEVELDB(make) make
+#else
+#define BLOOMTABLE_IF_LEVELDB(make) nullptr
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-std::unique_ptr<Engine> NewRocksDBSstIteratorEngine(
-    const EngineOptions& options) {
-  return NewRocksDBTableEngine(options, /*table_reader=*/false);
-}
+#define BLOOMTABLE_IF_ROCKSDB(make) make
+#else
+#define BLOOMTABLE_IF_ROCKSDB(make) nullptr
 #endif
-
-// Why a peer's engines are missing: the build option that leaves them out.
-constexpr char kNoLevelDB[] = "built with BLOOMTABLE_WITH_LEVELDB=OFF";
-constexpr char kNoRocksDB[] = "built with BLOOMTABLE_WITH_ROCKSDB=OFF";
 
 std::vector<EngineEntry> MakeRegistry() {
-  using Make = std::unique_ptr<Engine> (*)(const EngineOptions&);
-  constexpr Make kNotBuilt = nullptr;
-  Make leveldb_table = kNotBuilt, leveldb_table_iterator = kNotBuilt,
-       leveldb_db = kNotBuilt, rocksdb_table = kNotBuilt,
-       rocksdb_sst_iterator = kNotBuilt, rocksdb_db = kNotBuilt,
-       leveldb_dir = kNotBuilt, bloomtable_db = kNotBuilt,
-       rocksdb_readonly = kNotBuilt;
-  std::string leveldb_table_left_out = kNoLevelDB;
-  std::string leveldb_left_out = kNoLevelDB;
-  std::string rocksdb_table_left_out = kNoRocksDB;
-  std::string rocksdb_left_out = kNoRocksDB;
+  // Why a peer's engines are missing: the build that leaves them out.
+  std::string leveldb = "built with BLOOMTABLE_WITH_LEVELDB=OFF";
+  std::string leveldb_table = leveldb;
+  std::string rocksdb = "built with BLOOMTABLE_WITH_ROCKSDB=OFF";
+  std::string rocksdb_table = rocksdb;
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  leveldb_table_iterator = &NewLevelDBTableIteratorEngine;
-  leveldb_db = &NewLevelDBEngine;
-  leveldb_dir = &NewLevelDBDirEngine;
-  bloomtable_db = &NewBloomtableDbEngine;
-  leveldb_left_out.clear();
-  leveldb_table_left_out =
+  leveldb.clear();
+  leveldb_table =
       "LevelDB's source package is not unpacked (bench/build_peers.sh "
       "--fetch, then configure again)";
-#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
-  leveldb_table = &NewLevelDBTableLookupEngine;
-  leveldb_table_left_out.clear();
 #endif
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB_TABLE_LOOKUP
+  leveldb_table.clear();
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  rocksdb_sst_iterator = &NewRocksDBSstIteratorEngine;
-  rocksdb_db = &NewRocksDBEngine;
-  rocksdb_readonly = &NewRocksDBReadOnlyEngine;
-  rocksdb_left_out.clear();
-  rocksdb_table_left_out =
+  rocksdb.clear();
+  rocksdb_table =
       "TableReader::Get is built only against a release build of RocksDB "
       "from source, whose compile definitions it needs "
       "(-DBLOOMTABLE_RELEASE_PEERS=$(bench/build_peers.sh --print))";
+#endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB_TABLE_READER
-  rocksdb_table = &NewRocksDBTableReaderEngine;
-  rocksdb_table_left_out.clear();
+  rocksdb_table.clear();
 #endif
-#endif
-  return {
+  using Make = std::unique_ptr<Engine> (*)(const EngineOptions&);
+  const Make leveldb_db = BLOOMTABLE_IF_LEVELDB(&NewLevelDBEngine);
+  const Make rocksdb_db = BLOOMTABLE_IF_ROCKSDB(&NewRocksDBEngine);
+  std::vector<EngineEntry> entries = {
       {"bloomtable", "table", "bloomtable", "bloomtable::Table::Get",
        &NewBloomtableEngine, ""},
-      {"bloomtable_single", "table", "bloomtable",
-       "bloomtable::Table::Get (one table)", &NewBloomtableEngine, ""},
       {"leveldb_table", "table", "leveldb",
        "leveldb::TableCache::Get -> Table::InternalGet (filter-aware)",
-       leveldb_table, leveldb_table_left_out},
+       BLOOMTABLE_IF_LEVELDB([](const EngineOptions& options) {
+         return NewLevelDBTableEngine(options, /*filter_aware=*/true);
+       }),
+       leveldb_table},
       {"leveldb_table_iterator", "table", "leveldb",
        "leveldb::Table::NewIterator()->Seek (never asks the filter)",
-       leveldb_table_iterator, leveldb_left_out},
+       BLOOMTABLE_IF_LEVELDB([](const EngineOptions& options) {
+         return NewLevelDBTableEngine(options, /*filter_aware=*/false);
+       }),
+       leveldb},
       {"rocksdb_table", "table", "rocksdb",
        "rocksdb::TableReader::Get (BlockBasedTable, whole-key filter)",
-       rocksdb_table, rocksdb_table_left_out},
+       BLOOMTABLE_IF_ROCKSDB([](const EngineOptions& options) {
+         return NewRocksDBTableEngine(options, /*table_reader=*/true);
+       }),
+       rocksdb_table},
       {"rocksdb_sst_iterator", "table", "rocksdb",
        "rocksdb::SstFileReader::NewIterator()->Seek (prefix filter check)",
-       rocksdb_sst_iterator, rocksdb_left_out},
-      {"leveldb", "db", "leveldb", "leveldb::DB::Get", leveldb_db,
-       leveldb_left_out},
+       BLOOMTABLE_IF_ROCKSDB([](const EngineOptions& options) {
+         return NewRocksDBTableEngine(options, /*table_reader=*/false);
+       }),
+       rocksdb},
+      {"leveldb", "db", "leveldb", "leveldb::DB::Get", leveldb_db, leveldb},
       {"leveldb+bloomtable", "db", "leveldb",
        "leveldb::DB::Get with bloomtable's filter through the adapter",
-       leveldb_db, leveldb_left_out},
-      {"rocksdb", "db", "rocksdb", "rocksdb::DB::Get", rocksdb_db,
-       rocksdb_left_out},
+       leveldb_db, leveldb},
+      {"rocksdb", "db", "rocksdb", "rocksdb::DB::Get", rocksdb_db, rocksdb},
       // The read-only rows. bloomtable_db needs LevelDB, which writes the
       // directory it reads.
       {"bloomtable_db", "db", "bloomtable",
        "bloomtable::Database::Get (read-only view of a LevelDB directory)",
-       bloomtable_db, leveldb_left_out},
+       BLOOMTABLE_IF_LEVELDB(&NewBloomtableDbEngine), leveldb},
       {"leveldb_dir", "db", "leveldb",
-       "leveldb::DB::Get (the same LevelDB directory, reuse_logs)", leveldb_dir,
-       leveldb_left_out},
+       "leveldb::DB::Get (the same LevelDB directory, reuse_logs)",
+       BLOOMTABLE_IF_LEVELDB(&NewLevelDBDirEngine), leveldb},
       {"rocksdb_readonly", "db", "rocksdb",
-       "rocksdb::DB::Get (DB::OpenForReadOnly)", rocksdb_readonly,
-       rocksdb_left_out},
+       "rocksdb::DB::Get (DB::OpenForReadOnly)",
+       BLOOMTABLE_IF_ROCKSDB(&NewRocksDBReadOnlyEngine), rocksdb},
   };
+  // The table-level lookups built only with the peers' sources.
+  for (EngineEntry& entry : entries) {
+    if (!entry.left_out.empty()) entry.make = nullptr;
+  }
+  return entries;
 }
 
 }  // namespace

@@ -1,30 +1,24 @@
 // Engine is what db_bench measures: a store of sorted table files that can be
 // filled once and then read. Each implementation wraps one real engine and
 // counts the table-file reads it makes, so that every row of the report means
-// the same thing. Engines come at two levels:
-//   - table: table files read through each engine's own table lookup
-//     (bloomtable's Table::Get; LevelDB's TableCache::Get; RocksDB's
-//     TableReader::Get) or a peer's public iterator (leveldb::Table's and
-//     RocksDB's SstFileReader's Seek), filled by a bulk build of one sorted
-//     table;
-//   - db: a database's Get (leveldb::DB, rocksdb::DB), which adds a memtable
-//     probe, version and table-cache lookups and internal keys, filled by
-//     Puts, a flush and a full compaction; and the read-only rows:
-//     bloomtable's Database view (bloomtable_db) and a leveldb::DB
-//     (leveldb_dir) on byte-identical copies of one LevelDB-written
-//     directory (leveldb_dir_source.h), and RocksDB opened with
-//     DB::OpenForReadOnly (rocksdb_readonly).
+// the same thing. Engines come at two levels (README's Benchmarks section
+// says what each calls): table, one sorted table read through an engine's
+// own table lookup or a peer's public iterator, filled by a bulk build; and
+// db, a database's Get, filled by Puts, a flush and a full compaction, or a
+// read-only database on a LevelDB-written directory (leveldb_dir_source.h).
 //
 // Call order: (Fill | OpenExisting) then any number of reads (Get, NewReader,
 // MultiGet, NewIterator) and counter snapshots; Fill may be called again, and
 // starts from an empty store. Get, NewReader, MultiGet, NewIterator, Counters
-// and Memory are safe to call from many threads at once; Fill, OpenExisting
-// and SetReadLatency are not, and must not run concurrently with reads.
+// and Memory are safe to call from many threads at once; Fill and
+// OpenExisting are not, and must not run concurrently with reads.
 
 #ifndef BLOOMTABLE_DB_BENCH_ENGINE_H_
 #define BLOOMTABLE_DB_BENCH_ENGINE_H_
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,33 +49,29 @@ struct EngineOptions {
   // Bits per key of the filter; <= 0 means no filter.
   double bloom_bits = 10;
   // bloomtable: the policy to build (null: no filter), its layout and every
-  // policy a reader may meet (for --use_existing_db).
+  // policy a reader may meet.
   std::shared_ptr<const FilterPolicy> bloomtable_policy;
   FilterLayout bloomtable_layout = FilterLayout::kPerBlock;
   // bloomtable: Options::index_block_restart_interval.
   int bloomtable_index_block_restart_interval = 1;
   std::vector<std::shared_ptr<const FilterPolicy>> bloomtable_known_policies;
-  // bloomtable: read one table with Table::Get directly, whatever `tables`.
-  bool bloomtable_single_table = false;
   // RocksDB: its Ribbon filter instead of its Bloom filter.
   bool rocksdb_ribbon = false;
   // LevelDB: if set, this bloomtable policy (one that supports the per-block
   // layout) through bloomtable::NewLevelDBFilterPolicyAdapter instead of
   // LevelDB's own Bloom; the engine is then "leveldb+bloomtable".
   std::shared_ptr<const FilterPolicy> leveldb_adapted_policy;
-  // How many overlapping table files a lookup may consult, newest first
-  // (LSM level-0 files). 1 = everything in one sorted run.
-  int tables = 1;
   // Bytes of block cache, where the engine has one.
   uint64_t cache_size = 8 << 20;
-  // Delay added to every table-file read while read latency is enabled.
-  uint64_t io_latency_us = 0;
   // Verify the checksum of every data block read.
   bool verify_checksums = true;
-  // Read table files through memory maps instead of pread (bloomtable:
-  // OpenMmapRandomAccessFile; LevelDB: its default Env, which maps table
-  // files; RocksDB: allow_mmap_reads).
+  // Read table files through memory maps instead of pread.
   bool mmap_reads = false;
+  // bloomtable and RocksDB (cold_bench): every data block from the device,
+  // read with O_DIRECT (RocksDB: use_direct_reads) and no block cache;
+  // bloomtable's batched reads through an io_uring ring of this depth.
+  bool direct_io = false;
+  uint32_t io_uring_depth = 32;
   // bloomtable_db and leveldb_dir: their shared LevelDB directory is
   // compacted into one level before its last 1% of keys is written
   // (--leveldb_source=compacted), not left as the writes left it.
@@ -105,9 +95,7 @@ struct EngineCounters {
   // Reads of table files through the engine's file wrapper, and their bytes.
   uint64_t file_reads = 0;
   uint64_t file_bytes_read = 0;
-  // Filter queries and "definitely absent" answers, where the engine exposes
-  // them (all three do: bloomtable's TableStats, a counting wrapper around
-  // LevelDB's policy, RocksDB's statistics).
+  // Filter queries and "definitely absent" answers, where counted.
   bool has_filter_counters = false;
   uint64_t filter_checks = 0;
   uint64_t filter_negatives = 0;
@@ -135,23 +123,20 @@ struct StorageSummary {
   std::string shape;
 };
 
-// What the engine holds in memory for its table files, beside its block
-// cache. Each figure is absent where the engine cannot tell; `sources` says
-// how each present one was obtained.
+// What the engine holds in memory for its table files, and its block cache.
+// Each figure is absent where the engine cannot tell.
 struct MemorySummary {
   // Filter blocks (or whole-table filters) held by the open tables.
   std::optional<uint64_t> filter_bytes;
   // Index blocks held by the open tables.
   std::optional<uint64_t> index_bytes;
-  // The engine's own figure for memory (`engine_bytes_name` says which:
-  // Table::ApproximateMemoryUsage, leveldb.approximate-memory-usage,
-  // rocksdb.estimate-table-readers-mem).
+  // The engine's own figure for memory, named by `engine_bytes_name`.
   std::optional<uint64_t> engine_bytes;
   std::string engine_bytes_name;
   // Bytes the block cache holds now, and its capacity.
   std::optional<uint64_t> block_cache_usage;
   uint64_t block_cache_capacity = 0;
-  // How the figures were obtained, and what is not known; for the notes.
+  // How the figures were obtained.
   std::string sources;
   // Microseconds that Table::Open took for every table at the engine's last
   // open (bloomtable only). After --repeats: the median of the runs, and
@@ -185,10 +170,20 @@ struct FillInput {
   absl::Span<const uint64_t> order;
 };
 
-// The entries of `order` in key order, each once: what a bulk build of one
-// table writes. (Keys are fixed-width decimal numbers of 2j, so the numeric
-// order of j is key order.) Input already in order is only copied.
+// The entries of `order` in key order (entry order is key order), each once:
+// what a bulk build of one table writes.
 std::vector<uint64_t> SortedEntries(absl::Span<const uint64_t> order);
+
+// Calls put(key, value) for `entries` of `input` in that order, counting each
+// in `progress`; stops at the first error.
+absl::Status PutEntries(
+    const FillInput& input, absl::Span<const uint64_t> entries,
+    Progress* progress,
+    const std::function<absl::Status(std::string_view key,
+                                     std::string_view value)>& put);
+
+// "L0: 2 files, L1: 5 files": files per level, in level order.
+std::string LevelShape(const std::map<int, int>& files_per_level);
 
 // Point lookups for one thread. Engines whose lookup is an iterator's Seek
 // keep one iterator per reader, reused for every lookup. Not thread-safe; it
@@ -221,23 +216,20 @@ class Engine {
   virtual std::unique_ptr<EngineReader> NewReader() const;
 
   // Looks up every key of `keys`: (*statuses)[i] is OK with the value in
-  // (*values)[i], NotFound, or an error, in the order of `keys`. The default
-  // is one lookup per key through a reader; engines with a batched lookup
-  // override it (and HasNativeMultiGet).
+  // (*values)[i], NotFound, or an error. The default is one Get per key;
+  // engines with a batched lookup override it (and HasNativeMultiGet).
   virtual void MultiGet(const std::vector<std::string_view>& keys,
                         std::vector<absl::Status>* statuses,
                         std::vector<std::string>* values) const;
-  // True if MultiGet is the engine's own batched lookup rather than a loop of
-  // Gets.
+  // True if MultiGet is the engine's own batched lookup.
   virtual bool HasNativeMultiGet() const { return false; }
 
   virtual std::unique_ptr<EngineIterator> NewIterator() const = 0;
 
-  // A scan of the keys in [lower, upper): an iterator already positioned at
-  // the first of them (!Valid() if there is none), never yielding a key at
-  // or past `upper`. Engines with bounded iterators pass the bounds down, so
-  // that their scan filters are asked; the default (bounded_scan.cc) seeks
-  // an unbounded NewIterator() and stops at `upper`. Thread-safe.
+  // A scan of the keys in [lower, upper), positioned at the first of them.
+  // Engines with bounded iterators pass the bounds down, so that their scan
+  // filters are asked; the default (bounded_scan.cc) seeks an unbounded
+  // NewIterator() and stops at `upper`.
   virtual std::unique_ptr<EngineIterator> NewScan(std::string_view lower,
                                                   std::string_view upper) const;
 
@@ -248,17 +240,10 @@ class Engine {
   virtual MemorySummary Memory() const = 0;
 
   virtual absl::StatusOr<StorageSummary> Storage() const = 0;
-
-  // The engine's own statistics, for the "stats" benchmark.
-  virtual std::string StatsText() const = 0;
-
-  // Turns --io_latency_us on (read benchmarks) or off (fills, compactions).
-  virtual void SetReadLatency(bool enabled) = 0;
 };
 
 // One engine db_bench knows: its name, level, the call a point lookup makes
-// (for the report), and how to make it. To add an engine, add an entry to
-// EngineRegistry() in engine.cc.
+// (for the report), and how to make it (EngineRegistry() in engine.cc).
 struct EngineEntry {
   std::string name;
   // "table" or "db".
@@ -273,10 +258,7 @@ struct EngineEntry {
   std::string left_out;
 };
 
-// Every engine, built or not, in the order db_bench runs them by default:
-// bloomtable, bloomtable_single, leveldb_table, leveldb_table_iterator,
-// rocksdb_table, rocksdb_sst_iterator, leveldb, leveldb+bloomtable, rocksdb,
-// bloomtable_db, leveldb_dir, rocksdb_readonly.
+// Every engine, built or not, in the order db_bench runs them by default.
 const std::vector<EngineEntry>& EngineRegistry();
 
 // The registry's entry named `name`, or null.

@@ -1,24 +1,10 @@
 // filter_bench: build and probe speed, space and false-positive rates of the
-// filter policies, bloomtable's and LevelDB's side by side in the same run.
-//
-// For each key count, layout, bits_per_key and filter implementation
-// (db_bench/bench_filters.h) it measures, as medians of --repeats runs:
-//   - build ns/key: creating every filter of the layout, per key;
-//   - probe ns for present keys and for absent random keys, per probe, and
-//     for absent keys in a dependent chain (each probe waits for the one
-//     before: the latency of one probe);
-// and once: the false-positive rate on absent random 16-byte keys and on
-// near-miss keys (docs/DESIGN.md: key i is i as 16 zero-padded decimal digits,
-// the filters hold the even i, the probes ask for the odd i), beside the ideal
-// formula's rate and the floor 2^-b of any filter with b bits per key.
-//
-// Layouts: one filter over all keys (a whole-table filter), and filters of
-// --keys_per_filter keys (LevelDB's per-2 KiB filters hold about 100).
-// Probes visit the filters in a random order, as lookups in a table would.
-//
-// Times are this thread's CPU time, and the implementations take turns in
-// slices of 64Ki keys, so that other processes on a shared machine disturb
-// all of them alike (TimeInTurns).
+// filter policies, bloomtable's and LevelDB's side by side in the same run
+// (README's Benchmarks section), as medians of --repeats runs. Layouts: one
+// filter over all keys, and filters of --keys_per_filter keys probed in a
+// random order, as lookups in a table would. Times are this thread's CPU
+// time, and the implementations take turns in slices of 64Ki keys, so that
+// other processes on a shared machine disturb all of them alike.
 //
 // Example: filter_bench --keys=100000,1000000 --repeats=5 --json=out.json
 
@@ -27,7 +13,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <numeric>
 #include <random>
 #include <string>
@@ -38,12 +23,13 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "db_bench/bench_filters.h"
-#include "db_bench/filter_bench_report.h"
 #include "db_bench/machine.h"
 #include "db_bench/peers.h"
+#include "db_bench/text_table.h"
 #include "nlohmann/json.hpp"
 
 ABSL_FLAG(std::vector<std::string>, bits_per_key,
@@ -255,7 +241,7 @@ std::vector<double> TimeInTurns(size_t num_entries, size_t count,
 
 // Measures every implementation in `entries` for one key count, layout and
 // bits_per_key, taking turns slice by slice (TimeInTurns).
-std::vector<FilterBenchRow> MeasureCase(
+std::vector<nlohmann::json> MeasureCase(
     const std::vector<BenchFilterEntry>& entries, size_t num_keys,
     size_t keys_per_filter, int bits_per_key, int repeats,
     const std::vector<std::string_view>& present,
@@ -274,7 +260,7 @@ std::vector<FilterBenchRow> MeasureCase(
 
   std::vector<std::unique_ptr<BenchFilter>> filters;
   std::vector<BuiltFilters> built(entries.size());
-  std::vector<FilterBenchRow> rows(entries.size());
+  std::vector<bool> false_negatives(entries.size(), false);
   std::vector<std::vector<double>> build_ns(entries.size()),
       present_ns(entries.size()), absent_ns(entries.size());
   for (size_t e = 0; e < entries.size(); ++e) {
@@ -340,41 +326,47 @@ std::vector<FilterBenchRow> MeasureCase(
     for (size_t e = 0; e < num_entries; ++e) {
       present_ns[e].push_back(present_totals[e]);
       absent_ns[e].push_back(absent_totals[e]);
-      rows[e].false_negatives |= present_matches[e] != num_keys;
+      false_negatives[e] = false_negatives[e] || present_matches[e] != num_keys;
     }
   }
 
+  std::vector<nlohmann::json> rows;
   for (size_t e = 0; e < entries.size(); ++e) {
-    FilterBenchRow& row = rows[e];
-    row.filter = entries[e].name;
-    row.policy = entries[e].policy;
-    row.baseline = entries[e].baseline;
-    row.num_keys = num_keys;
-    row.keys_per_filter = std::min(keys_per_filter, num_keys);
-    row.num_filters = num_filters;
-    row.bits_per_key = bits_per_key;
-    row.filter_bits_per_key = 8.0 * built[e].bytes.size() / num_keys;
-    row.build_ns_per_key = Median(build_ns[e]) / num_keys;
-    row.present_ns_per_probe = Median(present_ns[e]) / num_keys;
-    row.absent_ns_per_probe = Median(absent_ns[e]) / absent.size();
-    row.absent_dependent_ns_per_probe =
-        Median(absent_dependent_ns[e]) / absent.size();
-    const auto [absent_min, absent_max] =
-        std::minmax_element(absent_ns[e].begin(), absent_ns[e].end());
-    row.absent_ns_min = *absent_min / absent.size();
-    row.absent_ns_max = *absent_max / absent.size();
-    const auto [dependent_min, dependent_max] = std::minmax_element(
-        absent_dependent_ns[e].begin(), absent_dependent_ns[e].end());
-    row.absent_dependent_ns_min = *dependent_min / absent.size();
-    row.absent_dependent_ns_max = *dependent_max / absent.size();
-    row.fp_random = static_cast<double>(absent_matches[e]) / absent.size();
-    row.fp_expected = filters[e]->ExpectedFalsePositiveRate(bits_per_key);
-    row.fp_floor = std::exp2(-bits_per_key);
+    bool same_bytes = true;
     for (size_t b = 0; b < entries.size(); ++b) {
-      if (entries[b].name == row.baseline && entries[b].policy == row.policy) {
-        row.same_bytes_as_baseline = built[b].bytes == built[e].bytes;
+      if (entries[b].name == entries[e].baseline &&
+          entries[b].policy == entries[e].policy) {
+        same_bytes = built[b].bytes == built[e].bytes;
       }
     }
+    const double n = static_cast<double>(absent.size());
+    const auto [absent_min, absent_max] =
+        std::minmax_element(absent_ns[e].begin(), absent_ns[e].end());
+    const auto [dependent_min, dependent_max] = std::minmax_element(
+        absent_dependent_ns[e].begin(), absent_dependent_ns[e].end());
+    rows.push_back({
+        {"filter", entries[e].name},
+        {"policy", entries[e].policy},
+        {"baseline", entries[e].baseline},
+        {"num_keys", num_keys},
+        {"num_filters", num_filters},
+        {"keys_per_filter", std::min(keys_per_filter, num_keys)},
+        {"bits_per_key", bits_per_key},
+        {"filter_bits_per_key", 8.0 * built[e].bytes.size() / num_keys},
+        {"build_ns_per_key", Median(build_ns[e]) / num_keys},
+        {"present_probe_ns", Median(present_ns[e]) / num_keys},
+        {"absent_probe_ns", Median(absent_ns[e]) / n},
+        {"absent_dependent_probe_ns", Median(absent_dependent_ns[e]) / n},
+        {"absent_probe_ns_range", {*absent_min / n, *absent_max / n}},
+        {"absent_dependent_probe_ns_range",
+         {*dependent_min / n, *dependent_max / n}},
+        {"fp_rate_random", absent_matches[e] / n},
+        {"fp_rate_formula",
+         filters[e]->ExpectedFalsePositiveRate(bits_per_key)},
+        {"fp_rate_floor", std::exp2(-bits_per_key)},
+        {"same_bytes_as_baseline", same_bytes},
+        {"false_negatives", static_cast<bool>(false_negatives[e])},
+    });
 
     // Near-miss keys: untimed, for the rate only.
     BuiltFilters near_built;
@@ -382,12 +374,66 @@ std::vector<FilterBenchRow> MeasureCase(
     BuildAll(*filters[e], near_present.size(), keys_per_filter, &near_built);
     filters[e]->SetFilters(near_built.Views());
     filters[e]->SetProbes(near_probes.keys.Views());
-    row.fp_near_miss =
+    rows.back()["fp_rate_near_miss"] =
         static_cast<double>(filters[e]->CountMayMatch(
             near_probes.filter_of_probe, 0, near_absent.size())) /
         near_absent.size();
   }
   return rows;
+}
+
+// The row of `row`'s baseline in the same case, or null.
+const nlohmann::json* FindBaseline(const std::vector<nlohmann::json>& rows,
+                                   const nlohmann::json& row) {
+  for (const nlohmann::json& other : rows) {
+    if (other["filter"] == row["baseline"] &&
+        other["num_keys"] == row["num_keys"] &&
+        other["num_filters"] == row["num_filters"] &&
+        other["bits_per_key"] == row["bits_per_key"]) {
+      return &other;
+    }
+  }
+  return nullptr;
+}
+
+// Adds each row's speed ratios to its baseline's, and prints the rows.
+void AddRatiosAndPrint(std::vector<nlohmann::json>* rows) {
+  db_bench::TextTable table(
+      {"filter", "layout", "bpk", "bits/key", "build ns/key", "present ns",
+       "absent ns", "absent dep ns", "FP% random", "FP% near", "FP% formula",
+       "FP% 2^-b", "build x/base", "present x/base", "absent x/base"},
+      /*text_columns=*/1);
+  for (nlohmann::json& row : *rows) {
+    std::vector<std::string> ratios(3, "-");
+    if (const nlohmann::json* base = FindBaseline(*rows, row)) {
+      const char* fields[][2] = {
+          {"build_ns_per_key", "build_ratio_to_baseline"},
+          {"present_probe_ns", "present_ratio_to_baseline"},
+          {"absent_probe_ns", "absent_ratio_to_baseline"}};
+      for (int f = 0; f < 3; ++f) {
+        const double ratio = row[fields[f][0]].get<double>() /
+                             (*base)[fields[f][0]].get<double>();
+        row[fields[f][1]] = ratio;
+        ratios[f] = absl::StrFormat("%.2f", ratio);
+      }
+    }
+    auto f = [&row](const char* field, int digits, double scale = 1) {
+      return absl::StrFormat("%.*f", digits, scale * row[field].get<double>());
+    };
+    table.AddRow({row["filter"].get<std::string>() +
+                      (row["same_bytes_as_baseline"] ? "" : " (BYTES DIFFER)") +
+                      (row["false_negatives"] ? " (FALSE NEGATIVES)" : ""),
+                  absl::StrFormat("%d x %d", row["num_filters"].get<size_t>(),
+                                  row["keys_per_filter"].get<size_t>()),
+                  absl::StrCat(row["bits_per_key"].get<int>()),
+                  f("filter_bits_per_key", 2), f("build_ns_per_key", 1),
+                  f("present_probe_ns", 1), f("absent_probe_ns", 1),
+                  f("absent_dependent_probe_ns", 1),
+                  f("fp_rate_random", 3, 100), f("fp_rate_near_miss", 3, 100),
+                  f("fp_rate_formula", 3, 100), f("fp_rate_floor", 4, 100),
+                  ratios[0], ratios[1], ratios[2]});
+  }
+  std::printf("%s", table.Render().c_str());
 }
 
 bool ParseCounts(const std::vector<std::string>& texts, const char* flag,
@@ -444,7 +490,7 @@ int Run(const std::string& command_line) {
     entries = chosen;
   }
 
-  std::vector<FilterBenchRow> rows;
+  std::vector<nlohmann::json> rows;
   for (int64_t count : key_counts) {
     const size_t num_keys = static_cast<size_t>(count);
     std::mt19937_64 rng(absl::GetFlag(FLAGS_seed) + num_keys);
@@ -466,7 +512,7 @@ int Run(const std::string& command_line) {
       const ProbeSet present_probes =
           ProbesOfOwnFilters(present, kRandomKeyLength, per_filter, rng);
       for (int64_t bits_per_key : bits_per_key_list) {
-        std::vector<FilterBenchRow> case_rows =
+        std::vector<nlohmann::json> case_rows =
             MeasureCase(entries, num_keys, per_filter,
                         static_cast<int>(bits_per_key), repeats, present,
                         present_probes, absent, near_present, near_absent, rng);
@@ -480,7 +526,7 @@ int Run(const std::string& command_line) {
       "or probed; FP%% on absent random 16-byte keys and on near-miss decimal "
       "keys; x/base = this row's time over its baseline row's.\n\n",
       repeats);
-  PrintTable(rows);
+  AddRatiosAndPrint(&rows);
   std::printf("\n");
   for (const BenchFilterEntry& entry : entries) {
     std::string legend = entry.name + ": " + entry.policy;
@@ -491,20 +537,18 @@ int Run(const std::string& command_line) {
 
   const std::string json_path = absl::GetFlag(FLAGS_json);
   if (!json_path.empty()) {
-    nlohmann::json report = RowsToJson(rows, repeats);
+    nlohmann::json report = {{"repeats", repeats}, {"results", rows}};
     report["command_line"] = command_line;
     report["machine"] = db_bench::MachineJson();
     report["peers"] = db_bench::PeersJson();
-    std::ofstream out(json_path);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "filter_bench: cannot write %s\n",
-                   json_path.c_str());
+    const absl::Status status = db_bench::WriteJson(report, json_path);
+    if (!status.ok()) {
+      std::fprintf(stderr, "filter_bench: %s\n", status.ToString().c_str());
       return 4;
     }
   }
-  for (const FilterBenchRow& row : rows) {
-    if (row.false_negatives || !row.same_bytes_as_baseline) return 1;
+  for (const nlohmann::json& row : rows) {
+    if (row["false_negatives"] || !row["same_bytes_as_baseline"]) return 1;
   }
   return 0;
 }
@@ -517,9 +561,5 @@ int main(int argc, char** argv) {
       "Measures filter policies: build and probe speed, false-positive rates. "
       "Example: filter_bench --keys=100000,1000000 --bits_per_key=10");
   absl::ParseCommandLine(argc, argv);
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) {
-    command_line += (i > 0 ? " " : "") + std::string(argv[i]);
-  }
-  return bloomtable::Run(command_line);
+  return bloomtable::Run(bloomtable::db_bench::CommandLine(argc, argv));
 }

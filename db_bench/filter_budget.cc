@@ -129,12 +129,10 @@ absl::Status CalibrateStoredBits(const PlanFlags& flags,
                      " ", config.target_stored_bits);
     auto it = found.find(key);
     if (it == found.end()) {
+      // The configuration's own filter (leveldb+bloomtable: bloomtable's
+      // policy through the adapter), built by `builder`'s table builder.
       ConfigPlan trial = config;
-      trial.engine = builder;
       trial.engine_options.dir = scratch_dir;
-      trial.engine_options.tables = 1;
-      trial.engine_options.bloomtable_single_table = false;
-      trial.engine_options.io_latency_us = 0;
       const auto stored_at = [&](double bits) -> absl::StatusOr<double> {
         absl::Status status = ApplyFilterBits(bits, &trial);
         if (!status.ok()) return status;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -191,6 +193,27 @@ void KeyGenerator::UnrelatedKey(Random64* random, char* dst) const {
       dst[i] = static_cast<char>(random->Next() >> 56);
     }
   } while (IsPresent(std::string_view(dst, key_size_)));
+}
+
+std::vector<uint64_t> KeyGenerator::DistinctEntries(uint64_t first,
+                                                    uint64_t count,
+                                                    uint64_t seed) const {
+  std::vector<uint64_t> out;
+  out.reserve(count);
+  std::vector<uint64_t> pool(num_);
+  for (uint64_t at = first; at < first + count;) {
+    const uint64_t offset = at % num_;
+    const uint64_t take = std::min(num_ - offset, first + count - at);
+    // The round's shuffle (Fisher-Yates), as far as this slice needs it.
+    Random64 random(DeriveSeed(seed, at / num_));
+    for (uint64_t j = 0; j < num_; ++j) pool[j] = j;
+    for (uint64_t i = 0; i < offset + take; ++i) {
+      std::swap(pool[i], pool[i + random.Uniform(num_ - i)]);
+      if (i >= offset) out.push_back(pool[i]);
+    }
+    at += take;
+  }
+  return out;
 }
 
 bool KeyGenerator::IsPresent(std::string_view key) const {

@@ -1,30 +1,17 @@
 // KeyGenerator makes db_bench's keys: one scheme for every engine, benchmark
 // and filter (docs/DESIGN.md, "Near-miss keys").
 //
-// Key number i is i written in decimal, zero-padded to key_size digits
-// (16 by default: "0000000000000042"). The tables hold the even numbers: entry
-// j (0 <= j < num) has key number 2j. So
+// Key number i is i in decimal, zero-padded to key_size digits (numeric order
+// is key order). The tables hold the even numbers: entry j has key number 2j.
 //   - a present key is number 2j;
-//   - a near-miss key is number 2j+1: absent, the same length, and different
-//     from the present key 2j only in its last byte (sequential ids and
-//     counters look like this, and they are where LevelDB's Bloom is weak);
+//   - a near-miss key is number 2j+1: absent, different from 2j only in its
+//     last byte (sequential ids look like this);
 //   - a missing key is present key 2j followed by kMissingSuffixSize random
-//     lowercase letters: absent, sorting just after 2j (so it lands in the
-//     same data blocks as a read of 2j, spread over the whole table), with a
-//     hash unrelated to any present key's;
-//   - an unrelated key is drawn independently of the present keys: a number
-//     drawn uniformly between the smallest and the largest key's, written in
-//     the scheme's form, with its last kUnrelatedRandomBytes bytes replaced
-//     by random bytes (any of 256), drawn again in the rare case that this
-//     makes a present key. It has the present keys' length, lands anywhere
-//     in the key range (so its lookups spread over the whole table), and the
-//     random bytes make its hash, word-wise hashes included, independent of
-//     every present key's.
-// Because every key has the same width, numeric order is key order.
-//
-// --key_size other than 16 changes the padding, never the scheme: keys are
-// key_size digits wide. A key_size too small to hold the largest number
-// (2 * num - 1) is rejected by Validate, so keys are never truncated.
+//     letters: absent, in 2j's data block, with an unrelated hash;
+//   - an unrelated key is a number drawn uniformly between the smallest and
+//     the largest key's, its last kUnrelatedRandomBytes bytes random (drawn
+//     again should that make a present key): anywhere in the key range, its
+//     hash independent of every present key's.
 //
 // Two sparse schemes (--key_scheme) leave room for empty ranges, which the
 // dense one does not (every even number is a key, so no range of two or more
@@ -70,14 +57,12 @@ const char* KeySchemeName(KeyScheme scheme);
 
 class KeyGenerator {
  public:
-  // The number of random bytes appended to a present key to make a missing
-  // key: 8 letters (26^8, about 2e11 values) make repeats rare and carry
-  // two whole 4-byte words into a word-wise hash.
+  // Letters appended to a present key to make a missing key: 26^8 values,
+  // two whole 4-byte words of a word-wise hash.
   static constexpr size_t kMissingSuffixSize = 8;
-  // Random trailing bytes of an unrelated key: one word-wise hash step's
-  // worth would spread such keys over groups of 10^4 numbers only (their
-  // lookups would meet a few hundred data blocks); two keep them spread over
-  // groups of 100 while randomising the last 32-bit word's high half.
+  // Random trailing bytes of an unrelated key: two keep such keys spread
+  // over groups of 100 numbers while randomising the last 32-bit word's high
+  // half.
   static constexpr size_t kUnrelatedRandomBytes = 2;
   // The widest key: 20 digits hold any uint64_t.
   static constexpr size_t kMaxDigits = 20;
@@ -88,9 +73,9 @@ class KeyGenerator {
   // key_size: its keys are 8 bytes.)
   KeyGenerator(size_t key_size, uint64_t num, const KeySchemeOptions& scheme);
 
-  // InvalidArgument if key_size cannot hold every key number of a table of
-  // `num` entries, or is larger than the widest sensible key (1 KiB); for
-  // the sparse schemes also a stride below 2, or more than 2^30 random keys.
+  // InvalidArgument if key_size cannot hold every key number (keys are never
+  // truncated) or is over 1 KiB; for the sparse schemes also a stride below
+  // 2, or more than 2^30 random keys.
   static absl::Status Validate(size_t key_size, uint64_t num);
   static absl::Status Validate(size_t key_size, uint64_t num,
                                const KeySchemeOptions& scheme);
@@ -139,6 +124,13 @@ class KeyGenerator {
   // Present key 2j followed by kMissingSuffixSize letters drawn from
   // `random_bits` (any 64 random bits), written to dst[0, missing_key_size()).
   void MissingKey(uint64_t j, uint64_t random_bits, char* dst) const;
+
+  // Entries [first, first + count) of an endless sequence of rounds, each a
+  // shuffle of [0, num()) drawn from `seed` and the round's number. An
+  // absent-key stream built on them (near-miss keys: one per entry)
+  // repeats a key only once every entry was drawn.
+  std::vector<uint64_t> DistinctEntries(uint64_t first, uint64_t count,
+                                        uint64_t seed) const;
 
  private:
   KeyScheme scheme_ = KeyScheme::kDecimal;

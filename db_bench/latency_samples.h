@@ -1,15 +1,15 @@
 // LatencySamples collects sampled operation latencies (in nanoseconds) and
-// answers percentiles and a text histogram from them.
-//
-// db_bench times whole loops for micros/op and samples individual operations
-// for the distribution, so that reading the clock does not slow every
-// operation. Not thread-safe: one per thread, then Merge.
+// answers percentiles of them. db_bench times whole loops for micros/op and
+// samples single operations for the distribution, so that reading the clock
+// does not slow every operation. Not thread-safe: one per thread, then Merge.
 
 #ifndef BLOOMTABLE_DB_BENCH_LATENCY_SAMPLES_H_
 #define BLOOMTABLE_DB_BENCH_LATENCY_SAMPLES_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
-#include <string>
+#include <limits>
 #include <vector>
 
 namespace bloomtable {
@@ -19,24 +19,25 @@ class LatencySamples {
  public:
   void Reserve(size_t n) { nanos_.reserve(n); }
   void Add(uint64_t nanos) { nanos_.push_back(nanos); }
-  void Merge(const LatencySamples& other);
+  void Merge(const LatencySamples& other) {
+    nanos_.insert(nanos_.end(), other.nanos_.begin(), other.nanos_.end());
+  }
 
-  size_t count() const { return nanos_.size(); }
-
-  // The p-th percentile (0 <= p <= 100) in microseconds; NaN if empty.
-  // Sorts the samples on first use.
-  double PercentileMicros(double p);
-
-  // Count, mean, min, median, max and percentiles, then one line per
-  // non-empty bucket (bounds growing by about 1.25x) with its share and the
-  // running total, in the spirit of LevelDB's --histogram output.
-  std::string HistogramText();
+  // The p-th percentile (0 <= p <= 100) in microseconds, by nearest rank
+  // (the smallest sample with at least p% of the samples <= it); NaN if
+  // empty.
+  double PercentileMicros(double p) {
+    if (nanos_.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const double rank = std::ceil(p / 100.0 * nanos_.size());
+    const size_t index =
+        rank < 1 ? 0
+                 : std::min(nanos_.size() - 1, static_cast<size_t>(rank) - 1);
+    std::nth_element(nanos_.begin(), nanos_.begin() + index, nanos_.end());
+    return nanos_[index] / 1000.0;
+  }
 
  private:
-  void Sort();
-
   std::vector<uint64_t> nanos_;
-  bool sorted_ = false;
 };
 
 }  // namespace db_bench

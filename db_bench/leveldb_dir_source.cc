@@ -1,7 +1,6 @@
 #include "db_bench/leveldb_dir_source.h"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -10,9 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "db_bench/directory.h"
+#include "db_bench/leveldb_env.h"
 #include "db_bench/peer_iterator.h"
 #include "leveldb/db.h"
-#include "leveldb/filter_policy.h"
 #include "leveldb/options.h"
 #include "util/xxhash64.h"
 
@@ -37,51 +36,35 @@ absl::Status FromFilesystemError(const std::string& what,
 // Writes the source into `dir` (which must not exist) with a leveldb::DB.
 absl::Status WriteSource(const std::string& dir, const EngineOptions& options,
                          const FillInput& input, Progress* progress) {
-  std::unique_ptr<const leveldb::FilterPolicy> filter;
-  if (options.bloom_bits > 0) {
-    filter.reset(leveldb::NewBloomFilterPolicy(
-        static_cast<int>(std::lround(options.bloom_bits))));
-  }
-  leveldb::Options db_options;
+  LevelDBSetup setup(options);
+  leveldb::Options db_options = setup.Options();
   db_options.create_if_missing = true;
   db_options.error_if_exists = true;
-  db_options.block_size = options.block_size;
-  db_options.compression =
-      options.snappy ? leveldb::kSnappyCompression : leveldb::kNoCompression;
-  db_options.filter_policy = filter.get();
   db_options.write_buffer_size = SourceWriteBufferSize(input);
   leveldb::DB* raw = nullptr;
   leveldb::Status status = leveldb::DB::Open(db_options, dir, &raw);
   if (!status.ok()) return FromPeerStatus(status);
   std::unique_ptr<leveldb::DB> db(raw);
-  std::string key(input.keys->key_size(), '0');
   const leveldb::WriteOptions write_options;
-  constexpr uint64_t kProgressBatch = 1000;
-  uint64_t unreported = 0;
+  const auto put = [&](std::string_view key, std::string_view value) {
+    return FromPeerStatus(db->Put(write_options,
+                                  leveldb::Slice(key.data(), key.size()),
+                                  leveldb::Slice(value.data(), value.size())));
+  };
   // Compacted: the keys before this position are compacted into one level
   // before the rest is written.
+  const size_t n = input.order.size();
   const size_t compact_at =
-      options.leveldb_source_compacted
-          ? input.order.size() - input.order.size() / kCompactedLogShare
-          : input.order.size() + 1;
-  for (size_t position = 0; position < input.order.size(); ++position) {
-    if (position == compact_at) {
-      progress->SetPhase("compacting");
-      db->CompactRange(nullptr, nullptr);
-      progress->SetPhase("filling");
-    }
-    const uint64_t j = input.order[position];
-    input.keys->PresentKey(j, key.data());
-    const std::string_view value = input.values->Value(j);
-    status =
-        db->Put(write_options, key, leveldb::Slice(value.data(), value.size()));
-    if (!status.ok()) return FromPeerStatus(status);
-    if (++unreported == kProgressBatch) {
-      progress->Add(unreported);
-      unreported = 0;
-    }
+      options.leveldb_source_compacted ? n - n / kCompactedLogShare : n;
+  absl::Status written =
+      PutEntries(input, input.order.subspan(0, compact_at), progress, put);
+  if (written.ok() && compact_at < n) {
+    progress->SetPhase("compacting");
+    db->CompactRange(nullptr, nullptr);
+    progress->SetPhase("filling");
+    written = PutEntries(input, input.order.subspan(compact_at), progress, put);
   }
-  progress->Add(unreported);
+  if (!written.ok()) return written;
   progress->SetPhase("closing");
   // Waits for a running compaction; the memtable stays in the log.
   db.reset();

@@ -1,34 +1,21 @@
 // The LevelDB-written database directory that db_bench's two
-// LevelDB-directory engines (bloomtable_db: bloomtable's read-only view;
-// leveldb_dir: a leveldb::DB) read, so that both read the same files.
+// LevelDB-directory engines (bloomtable_db and leveldb_dir) read, so that
+// both read the same files.
 //
-// The source directory is written once per data set by a real leveldb::DB:
-// every entry of the fill is Put in the fill's order (LevelDB's own Bloom
-// filter at EngineOptions::bloom_bits, the options' block size and
-// compression), with no full compaction, so that LevelDB's background
-// compactions leave the tables on several levels; then the DB is closed,
-// which leaves the last writes in the live log (LevelDB does not flush its
-// memtable on close). The memtable is sized from the data (an eighth of the
-// raw bytes, between 64 KiB and LevelDB's default 4 MiB), so that small data
-// sets have tables too. A leveldb::DB that opens such a copy goes on
-// compacting it (level 0 past its trigger, then files that lookups probe in
-// vain), so that the two engines soon read different layouts.
+// A real leveldb::DB writes it once per data set: every entry Put in the
+// fill's order (LevelDB's own Bloom filter at EngineOptions::bloom_bits),
+// without a full compaction, so that its background compactions leave tables
+// on several levels, then closed, which leaves the last writes in the live
+// log. The memtable is an eighth of the raw bytes (64 KiB to LevelDB's
+// default 4 MiB), so that small data sets have tables too. With
+// EngineOptions::leveldb_source_compacted: the first 99% of the entries,
+// CompactRange over every key, then the last 1%, a layout neither engine
+// changes.
 //
-// With EngineOptions::leveldb_source_compacted the source is written to a
-// layout that neither engine changes: the first 99% of the fill's entries,
-// then CompactRange over every key (one level), then the last 1%, which
-// stays in the live log.
-//
-// The source lives beside the engines' directories (in the parent of
-// EngineOptions::dir), named by a fingerprint of the data set (every key and
-// value in fill order, block size, compression, bits per key); each engine's
-// fill copies it, byte for byte, into its own directory (and notes the
-// source's path there); each later open (OpenExisting: another I/O path or
-// cache size, --use_existing_db) copies it again, so that every
-// configuration starts from what LevelDB wrote, not from what an earlier
-// leveldb::DB compacted it into. A source being
-// written is named "*.partial" and renamed when complete, so an interrupted
-// fill is never taken for a complete one.
+// The source lives beside the engines' directories, named by a fingerprint
+// of the data set; each fill and each later open copies it, byte for byte,
+// into the engine's directory, so that every configuration starts from what
+// LevelDB wrote. A source being written is named "*.partial" until complete.
 
 #ifndef BLOOMTABLE_DB_BENCH_LEVELDB_DIR_SOURCE_H_
 #define BLOOMTABLE_DB_BENCH_LEVELDB_DIR_SOURCE_H_

@@ -2,9 +2,10 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "bloomtable/file.h"
 #include "bloomtable/leveldb_filter_adapter.h"
-#include "db_bench/engine.h"
+#include "db_bench/table_file_info.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -32,47 +33,65 @@ class PreadFile final : public leveldb::RandomAccessFile {
 
 class CountingFile final : public leveldb::RandomAccessFile {
  public:
-  CountingFile(std::unique_ptr<leveldb::RandomAccessFile> base, IoModel* io)
+  CountingFile(std::unique_ptr<leveldb::RandomAccessFile> base,
+               ReadCounters* io)
       : base_(std::move(base)), io_(io) {}
 
   leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
                        char* scratch) const override {
-    io_->BeforeRead();
     leveldb::Status status = base_->Read(offset, n, result, scratch);
-    io_->AfterRead(result->size());
+    io_->Add(result->size());
     return status;
   }
 
  private:
   const std::unique_ptr<leveldb::RandomAccessFile> base_;
-  IoModel* const io_;
+  ReadCounters* const io_;
 };
+
+// LevelDB's own Bloom filter at options.bloom_bits or the adapted bloomtable
+// policy, counted; null without a filter. Sets *status if the adapter
+// refuses the policy.
+std::unique_ptr<CountingFilterPolicy> NewCountingFilterPolicy(
+    const EngineOptions& options, absl::Status* status) {
+  if (options.leveldb_adapted_policy != nullptr) {
+    absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> adapter =
+        NewLevelDBFilterPolicyAdapter(options.leveldb_adapted_policy);
+    if (!adapter.ok()) {
+      *status = adapter.status();
+      return nullptr;
+    }
+    return std::make_unique<CountingFilterPolicy>(*std::move(adapter));
+  }
+  if (options.bloom_bits <= 0) return nullptr;
+  return std::make_unique<CountingFilterPolicy>(
+      std::unique_ptr<const leveldb::FilterPolicy>(
+          leveldb::NewBloomFilterPolicy(static_cast<int>(options.bloom_bits))));
+}
 
 }  // namespace
 
-leveldb::Status OpenLevelDBTableFile(const std::string& path, bool mmap,
-                                     IoModel* io,
-                                     leveldb::RandomAccessFile** result) {
+leveldb::Status CountingEnv::NewRandomAccessFile(
+    const std::string& name, leveldb::RandomAccessFile** result) {
   *result = nullptr;
   std::unique_ptr<leveldb::RandomAccessFile> base;
-  if (mmap) {
+  if (mmap_) {
     leveldb::RandomAccessFile* file = nullptr;
-    leveldb::Status status =
-        leveldb::Env::Default()->NewRandomAccessFile(path, &file);
+    leveldb::Status status = target()->NewRandomAccessFile(name, &file);
     if (!status.ok()) return status;
     base.reset(file);
   } else {
     absl::StatusOr<std::unique_ptr<bloomtable::RandomAccessFile>> file =
-        OpenRandomAccessFile(path);
+        OpenRandomAccessFile(name);
     if (!file.ok()) {
       const std::string message(file.status().message());
       return absl::IsNotFound(file.status())
-                 ? leveldb::Status::NotFound(path, message)
-                 : leveldb::Status::IOError(path, message);
+                 ? leveldb::Status::NotFound(name, message)
+                 : leveldb::Status::IOError(name, message);
     }
     base = std::make_unique<PreadFile>(*std::move(file));
   }
-  *result = new CountingFile(std::move(base), io);
+  *result = new CountingFile(std::move(base), io_);
   return leveldb::Status::OK();
 }
 
@@ -90,38 +109,61 @@ leveldb::Cache::Handle* CountingCache::Lookup(const leveldb::Slice& key) {
   return handle;
 }
 
-EngineCounters LevelDBCounters(const IoModel& io,
-                               const CountingFilterPolicy* filter,
-                               const CountingCache& cache) {
+LevelDBSetup::LevelDBSetup(const EngineOptions& options)
+    : options_(options),
+      env_(&io_, options.mmap_reads),
+      filter_policy_(NewCountingFilterPolicy(options, &status_)),
+      block_cache_(std::make_unique<CountingCache>(options.cache_size)) {
+  read_options_.verify_checksums = options.verify_checksums;
+}
+
+leveldb::Options LevelDBSetup::Options() {
+  leveldb::Options options;
+  options.env = &env_;
+  options.block_cache = block_cache_.get();
+  options.block_size = options_.block_size;
+  options.compression =
+      options_.snappy ? leveldb::kSnappyCompression : leveldb::kNoCompression;
+  options.filter_policy = filter_policy_.get();
+  return options;
+}
+
+EngineCounters LevelDBSetup::Counters() const {
   EngineCounters counters;
-  counters.file_reads = io.reads();
-  counters.file_bytes_read = io.bytes();
-  if (filter != nullptr) {
+  counters.file_reads = io_.reads.Sum();
+  counters.file_bytes_read = io_.bytes.Sum();
+  if (filter_policy_ != nullptr) {
     counters.has_filter_counters = true;
-    counters.filter_checks = filter->checks();
-    counters.filter_negatives = filter->negatives();
+    counters.filter_checks = filter_policy_->checks();
+    counters.filter_negatives = filter_policy_->negatives();
   }
   counters.has_block_cache_counters = true;
-  counters.block_cache_hits = cache.hits();
-  counters.block_cache_misses = cache.misses();
+  counters.block_cache_hits = block_cache_->hits();
+  counters.block_cache_misses = block_cache_->misses();
   return counters;
 }
 
-std::unique_ptr<CountingFilterPolicy> NewCountingFilterPolicy(
-    const EngineOptions& options, absl::Status* status) {
-  if (options.leveldb_adapted_policy != nullptr) {
-    absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> adapter =
-        NewLevelDBFilterPolicyAdapter(options.leveldb_adapted_policy);
-    if (!adapter.ok()) {
-      *status = adapter.status();
-      return nullptr;
+MemorySummary LevelDBSetup::Memory(const std::vector<std::string>& paths,
+                                   std::string sources) const {
+  MemorySummary memory;
+  memory.block_cache_usage = block_cache_->TotalCharge();
+  memory.block_cache_capacity = options_.cache_size;
+  memory.sources = std::move(sources);
+  uint64_t filter_bytes = 0;
+  uint64_t index_bytes = 0;
+  for (const std::string& path : paths) {
+    absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
+    if (absl::IsNotFound(info.status())) continue;  // compacted away
+    if (!info.ok()) return memory;
+    if (filter_policy_ != nullptr &&
+        info->filter_key == absl::StrCat("filter.", filter_policy_->Name())) {
+      filter_bytes += info->filter_bytes;
     }
-    return std::make_unique<CountingFilterPolicy>(*std::move(adapter));
+    index_bytes += info->index_bytes;
   }
-  if (options.bloom_bits <= 0) return nullptr;
-  return std::make_unique<CountingFilterPolicy>(
-      std::unique_ptr<const leveldb::FilterPolicy>(
-          leveldb::NewBloomFilterPolicy(static_cast<int>(options.bloom_bits))));
+  memory.filter_bytes = filter_bytes;
+  memory.index_bytes = index_bytes;
+  return memory;
 }
 
 }  // namespace db_bench

@@ -1,16 +1,12 @@
-// What db_bench's two LevelDB engines (a leveldb::DB, and one leveldb::Table
-// read directly) share: table files opened either way LevelDB can read them
-// and counted, a filter policy and a block cache that count what LevelDB
-// does not (it has no filter or cache statistics).
-//
-// Table files are opened
-//   - mmap: through LevelDB's default Env, which on 64-bit systems maps up to
-//     1000 table files (LevelDB 1.23's default for reading);
-//   - pread: through bloomtable's pread file (OpenRandomAccessFile), since
-//     LevelDB's own pread file class is not public.
-// Every file is wrapped to count reads and bytes and to apply
-// --io_latency_us (IoModel). All classes are safe for concurrent use as
-// LevelDB requires of them.
+// LevelDBSetup is what db_bench's LevelDB engines set up from their
+// EngineOptions, in one place: table files counted and read either way
+// LevelDB can (mmap through its default Env, pread through bloomtable's pread
+// file, LevelDB's own not being public); LevelDB's Bloom filter or a
+// bloomtable policy through NewLevelDBFilterPolicyAdapter, wrapped to count
+// queries and "absent" answers, and an LRU block cache wrapped to count hits
+// and misses (LevelDB has neither statistic). Everything it hands LevelDB is
+// safe for concurrent use; the setup must outlive every table and DB opened
+// with it.
 
 #ifndef BLOOMTABLE_DB_BENCH_LEVELDB_ENV_H_
 #define BLOOMTABLE_DB_BENCH_LEVELDB_ENV_H_
@@ -18,38 +14,31 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "db_bench/engine.h"
-#include "db_bench/io_model.h"
 #include "db_bench/sharded_counter.h"
 #include "leveldb/cache.h"
 #include "leveldb/env.h"
 #include "leveldb/filter_policy.h"
+#include "leveldb/options.h"
 
 namespace bloomtable {
 namespace db_bench {
 
-// Opens `path` for reading by LevelDB, mapped or with pread, counted by `io`
-// (which must outlive the file).
-leveldb::Status OpenLevelDBTableFile(const std::string& path, bool mmap,
-                                     IoModel* io,
-                                     leveldb::RandomAccessFile** result);
-
-// LevelDB's default Env, except that random-access (table) files are opened
-// by OpenLevelDBTableFile.
+// LevelDB's default Env, except that random-access (table) files are mapped
+// or read with pread, and counted by `io`.
 class CountingEnv final : public leveldb::EnvWrapper {
  public:
-  CountingEnv(IoModel* io, bool mmap)
+  CountingEnv(ReadCounters* io, bool mmap)
       : leveldb::EnvWrapper(leveldb::Env::Default()), io_(io), mmap_(mmap) {}
 
   leveldb::Status NewRandomAccessFile(
-      const std::string& name, leveldb::RandomAccessFile** result) override {
-    return OpenLevelDBTableFile(name, mmap_, io_, result);
-  }
+      const std::string& name, leveldb::RandomAccessFile** result) override;
 
  private:
-  IoModel* const io_;
+  ReadCounters* const io_;
   const bool mmap_;
 };
 
@@ -106,18 +95,32 @@ class CountingCache final : public leveldb::Cache {
   ShardedCounter misses_;
 };
 
-// A LevelDB engine's counters: the reads and bytes of `io`, the queries and
-// "absent" answers of `filter` (none without one) and the hits and misses of
-// `cache`.
-EngineCounters LevelDBCounters(const IoModel& io,
-                               const CountingFilterPolicy* filter,
-                               const CountingCache& cache);
+class LevelDBSetup {
+ public:
+  explicit LevelDBSetup(const EngineOptions& options);
 
-// LevelDB's filter policy for `options` (its Bloom at options.bloom_bits, or
-// the adapted bloomtable policy), wrapped to count; null without a filter.
-// Sets *status if the adapter refuses the policy.
-std::unique_ptr<CountingFilterPolicy> NewCountingFilterPolicy(
-    const EngineOptions& options, absl::Status* status);
+  // Not OK where the adapter refused the bloomtable policy.
+  const absl::Status& status() const { return status_; }
+  // Block size, compression, filter policy, block cache and Env.
+  leveldb::Options Options();
+  const leveldb::ReadOptions& read_options() const { return read_options_; }
+
+  EngineCounters Counters() const;
+  // The block cache's usage and capacity, and the filter (of this setup's
+  // policy) and index blocks of the table files at `paths`, read from the
+  // files; files that a compaction removed meanwhile are skipped.
+  MemorySummary Memory(const std::vector<std::string>& paths,
+                       std::string sources) const;
+
+ private:
+  const EngineOptions options_;
+  ReadCounters io_;
+  CountingEnv env_;
+  absl::Status status_;
+  std::unique_ptr<CountingFilterPolicy> filter_policy_;
+  const std::unique_ptr<CountingCache> block_cache_;
+  leveldb::ReadOptions read_options_;
+};
 
 }  // namespace db_bench
 }  // namespace bloomtable

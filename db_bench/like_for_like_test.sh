@@ -8,7 +8,8 @@
 # Bloom and with bloomtable's filter, rocksdb; pread and mmap; stored
 # bits/key on every row), interpolate the sweep at equal stored bits/key and
 # draw both plots, and say which peers ran. A main.json without one of the
-# table-level peers must be refused.
+# table-level peers must be refused, and so must an --only retake beside
+# JSON of another commit.
 #
 #   like_for_like_test.sh BUILD_DIR DB_BENCH_CHECK
 set -euo pipefail
@@ -33,17 +34,19 @@ expect() {
   fi
 }
 # One row per like-for-like engine in the summary, with its level.
-expect "| table | bloomtable | cache_local_bloom (per_block) |"
-expect "| table | leveldb_table_iterator | leveldb_bloom (per_block) |"
-expect "| table | rocksdb_sst_iterator | rocksdb_ribbon (whole_table) |"
-expect "| db | leveldb | leveldb_bloom (per_block) |"
-expect "| db | leveldb+bloomtable | cache_local_bloom (per_block) |"
-expect "| db | rocksdb | rocksdb_bloom (whole_table) |"
+expect "| table | bloomtable | cache_local_bloom per_block (index restart 1) |"
+# The LevelDB-compatible configuration is a row of its own.
+expect "| table | bloomtable | leveldb_bloom per_block (index restart 1) |"
+expect "| table | leveldb_table_iterator | leveldb_bloom per_block |"
+expect "| table | rocksdb_sst_iterator | rocksdb_ribbon whole_table |"
+expect "| db | leveldb | leveldb_bloom per_block |"
+expect "| db | leveldb+bloomtable | cache_local_bloom per_block |"
+expect "| db | rocksdb | rocksdb_bloom whole_table |"
 # Both I/O paths in the details, bulk builds with and without a filter.
 expect "| readmissing | rocksdb_sst_iterator | rocksdb_bloom | whole_table | mmap |"
 expect "| readmissing | leveldb | leveldb_bloom | per_block | pread |"
 if grep -qx leveldb_table <("$build_dir/db_bench/db_bench" --list_engines); then
-  expect "| table | leveldb_table | leveldb_bloom (per_block) |"
+  expect "| table | leveldb_table | leveldb_bloom per_block |"
   expect "| leveldb_table | none | - | - |"
 else
   expect "| leveldb_table_iterator | none | - | - |"
@@ -59,7 +62,7 @@ fi
 expect "| filter | 6 b/key | 8 b/key | 10 b/key | 12 b/key | 16 b/key | b/key for 1% |"
 grep -E '^\| rocksdb_(table|sst_iterator) rocksdb_bloom whole_table \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' "$md" >/dev/null ||
   { echo "FAIL: no interpolated FP for rocksdb_bloom" >&2; exit 1; }
-expect "| goal | measured (medians, range) | status | what is left (notes, with the profiles' shares) |"
+expect "| goal | measured (medians, range) | status | what the same runs show (counters, profiles) |"
 expect "Smoke run, not a measurement."
 expect "| readmissing | pread |"
 expect "| opening the database reads no data block |"
@@ -67,12 +70,30 @@ expect "| opening the database reads no data block |"
 # MultiGet rows, cold and warm, each cold row beside its floor.
 expect "#### \`cold_io.json\`: 20,000 keys, 100-byte values, snappy, 4096-byte blocks, device"
 expect "| raw 4 KiB O_DIRECT reads, queue depth | reads/s (range) | µs per read |"
-grep -E '^\| readrandom \| rocksdb \| MultiGet\(32\) \| [0-9.]+ .*\| QD 32: ' "$md" >/dev/null ||
+grep -E '^\| readrandom \| (table \| rocksdb_table|db \| rocksdb_readonly) \| MultiGet\(32\) \| [0-9.]+ .*\| QD 32: ' "$md" >/dev/null ||
   { echo "FAIL: no cold RocksDB MultiGet(32) row with its floor" >&2; exit 1; }
-expect "| readmissing | bloomtable | MultiGet(32) |"
+expect "| readmissing | table | bloomtable | MultiGet(32) |"
 expect "#### \`warm_io.json\`: 20,000 keys"
 grep -q '<svg' "$work/fp_vs_bits.svg"
 grep -q '<svg' "$work/latency.svg"
+
+# One page, one commit: --only refuses to retake a run beside JSON of
+# another commit.
+python3 - "$work/results/compression.json" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    report = json.load(f)
+report["commit"] = "0" * 40
+with open(sys.argv[1], "w") as f:
+    json.dump(report, f)
+PY
+if "$root/bench/run_all.sh" --smoke --build-dir "$build_dir" --only build \
+    --results "$work/results" --report "$work/mixed.md" --plots "$work" \
+    >"$work/mixed.log" 2>&1; then
+  echo "FAIL: run_all.sh --only mixed commits on one page" >&2
+  exit 1
+fi
+grep -q "not of commit .*compression.json (0000000" "$work/mixed.log"
 
 # A main.json without RocksDB's table rows is not a like-for-like report.
 python3 - "$work/results/main.json" <<'PY'

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -122,6 +123,25 @@ nlohmann::json SnapshotJson(const CpuSnapshot& snapshot) {
   json["cpu_total_seconds"] = OptionalJson(snapshot.total_seconds);
   json["self_cpu_seconds"] = snapshot.self_seconds;
   return json;
+}
+
+std::string CommandLine(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i)
+    absl::StrAppend(&line, i > 0 ? " " : "", argv[i]);
+  return line;
+}
+
+absl::Status WriteJson(const nlohmann::json& json, const std::string& path) {
+  if (path.empty()) {
+    std::printf("%s\n", json.dump(2).c_str());
+    return absl::OkStatus();
+  }
+  std::ofstream out(path);
+  out << json.dump(2) << "\n";
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("could not write ", path));
+  return absl::OkStatus();
 }
 
 }  // namespace db_bench

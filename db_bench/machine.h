@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/status/status.h"
 #include "nlohmann/json.hpp"
 
 namespace bloomtable {
@@ -58,6 +59,12 @@ ForeignLoad ForeignLoadBetween(const CpuSnapshot& start,
 bool TooBusy(const ForeignLoad& load, double max_foreign_cpus);
 
 nlohmann::json SnapshotJson(const CpuSnapshot& snapshot);
+
+// The program's arguments joined by spaces, for the JSON report.
+std::string CommandLine(int argc, char** argv);
+
+// Writes `json`, indented, to `path`, or to standard output if it is empty.
+absl::Status WriteJson(const nlohmann::json& json, const std::string& path);
 
 }  // namespace db_bench
 }  // namespace bloomtable

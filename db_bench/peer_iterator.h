@@ -1,11 +1,12 @@
-// Conversions between db_bench's types and a peer engine's: LevelDB and
-// RocksDB name their slice, status and iterator types alike, with the same
-// members, so one template serves both.
+// Conversions between db_bench's types and an engine's: LevelDB and RocksDB
+// name their slice, status and iterator types alike, with the same members,
+// and bloomtable's iterators have them too (with std::string_view and
+// absl::Status), so one template serves all three.
 //
-// PeerIterator<Iterator> is an EngineIterator over a peer's iterator, which it
-// owns; PeerSeekReader<Iterator> an EngineReader whose point lookup is a Seek
-// on such an iterator and a key compare (the peers' table-level lookup). Like
-// the peer's iterator, neither is safe for concurrent use.
+// PeerIterator<Iterator> is an EngineIterator over an engine's iterator,
+// which it owns; PeerSeekReader<Iterator> an EngineReader whose point lookup
+// is a Seek on such an iterator and a key compare (the peers' table-level
+// lookup). Like the iterator, neither is safe for concurrent use.
 
 #ifndef BLOOMTABLE_DB_BENCH_PEER_ITERATOR_H_
 #define BLOOMTABLE_DB_BENCH_PEER_ITERATOR_H_
@@ -34,6 +35,10 @@ std::string_view FromPeerSlice(const Slice& s) {
 // The peer's NotFound, Corruption and InvalidArgument map to absl's codes of
 // the same meaning (Corruption is DataLoss); anything else is Unknown, with
 // the peer's message kept.
+inline absl::Status FromPeerStatus(const absl::Status& status) {
+  return status;
+}
+
 template <typename Status>
 absl::Status FromPeerStatus(const Status& status) {
   if (status.ok()) return absl::OkStatus();
@@ -92,6 +97,22 @@ class PeerSeekReader final : public EngineReader {
 
  private:
   const std::unique_ptr<Iterator> iter_;
+};
+
+// An EngineReader over a peer's own table lookup (`Lookup::Get(read_options,
+// key, value)`), which must outlive it.
+template <typename Lookup, typename ReadOptions>
+class PeerLookupReader final : public EngineReader {
+ public:
+  PeerLookupReader(const Lookup* lookup, const ReadOptions& read_options)
+      : lookup_(lookup), read_options_(read_options) {}
+  absl::Status Get(std::string_view key, std::string* value) override {
+    return lookup_->Get(read_options_, key, value);
+  }
+
+ private:
+  const Lookup* const lookup_;
+  const ReadOptions read_options_;
 };
 
 }  // namespace db_bench

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "db_bench/text_table.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -28,53 +29,6 @@ std::optional<double> CacheHitRate(const BenchmarkResult& result) {
   if (!counters.has_block_cache_counters || lookups == 0) return std::nullopt;
   return static_cast<double>(counters.block_cache_hits) / lookups;
 }
-
-nlohmann::json OptionalJson(std::optional<double> value) {
-  if (!value || std::isnan(*value)) return nullptr;
-  return *value;
-}
-
-nlohmann::json NumberOrNull(double value) {
-  if (std::isnan(value) || std::isinf(value)) return nullptr;
-  return value;
-}
-
-// Aligns rows of cells: text columns to the left, numbers to the right.
-class TextTable {
- public:
-  explicit TextTable(std::vector<std::string> header, size_t text_columns)
-      : text_columns_(text_columns) {
-    rows_.push_back(std::move(header));
-  }
-  void AddRow(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  void AddSeparator() { rows_.emplace_back(); }
-
-  std::string Render() const {
-    std::vector<size_t> widths;
-    for (const auto& row : rows_) {
-      if (widths.size() < row.size()) widths.resize(row.size(), 0);
-      for (size_t i = 0; i < row.size(); ++i) {
-        widths[i] = std::max(widths[i], row[i].size());
-      }
-    }
-    std::string out;
-    for (const auto& row : rows_) {
-      std::string line;
-      for (size_t i = 0; i < row.size(); ++i) {
-        const std::string padding(widths[i] - row[i].size(), ' ');
-        if (i > 0) line += "  ";
-        line += i < text_columns_ ? row[i] + padding : padding + row[i];
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
-    return out;
-  }
-
- private:
-  const size_t text_columns_;
-  std::vector<std::vector<std::string>> rows_;
-};
 
 }  // namespace
 
@@ -137,10 +91,6 @@ std::string BenchmarkLine(const BenchmarkResult& result) {
     if (result.threads > 1) {
       absl::StrAppendFormat(&extra, " %d threads", result.threads);
     }
-    if (result.kind == BenchmarkKind::kMultiReadRandom) {
-      absl::StrAppendFormat(&extra, " batch %d%s", result.batch_size,
-                            result.native_multiget ? "" : " (a loop of Gets)");
-    }
     absl::StrAppendFormat(&extra, " (%d of %d found)", result.found,
                           result.ops);
     absl::StrAppendFormat(&extra, " %.4f reads/op",
@@ -165,36 +115,6 @@ std::string BenchmarkLine(const BenchmarkResult& result) {
 
 namespace {
 
-// The result of the same configuration and benchmark at `threads`, if any.
-const BenchmarkResult* FindResult(const ConfigReport& config,
-                                  BenchmarkKind kind, int threads) {
-  for (const BenchmarkResult& result : config.results) {
-    if (result.kind == kind && result.threads == threads) return &result;
-  }
-  return nullptr;
-}
-
-// ops/s relative to the same benchmark at the first thread count run, if
-// this result ran at another.
-std::optional<double> ThroughputRatio(const ConfigReport& config,
-                                      const BenchmarkResult& result,
-                                      int base_threads) {
-  if (result.threads == base_threads) return std::nullopt;
-  const BenchmarkResult* base = FindResult(config, result.kind, base_threads);
-  if (base == nullptr || base->ops_per_second <= 0) return std::nullopt;
-  return result.ops_per_second / base->ops_per_second;
-}
-
-// The thread count of the first read result: the base of the ratios.
-std::optional<int> BaseThreads(const std::vector<ConfigReport>& configs) {
-  for (const ConfigReport& config : configs) {
-    for (const BenchmarkResult& result : config.results) {
-      if (IsRead(result.kind)) return result.threads;
-    }
-  }
-  return std::nullopt;
-}
-
 // The smallest and largest of a figure over the runs of a result.
 std::pair<double, double> Range(const BenchmarkResult& result,
                                 double RunFigures::*field) {
@@ -214,58 +134,26 @@ std::string RangeCell(const BenchmarkResult& result) {
   return absl::StrFormat("%.3f-%.3f", low, high);
 }
 
-std::string EngineCell(const ConfigReport& config,
-                       const BenchmarkResult& result) {
-  if (result.kind == BenchmarkKind::kMultiReadRandom &&
-      !result.native_multiget) {
-    return absl::StrCat(config.engine, " (Gets)");
-  }
-  return config.engine;
-}
-
 }  // namespace
 
 std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
-  // Cache sizes and benchmarks in the order they first ran; threads too.
-  std::vector<uint64_t> cache_sizes;
+  // Benchmarks in the order they first ran.
   std::vector<BenchmarkKind> kinds;
-  std::vector<int> thread_counts;
+  bool show_threads = false;
+  bool show_range = false;
   for (const ConfigReport& config : configs) {
-    if (std::find(cache_sizes.begin(), cache_sizes.end(), config.cache_size) ==
-        cache_sizes.end()) {
-      cache_sizes.push_back(config.cache_size);
-    }
     for (const BenchmarkResult& result : config.results) {
       if (result.kind == BenchmarkKind::kStats) continue;
       if (std::find(kinds.begin(), kinds.end(), result.kind) == kinds.end()) {
         kinds.push_back(result.kind);
       }
-      if (IsRead(result.kind) &&
-          std::find(thread_counts.begin(), thread_counts.end(),
-                    result.threads) == thread_counts.end()) {
-        thread_counts.push_back(result.threads);
-      }
+      show_threads |= IsRead(result.kind) && result.threads != 1;
+      show_range |= result.runs.size() > 1;
     }
   }
-  const bool show_cache = cache_sizes.size() > 1;
-  const bool show_threads =
-      thread_counts.size() > 1 ||
-      (thread_counts.size() == 1 && thread_counts[0] != 1);
-  const bool show_ratio = thread_counts.size() > 1;
-  bool show_range = false;
-  for (const ConfigReport& config : configs) {
-    for (const BenchmarkResult& result : config.results) {
-      if (result.runs.size() > 1) show_range = true;
-    }
-  }
-  const int base_threads = BaseThreads(configs).value_or(1);
 
-  std::vector<std::string> header;
-  if (show_cache) header.push_back("cache");
-  for (const char* name :
-       {"benchmark", "level", "engine", "filter", "layout", "io"}) {
-    header.push_back(name);
-  }
+  std::vector<std::string> header = {"benchmark", "level",  "engine",
+                                     "filter",    "layout", "io"};
   const size_t text_columns = header.size();
   if (show_threads) header.push_back("threads");
   header.push_back("micros/op");
@@ -275,75 +163,57 @@ std::string ComparisonTable(const std::vector<ConfigReport>& configs) {
         "stored b/key", "cache hit %", "table MB"}) {
     header.push_back(name);
   }
-  if (show_ratio) {
-    header.push_back(absl::StrCat("x ops/s vs ", base_threads, "t"));
-  }
   TextTable table(std::move(header), text_columns);
 
-  bool first_group = true;
-  for (uint64_t cache_size : cache_sizes) {
-    for (BenchmarkKind kind : kinds) {
-      bool any = false;
-      for (const ConfigReport& config : configs) {
-        if (config.cache_size != cache_size) continue;
-        for (const BenchmarkResult& result : config.results) {
-          if (result.kind != kind) continue;
-          if (!any && !first_group) table.AddSeparator();
-          any = true;
-          first_group = false;
-          const bool read = IsRead(kind);
-          const std::optional<double> fp = FalsePositiveRate(result);
-          const std::optional<double> bits = config.FilterBitsPerKey();
-          const std::optional<double> hit_rate = CacheHitRate(result);
-          std::vector<std::string> row;
-          if (show_cache) row.push_back(CacheSizeLabel(config.cache_size));
-          row.push_back(BenchmarkName(kind));
-          row.push_back(config.level);
-          row.push_back(EngineCell(config, result));
-          row.push_back(config.FilterLabel());
-          row.push_back(config.filter_layout.empty() ? "-"
-                                                     : config.filter_layout);
-          row.push_back(config.io);
-          if (show_threads) {
-            row.push_back(Cell(read, absl::StrCat(result.threads)));
-          }
-          row.push_back(absl::StrFormat("%.3f", result.micros_per_op));
-          if (show_range) row.push_back(RangeCell(result));
-          const std::vector<std::string> numbers = {
-              Cell(read && !std::isnan(result.p50_micros),
-                   absl::StrFormat("%.2f", result.p50_micros)),
-              Cell(read && !std::isnan(result.p99_micros),
-                   absl::StrFormat("%.2f", result.p99_micros)),
-              absl::StrFormat("%.0f", result.ops_per_second),
-              absl::StrFormat("%.1f", result.mb_per_second),
-              Cell(read,
-                   absl::StrFormat(
-                       "%.4f", PerOp(result.counters.file_reads, result.ops))),
-              Cell(read, absl::StrFormat("%.0f",
-                                         PerOp(result.counters.file_bytes_read,
-                                               result.ops))),
-              Cell(fp.has_value(),
-                   absl::StrFormat("%.3f", fp.value_or(0) * 100)),
-              Cell(bits.has_value() && config.HasFilter(),
-                   absl::StrFormat("%.2f", bits.value_or(0))),
-              Cell(hit_rate.has_value(),
-                   absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
-              Cell(config.storage.has_value(),
-                   absl::StrFormat("%.1f",
-                                   config.storage
-                                       ? config.storage->table_bytes / 1048576.0
-                                       : 0.0)),
-          };
-          row.insert(row.end(), numbers.begin(), numbers.end());
-          if (show_ratio) {
-            const std::optional<double> ratio =
-                read ? ThroughputRatio(config, result, base_threads)
-                     : std::nullopt;
-            row.push_back(Cell(ratio.has_value(),
-                               absl::StrFormat("%.2f", ratio.value_or(0))));
-          }
-          table.AddRow(std::move(row));
+  for (BenchmarkKind kind : kinds) {
+    if (kind != kinds.front()) table.AddSeparator();
+    for (const ConfigReport& config : configs) {
+      for (const BenchmarkResult& result : config.results) {
+        if (result.kind != kind) continue;
+        const bool read = IsRead(kind);
+        const std::optional<double> fp = FalsePositiveRate(result);
+        const std::optional<double> bits = config.FilterBitsPerKey();
+        const std::optional<double> hit_rate = CacheHitRate(result);
+        std::vector<std::string> row = {
+            BenchmarkName(kind),
+            config.level,
+            config.engine,
+            config.FilterLabel(),
+            config.filter_layout.empty() ? "-" : config.filter_layout,
+            config.io};
+        if (show_threads) {
+          row.push_back(Cell(read, absl::StrCat(result.threads)));
         }
+        row.push_back(absl::StrFormat("%.3f", result.micros_per_op));
+        if (show_range) row.push_back(RangeCell(result));
+        for (std::string cell : {
+                 Cell(read && !std::isnan(result.p50_micros),
+                      absl::StrFormat("%.2f", result.p50_micros)),
+                 Cell(read && !std::isnan(result.p99_micros),
+                      absl::StrFormat("%.2f", result.p99_micros)),
+                 absl::StrFormat("%.0f", result.ops_per_second),
+                 absl::StrFormat("%.1f", result.mb_per_second),
+                 Cell(read,
+                      absl::StrFormat("%.4f", PerOp(result.counters.file_reads,
+                                                    result.ops))),
+                 Cell(read, absl::StrFormat(
+                                "%.0f", PerOp(result.counters.file_bytes_read,
+                                              result.ops))),
+                 Cell(fp.has_value(),
+                      absl::StrFormat("%.3f", fp.value_or(0) * 100)),
+                 Cell(bits.has_value() && config.HasFilter(),
+                      absl::StrFormat("%.2f", bits.value_or(0))),
+                 Cell(hit_rate.has_value(),
+                      absl::StrFormat("%.1f", hit_rate.value_or(0) * 100)),
+                 Cell(config.storage.has_value(),
+                      absl::StrFormat(
+                          "%.1f", config.storage
+                                      ? config.storage->table_bytes / 1048576.0
+                                      : 0.0)),
+             }) {
+          row.push_back(std::move(cell));
+        }
+        table.AddRow(std::move(row));
       }
     }
   }
@@ -438,37 +308,117 @@ std::vector<std::string> CorrectnessProblems(
 
 namespace {
 
-nlohmann::json OptionalBytesJson(std::optional<uint64_t> bytes) {
-  return bytes ? nlohmann::json(*bytes) : nlohmann::json(nullptr);
+// null for a value that is absent (or not a finite number).
+template <typename T>
+nlohmann::json OrNull(const std::optional<T>& value) {
+  if (!value) return nullptr;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(*value)) return nullptr;
+  }
+  return *value;
+}
+nlohmann::json OrNull(double value) { return OrNull(std::optional(value)); }
+nlohmann::json OrNull(const std::string& text) {
+  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
 }
 
 nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
+  std::optional<std::vector<double>> open_range;
+  if (memory.open_micros_range) {
+    open_range = {memory.open_micros_range->first,
+                  memory.open_micros_range->second};
+  }
   return {
-      {"filter_bytes", OptionalBytesJson(memory.filter_bytes)},
-      {"index_bytes", OptionalBytesJson(memory.index_bytes)},
-      {"engine_bytes", OptionalBytesJson(memory.engine_bytes)},
-      {"engine_bytes_name", memory.engine_bytes
-                                ? nlohmann::json(memory.engine_bytes_name)
-                                : nlohmann::json(nullptr)},
-      {"filter_bytes_per_key",
-       OptionalJson(BytesPerKey(memory.filter_bytes, keys))},
-      {"index_bytes_per_key",
-       OptionalJson(BytesPerKey(memory.index_bytes, keys))},
-      {"engine_bytes_per_key",
-       OptionalJson(BytesPerKey(memory.engine_bytes, keys))},
-      {"block_cache_usage_bytes", OptionalBytesJson(memory.block_cache_usage)},
+      {"filter_bytes", OrNull(memory.filter_bytes)},
+      {"index_bytes", OrNull(memory.index_bytes)},
+      {"engine_bytes", OrNull(memory.engine_bytes)},
+      {"engine_bytes_name",
+       memory.engine_bytes ? OrNull(memory.engine_bytes_name) : nullptr},
+      {"filter_bytes_per_key", OrNull(BytesPerKey(memory.filter_bytes, keys))},
+      {"index_bytes_per_key", OrNull(BytesPerKey(memory.index_bytes, keys))},
+      {"engine_bytes_per_key", OrNull(BytesPerKey(memory.engine_bytes, keys))},
+      {"block_cache_usage_bytes", OrNull(memory.block_cache_usage)},
       {"block_cache_capacity_bytes", memory.block_cache_capacity},
       {"sources", memory.sources},
-      {"open_micros", OptionalJson(memory.open_micros)},
-      {"open_file_reads", OptionalBytesJson(memory.open_file_reads)},
-      {"open_data_block_reads",
-       OptionalBytesJson(memory.open_data_block_reads)},
-      {"open_micros_range",
-       memory.open_micros_range
-           ? nlohmann::json({memory.open_micros_range->first,
-                             memory.open_micros_range->second})
-           : nlohmann::json(nullptr)},
+      {"open_micros", OrNull(memory.open_micros)},
+      {"open_file_reads", OrNull(memory.open_file_reads)},
+      {"open_data_block_reads", OrNull(memory.open_data_block_reads)},
+      {"open_micros_range", OrNull(open_range)},
   };
+}
+
+nlohmann::json ResultJson(const ConfigReport& config,
+                          const BenchmarkResult& result) {
+  nlohmann::json r = {{"benchmark", BenchmarkName(result.kind)}};
+  if (result.kind == BenchmarkKind::kStats) {
+    r["stats"] = result.stats_text;
+    return r;
+  }
+  r.update({{"ops", result.ops},
+            {"threads", result.threads},
+            {"wall_seconds", result.wall_seconds},
+            {"micros_per_op", result.micros_per_op},
+            {"p50_micros", OrNull(result.p50_micros)},
+            {"p99_micros", OrNull(result.p99_micros)},
+            {"ops_per_second", result.ops_per_second},
+            {"mb_per_second", result.mb_per_second},
+            {"bytes", result.bytes}});
+  if (IsRead(result.kind)) {
+    const EngineCounters& counters = result.counters;
+    const bool filter = counters.has_filter_counters;
+    r.update({
+        {"found", result.found},
+        {"not_found", result.not_found},
+        {"wrong_values", result.wrong_values},
+        {"errors", result.errors},
+        {"first_error", OrNull(result.first_error)},
+        {"file_reads", counters.file_reads},
+        {"file_bytes_read", counters.file_bytes_read},
+        {"reads_per_op", PerOp(counters.file_reads, result.ops)},
+        {"bytes_read_per_op", PerOp(counters.file_bytes_read, result.ops)},
+        {"filter_checks",
+         filter ? nlohmann::json(counters.filter_checks) : nullptr},
+        {"filter_negatives",
+         filter ? nlohmann::json(counters.filter_negatives) : nullptr},
+        {"filter_true_positives", OrNull(counters.filter_true_positives)},
+        {"false_positive_rate", OrNull(FalsePositiveRate(result))},
+    });
+    if (counters.has_block_cache_counters) {
+      r["block_cache_hits"] = counters.block_cache_hits;
+      r["block_cache_misses"] = counters.block_cache_misses;
+    }
+    r["block_cache_hit_rate"] = OrNull(CacheHitRate(result));
+    // Absent keys: the share of lookups whose data block (read on a
+    // filter's "maybe") came from the block cache.
+    if (ReadsAbsentKeys(result.kind) && counters.has_block_cache_counters) {
+      r["absent_from_cache"] = PerOp(counters.block_cache_hits, result.ops);
+    }
+    r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
+                                : nlohmann::json(nullptr);
+    r["files_before"] = result.files_before;
+    r["files_after"] = result.files_after;
+  }
+  if (result.runs.size() > 1) {
+    nlohmann::json& runs = r["runs"] = nlohmann::json::array();
+    for (const RunFigures& run : result.runs) {
+      runs.push_back({{"micros_per_op", run.micros_per_op},
+                      {"p50_micros", OrNull(run.p50_micros)},
+                      {"p99_micros", OrNull(run.p99_micros)},
+                      {"ops_per_second", run.ops_per_second},
+                      {"mb_per_second", run.mb_per_second},
+                      {"wall_seconds", run.wall_seconds}});
+    }
+    for (const auto& [name, field] :
+         {std::pair{"micros_per_op", &RunFigures::micros_per_op},
+          std::pair{"p50_micros", &RunFigures::p50_micros},
+          std::pair{"p99_micros", &RunFigures::p99_micros},
+          std::pair{"ops_per_second", &RunFigures::ops_per_second},
+          std::pair{"mb_per_second", &RunFigures::mb_per_second}}) {
+      const auto [low, high] = Range(result, field);
+      r["range"][name] = {OrNull(low), OrNull(high)};
+    }
+  }
+  return r;
 }
 
 }  // namespace
@@ -476,153 +426,57 @@ nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
 nlohmann::json ReportJson(const nlohmann::json& settings,
                           const std::vector<std::string>& notes,
                           const std::vector<ConfigReport>& configs) {
-  nlohmann::json report;
-  report["settings"] = settings;
-  report["notes"] = notes;
-  report["problems"] = CorrectnessProblems(configs);
-  nlohmann::json& configs_json = report["configs"];
-  configs_json = nlohmann::json::array();
-  const int base_threads = BaseThreads(configs).value_or(1);
+  nlohmann::json report = {{"settings", settings},
+                           {"notes", notes},
+                           {"problems", CorrectnessProblems(configs)},
+                           {"configs", nlohmann::json::array()}};
   for (const ConfigReport& config : configs) {
-    nlohmann::json c;
-    c["engine"] = config.engine;
-    c["level"] = config.level;
-    {
-      const EngineEntry* entry = FindEngine(config.engine);
-      c["call"] = entry != nullptr ? nlohmann::json(entry->call)
-                                   : nlohmann::json(nullptr);
-    }
-    c["io"] = config.io;
-    c["filter"] = config.filter;
-    c["filter_label"] = config.FilterLabel();
-    c["bloom_bits"] = config.bloom_bits;
-    c["scan_filter"] = config.scan_filter;
-    c["stored_bits_per_key"] = !config.HasFilter()
-                                   ? nlohmann::json(nullptr)
-                                   : OptionalJson(config.FilterBitsPerKey());
-    c["target_stored_bits"] = config.target_stored_bits > 0
-                                  ? nlohmann::json(config.target_stored_bits)
-                                  : nlohmann::json(nullptr);
-    c["filter_layout"] = config.filter_layout.empty()
-                             ? nlohmann::json(nullptr)
-                             : nlohmann::json(config.filter_layout);
-    c["index_block_restart_interval"] =
-        config.index_block_restart_interval > 0
-            ? nlohmann::json(config.index_block_restart_interval)
-            : nlohmann::json(nullptr);
-    c["tables"] = config.tables;
-    c["cache_size"] = config.cache_size;
-    c["dir"] = config.dir;
-    c["keys_written"] = config.keys_written;
-    c["error"] = config.error.empty() ? nlohmann::json(nullptr)
-                                      : nlohmann::json(config.error);
+    const EngineEntry* entry = FindEngine(config.engine);
+    const MemorySummary* memory = config.LastMemory();
+    nlohmann::json c = {
+        {"engine", config.engine},
+        {"level", config.level},
+        {"call", entry != nullptr ? OrNull(entry->call) : nullptr},
+        {"io", config.io},
+        {"filter", config.filter},
+        {"filter_label", config.FilterLabel()},
+        {"bloom_bits", config.bloom_bits},
+        {"scan_filter", config.scan_filter},
+        {"stored_bits_per_key",
+         config.HasFilter() ? OrNull(config.FilterBitsPerKey()) : nullptr},
+        {"target_stored_bits", config.target_stored_bits > 0
+                                   ? nlohmann::json(config.target_stored_bits)
+                                   : nullptr},
+        {"filter_layout", OrNull(config.filter_layout)},
+        {"index_block_restart_interval",
+         config.index_block_restart_interval > 0
+             ? nlohmann::json(config.index_block_restart_interval)
+             : nullptr},
+        {"cache_size", config.cache_size},
+        {"dir", config.dir},
+        {"keys_written", config.keys_written},
+        {"error", OrNull(config.error)},
+        {"storage", nullptr},
+        {"memory", memory != nullptr ? MemoryJson(*memory, config.Keys())
+                                     : nlohmann::json(nullptr)},
+        {"results", nlohmann::json::array()},
+    };
     if (config.storage) {
       const StorageSummary& storage = *config.storage;
       c["storage"] = {
           {"table_files", storage.table_files},
           {"table_bytes", storage.table_bytes},
-          {"entries", storage.entries > 0 ? nlohmann::json(storage.entries)
-                                          : nlohmann::json(nullptr)},
-          {"filter_bytes", storage.filter_bytes
-                               ? nlohmann::json(*storage.filter_bytes)
-                               : nlohmann::json(nullptr)},
-          {"filter_bits_per_key", OptionalJson(config.FilterBitsPerKey())},
+          {"entries",
+           storage.entries > 0 ? nlohmann::json(storage.entries) : nullptr},
+          {"filter_bytes", OrNull(storage.filter_bytes)},
+          {"filter_bits_per_key", OrNull(config.FilterBitsPerKey())},
           {"shape", storage.shape},
       };
-    } else {
-      c["storage"] = nullptr;
     }
-    const MemorySummary* memory = config.LastMemory();
-    c["memory"] = memory != nullptr ? MemoryJson(*memory, config.Keys())
-                                    : nlohmann::json(nullptr);
-    nlohmann::json& results = c["results"];
-    results = nlohmann::json::array();
     for (const BenchmarkResult& result : config.results) {
-      const EngineCounters& counters = result.counters;
-      nlohmann::json r;
-      r["benchmark"] = BenchmarkName(result.kind);
-      if (result.kind == BenchmarkKind::kStats) {
-        r["stats"] = result.stats_text;
-        results.push_back(std::move(r));
-        continue;
-      }
-      r["ops"] = result.ops;
-      r["threads"] = result.threads;
-      r["wall_seconds"] = result.wall_seconds;
-      r["micros_per_op"] = result.micros_per_op;
-      r["p50_micros"] = NumberOrNull(result.p50_micros);
-      r["p99_micros"] = NumberOrNull(result.p99_micros);
-      r["ops_per_second"] = result.ops_per_second;
-      r["mb_per_second"] = result.mb_per_second;
-      r["bytes"] = result.bytes;
-      if (IsRead(result.kind)) {
-        r["found"] = result.found;
-        r["not_found"] = result.not_found;
-        r["wrong_values"] = result.wrong_values;
-        r["errors"] = result.errors;
-        r["first_error"] = result.first_error.empty()
-                               ? nlohmann::json(nullptr)
-                               : nlohmann::json(result.first_error);
-        r["file_reads"] = counters.file_reads;
-        r["file_bytes_read"] = counters.file_bytes_read;
-        r["reads_per_op"] = PerOp(counters.file_reads, result.ops);
-        r["bytes_read_per_op"] = PerOp(counters.file_bytes_read, result.ops);
-        if (counters.has_filter_counters) {
-          r["filter_checks"] = counters.filter_checks;
-          r["filter_negatives"] = counters.filter_negatives;
-        } else {
-          r["filter_checks"] = nullptr;
-          r["filter_negatives"] = nullptr;
-        }
-        r["filter_true_positives"] =
-            counters.filter_true_positives
-                ? nlohmann::json(*counters.filter_true_positives)
-                : nlohmann::json(nullptr);
-        r["false_positive_rate"] = OptionalJson(FalsePositiveRate(result));
-        if (counters.has_block_cache_counters) {
-          r["block_cache_hits"] = counters.block_cache_hits;
-          r["block_cache_misses"] = counters.block_cache_misses;
-        }
-        r["block_cache_hit_rate"] = OptionalJson(CacheHitRate(result));
-        r["throughput_ratio"] =
-            OptionalJson(ThroughputRatio(config, result, base_threads));
-        r["throughput_ratio_base_threads"] = base_threads;
-        if (result.kind == BenchmarkKind::kMultiReadRandom) {
-          r["batch_size"] = result.batch_size;
-          r["native_multiget"] = result.native_multiget;
-        }
-        r["memory"] = result.memory ? MemoryJson(*result.memory, config.Keys())
-                                    : nlohmann::json(nullptr);
-        r["files_before"] = result.files_before;
-        r["files_after"] = result.files_after;
-      }
-      if (result.runs.size() > 1) {
-        nlohmann::json runs = nlohmann::json::array();
-        for (const RunFigures& run : result.runs) {
-          runs.push_back({{"micros_per_op", run.micros_per_op},
-                          {"p50_micros", NumberOrNull(run.p50_micros)},
-                          {"p99_micros", NumberOrNull(run.p99_micros)},
-                          {"ops_per_second", run.ops_per_second},
-                          {"mb_per_second", run.mb_per_second},
-                          {"wall_seconds", run.wall_seconds}});
-        }
-        r["runs"] = runs;
-        nlohmann::json& range = r["range"];
-        for (const auto& [name, field] :
-             {std::pair{"micros_per_op", &RunFigures::micros_per_op},
-              std::pair{"p50_micros", &RunFigures::p50_micros},
-              std::pair{"p99_micros", &RunFigures::p99_micros},
-              std::pair{"ops_per_second", &RunFigures::ops_per_second},
-              std::pair{"mb_per_second", &RunFigures::mb_per_second}}) {
-          const auto [low, high] = Range(result, field);
-          range[name] = {NumberOrNull(low), NumberOrNull(high)};
-        }
-      }
-      if (!result.histogram_text.empty())
-        r["histogram"] = result.histogram_text;
-      results.push_back(std::move(r));
+      c["results"].push_back(ResultJson(config, result));
     }
-    configs_json.push_back(std::move(c));
+    report["configs"].push_back(std::move(c));
   }
   return report;
 }

@@ -1,12 +1,7 @@
-// How db_bench shows what it measured:
-//   - one line per engine and benchmark in the form LevelDB's and RocksDB's
-//     db_bench print, so that scripts written for them parse it:
-//       readmissing  :       0.478 micros/op 2090519 ops/sec;  0.0 MB/s ...
-//   - an aligned comparison table grouped by block-cache size and benchmark,
-//     so that engines and filters sit under one another, and a table of what
-//     each engine holds in memory per key;
-//   - the same as JSON (--json), from which bench/report.py draws the plots
-//     and BENCHMARKS.md's tables.
+// How db_bench shows what it measured: one line per engine and benchmark in
+// the form LevelDB's and RocksDB's db_bench print (scripts written for them
+// parse it), a comparison table grouped by benchmark, a table of memory per
+// key, and the same as JSON (--json) for bench/report.py.
 
 #ifndef BLOOMTABLE_DB_BENCH_REPORT_H_
 #define BLOOMTABLE_DB_BENCH_REPORT_H_
@@ -24,8 +19,8 @@ namespace db_bench {
 
 // One engine with one filter setting: what was built and what it measured.
 struct ConfigReport {
-  // bloomtable, bloomtable_single, leveldb_table, rocksdb_table, leveldb,
-  // leveldb+bloomtable, rocksdb
+  // bloomtable, leveldb_table, rocksdb_table, leveldb, leveldb+bloomtable,
+  // rocksdb, ...
   std::string engine;
   std::string level;   // table or db
   std::string io;      // pread or mmap
@@ -38,7 +33,6 @@ struct ConfigReport {
   std::string scan_filter = "none";
   // The stored bits per key bloom_bits was calibrated for (0: none).
   double target_stored_bits = 0;
-  int tables = 1;
   uint64_t cache_size = 0;  // block cache bytes
   std::string dir;
   std::optional<StorageSummary> storage;

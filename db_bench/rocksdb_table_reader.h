@@ -1,6 +1,7 @@
 // RocksDB's own table lookup, for db_bench's "rocksdb_table" row: what
-// RocksDB's DB::Get calls for each table file it consults and what RocksDB's
-// table_reader_bench times, TableReader::Get on a BlockBasedTable opened
+// RocksDB's DB::Get (and DB::MultiGet) calls for each table file it consults
+// and what RocksDB's table_reader_bench times, TableReader::Get (and
+// TableReader::MultiGet) on a BlockBasedTable opened
 // through the table factory (BlockBasedTableFactory::NewTableReader), which
 // asks the full filter before the index and the data block. The key is
 // looked up as the DB looks it up (a LookupKey at the newest sequence
@@ -19,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -33,6 +35,14 @@ class RocksDBTableReader {
   // OK with the value, NotFound, or the peer's error.
   virtual absl::Status Get(const rocksdb::ReadOptions& read_options,
                            std::string_view key, std::string* value) const = 0;
+  // TableReader::MultiGet, as DB::MultiGet calls it for one table: the keys
+  // sorted and looked up in batches of MultiGetContext::MAX_BATCH_SIZE (the
+  // filter asked for each, then the batch's data blocks read together).
+  // (*statuses)[i] and (*values)[i] answer keys[i] as Get does.
+  virtual void MultiGet(const rocksdb::ReadOptions& read_options,
+                        const std::vector<std::string_view>& keys,
+                        std::vector<absl::Status>* statuses,
+                        std::vector<std::string>* values) const = 0;
 };
 
 // Opens the table file `path` with `options` (its env's file system opens

@@ -129,7 +129,7 @@ PlanFlags ScanFlags() {
   flags.filter = "cache_local_bloom";
   flags.filter_layout = "auto";
   flags.cache_size = "8388608";
-  flags.threads = "1";
+  flags.threads = 1;
   flags.engines = "bloomtable";
   return flags;
 }

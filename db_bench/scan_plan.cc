@@ -38,13 +38,11 @@ absl::Status ApplyKeyFlags(BenchPlan* plan) {
   absl::Status status = KeyGenerator::Validate(
       static_cast<size_t>(flags.key_size), plan->num, plan->key_scheme);
   if (!status.ok()) return status;
-  if (flags.seek_nexts < 0 || flags.seek_nexts > kMaxSeekNexts) {
-    return Invalid(
-        absl::StrCat("--seek_nexts must be in [0, ", kMaxSeekNexts, "]"));
-  }
-  if (flags.scan_length < 1 || flags.scan_length > kMaxScanLength) {
-    return Invalid(
-        absl::StrCat("--scan_length must be in [1, ", kMaxScanLength, "]"));
+  if (flags.seek_nexts < 0 || flags.seek_nexts > kMaxSeekNexts ||
+      flags.scan_length < 1 || flags.scan_length > kMaxScanLength) {
+    return Invalid(absl::StrCat("--seek_nexts must be in [0, ", kMaxSeekNexts,
+                                "], --scan_length in [1, ", kMaxScanLength,
+                                "]"));
   }
   return absl::OkStatus();
 }
@@ -63,16 +61,16 @@ absl::StatusOr<std::vector<std::string>> ParseScanFilters(
     }
   }
   if (list.empty()) return Invalid("--scan_filters is empty");
-  const bool prefix =
-      std::find(list.begin(), list.end(), "prefix") != list.end();
-  if (prefix &&
+  auto has = [&list](const char* name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
+  if (has("prefix") &&
       (flags.prefix_length < 1 || flags.prefix_length > kMaxPrefixLength)) {
     return Invalid(
         absl::StrCat("--scan_filters=prefix needs --prefix_length in [1, ",
                      kMaxPrefixLength, "]"));
   }
-  const bool range = std::find(list.begin(), list.end(), "range") != list.end();
-  if (range && !(flags.range_bits >= 4 && flags.range_bits <= 40)) {
+  if (has("range") && !(flags.range_bits >= 4 && flags.range_bits <= 40)) {
     return Invalid("--scan_filters=range needs --range_bits in [4, 40]");
   }
   return list;
@@ -80,8 +78,7 @@ absl::StatusOr<std::vector<std::string>> ParseScanFilters(
 
 void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config) {
   EngineOptions& options = config->engine_options;
-  const bool bloomtable =
-      config->engine == "bloomtable" || config->engine == "bloomtable_single";
+  const bool bloomtable = config->engine == "bloomtable";
   if (config->scan_filter == "prefix") {
     const size_t length = static_cast<size_t>(flags.prefix_length);
     if (bloomtable) {
@@ -98,45 +95,21 @@ void ApplyScanFilter(const PlanFlags& flags, ConfigPlan* config) {
 
 void AddScanNotes(BenchPlan* plan) {
   const PlanFlags& flags = plan->flags;
-  bool scans = false;
-  for (BenchmarkKind kind : plan->benchmarks) scans = scans || IsScan(kind);
-  bool scan_filters = false;
+  bool prefix = false;
+  bool range = false;
   for (const ConfigPlan& config : plan->configs) {
-    scan_filters = scan_filters || config.scan_filter != "none";
+    prefix |= config.scan_filter == "prefix";
+    range |= config.scan_filter == "range";
   }
-  if (scans) {
+  if (prefix) {
     plan->notes.push_back(absl::StrCat(
-        "scanmissing/scanshort: one bounded scan per op (Engine::NewScan: a "
-        "new iterator with the range as its bounds, positioned and walked "
-        "to the end), over --scan_length=",
-        flags.scan_length,
-        " key numbers; scanmissing's ranges hold no key (half start right "
-        "after a key), scanshort's start at a key. Keys: --key_scheme=",
-        flags.key_scheme,
-        flags.key_scheme == "decimal"
-            ? " (every other number is a key: empty ranges are one number "
-              "long)"
-            : "",
-        ". reads/op counts table-file reads per scan; FP % = scan-filter "
-        "'maybe' answers per scan asked."));
-    plan->notes.push_back(
-        "Scans without a scan filter (LevelDB has none) seek and read the "
-        "block where the range would be; bloomtable passes the bounds to its "
-        "table iterators, RocksDB to ReadOptions::iterate_lower_bound/"
-        "iterate_upper_bound.");
+        "+prefix: bloomtable's prefix filter, or RocksDB's prefix Bloom, of "
+        "the keys' first ",
+        flags.prefix_length, " bytes (whole keys kept)."));
   }
-  if (scan_filters) {
-    plan->notes.push_back(absl::StrCat(
-        "+prefix: bloomtable's prefix filter (its point filter also holds the "
-        "keys' first ",
-        flags.prefix_length,
-        " bytes), or RocksDB's prefix Bloom (NewFixedPrefixTransform(",
-        flags.prefix_length,
-        "), whole keys kept, scans with auto_prefix_mode); +range: "
-        "bloomtable's range filter bloomtable.Grafite at ",
-        flags.range_bits,
-        " bits per key (a store with filter none+range has no point filter). "
-        "Stored bits/key count every filter block of the table."));
+  if (range) {
+    plan->notes.push_back(absl::StrCat("+range: bloomtable's range filter at ",
+                                       flags.range_bits, " bits per key."));
   }
 }
 

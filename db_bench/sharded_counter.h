@@ -1,7 +1,8 @@
 // ShardedCounter is a counter that many threads add to without contending on
 // one cache line: each thread adds to one of kShards padded slots chosen by
-// its id, and Sum() adds the slots up. Safe to use from any thread; Sum() is
-// exact once the adders are done.
+// its id, and Sum() adds the slots up. ReadCounters are two of them, the
+// table-file reads of a peer engine's file wrappers and their bytes. Safe to
+// use from any thread; Sum() is exact once the adders are done.
 
 #ifndef BLOOMTABLE_DB_BENCH_SHARDED_COUNTER_H_
 #define BLOOMTABLE_DB_BENCH_SHARDED_COUNTER_H_
@@ -43,6 +44,17 @@ class ShardedCounter {
   }
 
   Shard shards_[kShards];
+};
+
+struct ReadCounters {
+  // Call after each read with the bytes it returned.
+  void Add(uint64_t bytes_read) {
+    reads.Add(1);
+    bytes.Add(bytes_read);
+  }
+
+  ShardedCounter reads;
+  ShardedCounter bytes;
 };
 
 }  // namespace db_bench

@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of db_bench: every benchmark on every engine built, at a small
-# size, in the shapes that matter (one table; several overlapping tables with
-# 1 and 2 threads, two cache sizes, MultiGet batches and device latency; a
-# store reused with --use_existing_db; LevelDB with bloomtable's filters
-# through the adapter), then db_bench_check on the JSON; and the usage
-# errors.
+# size, in the shapes that matter (2 threads, no block cache; a store reused
+# with --use_existing_db; LevelDB with bloomtable's filters through the
+# adapter), then db_bench_check on the JSON; and the usage errors.
 #
 #   smoke_test.sh path/to/db_bench path/to/db_bench_check
 set -euo pipefail
@@ -14,10 +12,10 @@ check=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/db_bench_smoke.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-all="fillseq,readrandom,fillrandom,readrandom,multireadrandom,readmissing,readnearmiss,readhot,readseq,seekrandom,stats"
+all="fillseq,readrandom,fillrandom,readrandom,readmissing,readnearmiss,readunrelated,readseq,seekrandom,stats"
 
 echo "== every benchmark, one table, both I/O paths"
-"$db_bench" --num=2000 --benchmarks="$all" --batch_size=16 --io=pread,mmap \
+"$db_bench" --num=2000 --benchmarks="$all" --io=pread,mmap \
   --json="$work/one.json" >"$work/one.out"
 # The LevelDB-style line that scripts for LevelDB's db_bench parse.
 grep -E '^readmissing +: +[0-9.]+ micros/op [0-9]+ ops/sec;' "$work/one.out" >/dev/null
@@ -31,27 +29,21 @@ echo "== every bloomtable filter policy, both layouts"
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss \
   --json="$work/whole.json" >"$work/whole.out"
 
-echo "== overlapping tables, 2 threads, 2 bloom_bits values, latency"
-"$db_bench" --num=2000 --reads=500 --tables=3 --threads=2 --io_latency_us=1 \
-  --bloom_bits=6,10 --batch_size=7 \
-  --benchmarks=fillrandom,readrandom,multireadrandom,readmissing,readnearmiss,readhot,seekrandom,readseq \
-  --json="$work/tables.json" >"$work/tables.out"
+echo "== 2 threads, 2 bloom_bits values"
+"$db_bench" --num=2000 --reads=500 --threads=2 --bloom_bits=6,10 \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,seekrandom,readseq \
+  --json="$work/threads.json" >"$work/threads.out"
 
-echo "== overlapping tables, 1 and 2 threads, 2 cache sizes"
-# (No --io_latency_us here: with no cache every read would sleep.)
-"$db_bench" --num=2000 --reads=500 --tables=3 --threads=1,2 \
-  --cache_size=0,32K --batch_size=7 \
-  --benchmarks=fillrandom,readrandom,multireadrandom,readmissing,readnearmiss \
+echo "== no block cache"
+"$db_bench" --num=2000 --reads=500 --cache_size=0 \
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss \
   --json="$work/caches.json" >"$work/caches.out"
-# One row group per cache size.
-grep -E '^0 +readrandom' "$work/caches.out" >/dev/null
-grep -E '^32K +readrandom' "$work/caches.out" >/dev/null
 
 if grep -q leveldb+bloomtable "$work/one.out"; then
   echo "== leveldb+bloomtable: the adapter takes per-block policies, skips Ribbon"
   "$db_bench" --num=2000 --engines=leveldb,leveldb+bloomtable \
     --filter=ribbon,cache_local_bloom,leveldb_bloom --bloom_bits=10 \
-    --benchmarks=fillrandom,readrandom,multireadrandom,readmissing,readnearmiss \
+    --benchmarks=fillrandom,readrandom,readmissing,readnearmiss \
     --json="$work/adapter.json" >"$work/adapter.out"
   grep -q 'leveldb+bloomtable skips --filter=ribbon' "$work/adapter.out"
   adapter_json=("$work/adapter.json")
@@ -75,7 +67,7 @@ echo "== a store filled once, then read with --use_existing_db"
   >"$work/existing.out"
 
 "$check" "$work/one.json" "$work/filters.json" "$work/whole.json" \
-  "$work/tables.json" "$work/caches.json" "$work/existing.json" \
+  "$work/threads.json" "$work/caches.json" "$work/existing.json" \
   "$work/scans.json" "$work/scans64.json" \
   "${adapter_json[@]}"
 
@@ -99,8 +91,7 @@ expect_usage_error --num=100 --use_existing_db
 expect_usage_error --num=100 --cache_size=lots
 expect_usage_error --num=100 --cache_size=8X
 expect_usage_error --num=100 --threads=0
-expect_usage_error --num=100 --threads=1,x
-expect_usage_error --num=100 --batch_size=0
+expect_usage_error --num=100 --cache_size=8M,64M
 expect_usage_error --num=100 --io=direct
 expect_usage_error --num=100 --stored_bits=0
 expect_usage_error --num=100 --repeats=0

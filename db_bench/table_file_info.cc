@@ -68,5 +68,21 @@ absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path) {
   return info;
 }
 
+absl::StatusOr<StorageSummary> StorageOfFiles(
+    const std::vector<std::string>& paths) {
+  StorageSummary summary;
+  uint64_t filter_bytes = 0;
+  for (const std::string& path : paths) {
+    absl::StatusOr<TableFileInfo> info = ReadTableFileInfo(path);
+    if (absl::IsNotFound(info.status())) continue;
+    if (!info.ok()) return info.status();
+    ++summary.table_files;
+    summary.table_bytes += info->file_size;
+    filter_bytes += info->filter_bytes;
+  }
+  summary.filter_bytes = filter_bytes;
+  return summary;
+}
+
 }  // namespace db_bench
 }  // namespace bloomtable

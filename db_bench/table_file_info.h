@@ -11,8 +11,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "db_bench/engine.h"
 
 namespace bloomtable {
 namespace db_bench {
@@ -35,6 +37,12 @@ struct TableFileInfo {
 // DataLoss for a damaged file; InvalidArgument for another format; the
 // file's own errors.
 absl::StatusOr<TableFileInfo> ReadTableFileInfo(const std::string& path);
+
+// The table files at `paths`: how many, their bytes and their filter blocks'
+// bytes (shape left empty). Files that a compaction removed meanwhile
+// (NotFound) are skipped.
+absl::StatusOr<StorageSummary> StorageOfFiles(
+    const std::vector<std::string>& paths);
 
 }  // namespace db_bench
 }  // namespace bloomtable

@@ -1,7 +1,8 @@
 // The log reader on arbitrary bytes, and what reads its records: the
 // entries must cover the file exactly, in order, with totals that add up;
 // every record's payload is decoded as a write batch and as a version edit;
-// ReadManifest and IdentifyLogContents read the same bytes.
+// ReadManifest and IdentifyLogContents read the same bytes. Salvage's
+// reading (repairs, resynchronisation) keeps the same promises.
 //
 // Inputs are at most 16 KiB (the CI's -max_len), half a 32 KiB block. So
 // that fragments cross a block boundary, an input whose first byte has its
@@ -42,10 +43,12 @@ std::string MakeFile(const uint8_t* data, size_t size) {
   return file.contents() + input.substr(1);
 }
 
-void CheckEntries(const std::string& bytes, bool verify_checksums) {
+void CheckEntries(const std::string& bytes, bool verify_checksums,
+                  bool salvage = false) {
   std::unique_ptr<RandomAccessFile> file = NewMemoryRandomAccessFile(bytes);
   LogReader::Options options;
   options.verify_checksums = verify_checksums;
+  options.salvage = salvage;
   LogReader reader(file.get(), bytes.size(), options);
   LogEntry entry;
   uint64_t covered = 0;
@@ -72,7 +75,8 @@ void CheckEntries(const std::string& bytes, bool verify_checksums) {
   }
   if (!reader.status().ok() || covered != bytes.size()) __builtin_trap();
   const LogAccounting& totals = reader.accounting();
-  if (totals.record_bytes + totals.padding_bytes + totals.damaged_bytes !=
+  if (totals.record_bytes + totals.padding_bytes + totals.damaged_bytes +
+          totals.unread_bytes !=
       bytes.size()) {
     __builtin_trap();
   }
@@ -86,6 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes = MakeFile(data, size);
   CheckEntries(bytes, /*verify_checksums=*/true);
   CheckEntries(bytes, /*verify_checksums=*/false);
+  CheckEntries(bytes, /*verify_checksums=*/true, /*salvage=*/true);
   std::unique_ptr<RandomAccessFile> file = NewMemoryRandomAccessFile(bytes);
   if (!IdentifyLogContents(*file, bytes.size()).ok()) __builtin_trap();
   absl::StatusOr<ManifestContents> manifest = ReadManifest(*file, bytes.size());

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,8 @@
 #include "fuzz/fix_checksums.h"
 #include "fuzz/fuzz_options.h"
 #include "fuzz/touch_entry.h"
+#include "table/internal_key.h"
+#include "table/table_salvage.h"
 
 namespace bloomtable {
 namespace {
@@ -169,5 +172,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto cache = bloomtable::NewLRUCache(16 << 10, 0);
   bloomtable::Exercise(fixed, KeyFormat::kPlain, read_options, cache);
   bloomtable::Exercise(fixed, KeyFormat::kLevelDBInternal, read_options, cache);
+
+  // Salvage reads what it can of either, never past the bytes it was given.
+  for (const std::string* input : {&bytes, &fixed}) {
+    std::unique_ptr<bloomtable::RandomAccessFile> file =
+        bloomtable::NewMemoryRandomAccessFile(*input);
+    std::vector<std::string> problems;
+    if (!bloomtable::SalvageTable(
+             *file, input->size(), bloomtable::TableSalvageOptions(),
+             [](std::string_view key, std::string_view, uint64_t) {
+               bloomtable::ParsedInternalKey parsed;
+               if (!bloomtable::ParseInternalKey(key, &parsed)) {
+                 __builtin_trap();
+               }
+             },
+             &problems)
+             .ok()) {
+      __builtin_trap();
+    }
+  }
   return 0;
 }

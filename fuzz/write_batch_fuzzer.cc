@@ -1,7 +1,9 @@
 // The write-batch decoder on arbitrary bytes: DecodeWriteBatch and
 // IterateWriteBatch agree (both fail, or both give the same operations),
 // a failed batch delivers nothing, and a decoded batch re-encodes to bytes
-// that decode to the same operations.
+// that decode to the same operations. ReplayWriteBatch delivers the same
+// operations with no problem for a batch that decodes, and says what is
+// wrong with one that does not.
 
 #include <cstddef>
 #include <cstdint>
@@ -57,9 +59,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<WriteBatchHeader> header =
       IterateWriteBatch(batch, &collector);
   if (decoded.ok() != header.ok()) __builtin_trap();
+  Collector replayed;
+  absl::StatusOr<WriteBatchReplay> replay = ReplayWriteBatch(batch, &replayed);
+  if (replay.ok() && replay->applied != replayed.ops.size()) __builtin_trap();
   if (!decoded.ok()) {
     if (!collector.ops.empty()) __builtin_trap();
+    if (replay.ok() && replay->problem.ok()) __builtin_trap();
     return 0;
+  }
+  if (!replay.ok() || !replay->problem.ok() ||
+      !Same(replayed.ops, decoded->ops)) {
+    __builtin_trap();
   }
   if (!Same(decoded->ops, collector.ops) ||
       decoded->ops.size() != decoded->count) {

@@ -20,24 +20,37 @@
 // magic number when format_version is 0, and never compresses their
 // metaindex, so the metaindex can be read before the numbering is known).
 //
-// Allocation: what a block of S stored bytes may decompress to is bounded,
-// and never more than the largest block Block::Parse accepts
-// (kMaxUncompressedBlockSize, 4 GiB - 1):
-//   Snappy      64/3 S (MaxSnappyUncompressedLength); a larger claimed
-//               length is DataLoss before anything is allocated;
-//   LZ4         255 S (MaxLz4DecompressedSize); likewise for its prefix;
-//   deflate     1032 S (MaxInflatedSize), grown as it arrives;
-//   zstd        32768 S (MaxZstdDecompressedSize), or the size the frame or
-//               RocksDB's prefix declares; a declared size above 16 S (and
-//               64 KiB) grows as it arrives; the decoder's window is capped
-//               at the least power of two holding the bound (a valid frame
-//               with a larger window is Unimplemented);
-//   bzip2       the caller's limit (Options::max_uncompressed_block_size),
-//               where the decoder stops: bzip2 has no useful bound of its
-//               own.
-// Streaming codecs grow their output as it arrives
-// (util/decompression_buffer.h), at most twice the output while growing,
-// so that no claimed length alone sizes an allocation beyond these bounds.
+// Allocation: what a block of S stored bytes may decompress to is bounded by
+// the caller's limit (Options::max_uncompressed_block_size) for every codec
+// whose output its stored size does not bound tightly, and by each codec's
+// densest expansion, and never more than the largest block Block::Parse
+// accepts (kMaxUncompressedBlockSize, 4 GiB - 1):
+//   Snappy      64/3 S (MaxSnappyUncompressedLength): a larger claimed
+//               length is DataLoss before anything is allocated. Not bound
+//               by the caller's limit (a LevelDB table may hold a 100 MiB
+//               Snappy block, and Snappy's own bound is tight);
+//   LZ4         255 S (MaxLz4DecompressedSize) and the limit, checked on its
+//               size prefix before allocating;
+//   deflate     1032 S (MaxInflatedSize) and the limit;
+//   zstd        32768 S (MaxZstdDecompressedSize) and the limit, or the size
+//               the frame or RocksDB's prefix declares, checked before
+//               allocating; a declared size above 16 S (and 64 KiB) is not
+//               allocated before the output is counted; the decoder's window
+//               is capped at the least power of two holding the bound (a
+//               valid frame with a larger window is Unimplemented);
+//   bzip2       the limit alone: bzip2 has no useful bound of its own.
+// Streaming codecs write through a DecompressionBuffer
+// (util/decompression_buffer.h): the output lands in one allocation of
+// exactly its size, and a read holds no more than that and a scratch of at
+// most 64 KiB (not even that once the output is larger than the scratch),
+// however the output grows.
+//
+// A block that holds more than the limit is ResourceExhausted, one message
+// for every codec, naming Options::max_uncompressed_block_size (the block
+// may be valid: a caller who expects larger blocks raises the option); one
+// that claims or holds more than its codec's densest expansion is DataLoss.
+// A stream cut short is DataLoss, also when its output so far is exactly
+// the limit.
 //
 // Free functions without shared state: safe from any thread.
 
@@ -117,16 +130,17 @@ BlockCodec CodecOf(CompressionNumbering numbering, unsigned char type,
 // DataLoss for damaged bytes, or a type no writer of `numbering` uses
 // ("unknown compression type N"); Unimplemented for a type that some writer
 // uses but this library does not read (the message names the type and the
-// writer). `zstd_contexts` (may be null) lends zstd decompression contexts
-// for reuse. A bzip2 block stops at `max_bzip2_size` bytes
-// (Options::max_uncompressed_block_size; at most kMaxUncompressedBlockSize):
-// one that holds more is Unimplemented, its message naming the option. A
-// zstd frame whose window is larger than its block may decompress to is
-// Unimplemented too (a valid frame this reader does not decode).
+// writer), and for a zstd frame whose window is larger than its block may
+// decompress to (a valid frame this reader does not decode);
+// ResourceExhausted for a deflate, zlib, bzip2, zstd or LZ4 block that holds
+// more than `max_uncompressed_size` bytes
+// (Options::max_uncompressed_block_size; at most kMaxUncompressedBlockSize),
+// its message naming the option. `zstd_contexts` (may be null) lends zstd
+// decompression contexts for reuse.
 absl::StatusOr<BlockContents> UncompressBlock(
     CompressionNumbering numbering, unsigned char type, std::string_view stored,
     ZstdContextCache* zstd_contexts = nullptr,
-    size_t max_bzip2_size = kDefaultMaxUncompressedBlockSize);
+    size_t max_uncompressed_size = kDefaultMaxUncompressedBlockSize);
 
 }  // namespace bloomtable
 

@@ -113,7 +113,7 @@ struct ReadBlockOptions {
   CompressionNumbering numbering = CompressionNumbering::kLevelDB;
   // Lends zstd decompression contexts for reuse; may be null. Not owned.
   ZstdContextCache* zstd_contexts = nullptr;
-  // The most a bzip2 block may decompress to
+  // The most a deflate, zlib, bzip2, zstd or LZ4 block may decompress to
   // (Options::max_uncompressed_block_size).
   size_t max_uncompressed_block_size = kDefaultMaxUncompressedBlockSize;
 };

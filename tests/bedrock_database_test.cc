@@ -20,6 +20,7 @@
 #include "db/log_writer.h"
 #include "gtest/gtest.h"
 #include "tests/foreign_table_writer.h"
+#include "tests/log_only_database.h"
 #include "tests/temp_dir.h"
 #include "util/coding.h"
 
@@ -42,18 +43,6 @@ void WriteFile(const std::string& path, const std::string& bytes) {
   absl::StatusOr<std::unique_ptr<WritableFile>> file = NewWritableFile(path);
   ASSERT_TRUE(file.ok()) << file.status();
   ASSERT_TRUE((*file)->Append(bytes).ok());
-  ASSERT_TRUE((*file)->Close().ok());
-}
-
-// Writes one log record (a write batch or a version edit) to `path`.
-void WriteLog(const std::string& path,
-              const std::vector<std::string>& records) {
-  absl::StatusOr<std::unique_ptr<WritableFile>> file = NewWritableFile(path);
-  ASSERT_TRUE(file.ok()) << file.status();
-  LogWriter writer(file->get());
-  for (const std::string& record : records) {
-    ASSERT_TRUE(writer.AddRecord(record).ok());
-  }
   ASSERT_TRUE((*file)->Close().ok());
 }
 
@@ -99,7 +88,8 @@ class BedrockDatabaseTest : public testing::Test {
     model_[Key(3)] = "from the log";
     model_.erase(Key(14));
     model_[Key(22)] = "back";
-    WriteLog(dir_.File("000008.log"), {EncodeWriteBatch(2000, ops)});
+    test::WriteLogRecords(dir_.File("000008.log"),
+                          {EncodeWriteBatch(2000, ops)});
 
     VersionEdit edit;
     edit.comparator = "leveldb.BytewiseComparator";
@@ -116,7 +106,7 @@ class BedrockDatabaseTest : public testing::Test {
     edit.new_files = {f5, f7};
     std::string record;
     edit.EncodeTo(&record);
-    WriteLog(dir_.File("MANIFEST-000002"), {record});
+    test::WriteLogRecords(dir_.File("MANIFEST-000002"), {record});
     WriteFile(dir_.File("CURRENT"), "MANIFEST-000002\n");
   }
 

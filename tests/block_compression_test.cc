@@ -14,11 +14,14 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "snappy.h"
+#include "tests/codec_blocks.h"
 #include "util/coding.h"
 #include "util/deflate.h"
 #include "util/lz4_codec.h"
@@ -37,88 +40,6 @@ std::string SampleContents() {
     contents += "key" + std::to_string(i * 7919 % 1000) + "=value;";
   }
   return contents;
-}
-
-// Compressed by zlib itself (not bloomtable's Deflate, so that the reader is
-// checked against an independent writer), the way the writers call it:
-// deflateInit2 with memLevel 8, output taken in 128 KiB pieces and the input
-// given whole, then Z_FINISH. window_bits 15 gives a zlib stream (Mojang's
-// type 2), -15 raw deflate (Mojang's type 4), -14 raw deflate with a smaller
-// window (RocksDB's default). Mojang's fork takes any level from -1 to 9
-// (its default -1) with the default strategy.
-std::string ZlibDeflate(std::string_view input, int window_bits,
-                        int level = Z_BEST_COMPRESSION,
-                        int strategy = Z_DEFAULT_STRATEGY) {
-  z_stream stream{};
-  EXPECT_EQ(deflateInit2(&stream, level, Z_DEFLATED, window_bits, 8, strategy),
-            Z_OK);
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
-  stream.avail_in = static_cast<uInt>(input.size());
-  std::string output;
-  std::string piece(128 * 1024, '\0');
-  int result = Z_OK;
-  while (result == Z_OK) {
-    stream.next_out = reinterpret_cast<Bytef*>(piece.data());
-    stream.avail_out = static_cast<uInt>(piece.size());
-    result = deflate(&stream, Z_FINISH);
-    output.append(piece.data(), piece.size() - stream.avail_out);
-  }
-  EXPECT_EQ(result, Z_STREAM_END);
-  deflateEnd(&stream);
-  return output;
-}
-
-std::string Deflate(std::string_view input, int window_bits) {
-  return ZlibDeflate(input, window_bits);
-}
-
-// One zstd frame; `with_size` writes the content size in its header.
-std::string ZstdFrame(std::string_view input, bool with_size) {
-  ZSTD_CCtx* context = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(context, ZSTD_c_contentSizeFlag, with_size ? 1 : 0);
-  std::string output(ZSTD_compressBound(input.size()), '\0');
-  const size_t size = ZSTD_compress2(context, output.data(), output.size(),
-                                     input.data(), input.size());
-  EXPECT_FALSE(ZSTD_isError(size));
-  output.resize(size);
-  ZSTD_freeCCtx(context);
-  return output;
-}
-
-std::string Bzip2(std::string_view input) {
-  std::string output(input.size() + input.size() / 100 + 600, '\0');
-  unsigned int size = static_cast<unsigned int>(output.size());
-  EXPECT_EQ(BZ2_bzBuffToBuffCompress(output.data(), &size,
-                                     const_cast<char*>(input.data()),
-                                     static_cast<unsigned int>(input.size()),
-                                     /*blockSize100k=*/1, 0, 0),
-            BZ_OK);
-  output.resize(size);
-  return output;
-}
-
-std::string Lz4Block(std::string_view input) {
-  std::string output(LZ4_compressBound(static_cast<int>(input.size())), '\0');
-  const int size = LZ4_compress_default(input.data(), output.data(),
-                                        static_cast<int>(input.size()),
-                                        static_cast<int>(output.size()));
-  EXPECT_GT(size, 0);
-  output.resize(size);
-  return output;
-}
-
-// RocksDB's layouts in format_version 0 tables: LZ4 after a fixed64 size,
-// zstd after a varint32 size.
-std::string RocksDBLz4(std::string_view input) {
-  std::string block;
-  PutFixed64(&block, input.size());
-  return block + Lz4Block(input);
-}
-
-std::string RocksDBZstd(std::string_view input) {
-  std::string block;
-  PutVarint32(&block, static_cast<uint32_t>(input.size()));
-  return block + ZstdFrame(input, true);
 }
 
 void ExpectReadsBack(CompressionNumbering numbering, unsigned char type,
@@ -349,6 +270,78 @@ TEST(CompressionNumberingNames, NameEveryCodec) {
   EXPECT_EQ(BlockCodecName(BlockCodec::kBzip2), "bzip2");
   EXPECT_EQ(BlockCodecName(BlockCodec::kLz4), "lz4");
   EXPECT_EQ(BlockCodecName(BlockCodec::kXpress), "xpress");
+}
+
+// ---------------------------------------------------------------------------
+// The caller's limit (Options::max_uncompressed_block_size), one for every
+// codec whose output its stored size does not bound tightly.
+
+// A limit past the first pass's 64 KiB scratch, so that the output is
+// counted before its exact allocation, and not a round number.
+constexpr size_t kLimit = 200003;
+
+absl::StatusOr<BlockContents> Uncompress(const LimitedCodec& codec,
+                                         const std::string& stored,
+                                         size_t limit) {
+  return UncompressBlock(codec.numbering, codec.type, stored, nullptr, limit);
+}
+
+TEST(UncompressedLimit, EveryCodecReadsABlockOfExactlyTheLimit) {
+  const std::string raw = CompressibleContents(kLimit);
+  for (const LimitedCodec& codec : LimitedCodecs()) {
+    SCOPED_TRACE(codec.name);
+    absl::StatusOr<BlockContents> contents =
+        Uncompress(codec, codec.compress(raw), kLimit);
+    ASSERT_TRUE(contents.ok()) << contents.status();
+    EXPECT_EQ(contents->data, raw);
+  }
+}
+
+// One error for every codec: ResourceExhausted, naming the option.
+TEST(UncompressedLimit, EveryCodecRefusesABlockOneBytePastIt) {
+  const std::string raw = CompressibleContents(kLimit + 1);
+  for (const LimitedCodec& codec : LimitedCodecs()) {
+    SCOPED_TRACE(codec.name);
+    absl::StatusOr<BlockContents> contents =
+        Uncompress(codec, codec.compress(raw), kLimit);
+    EXPECT_EQ(contents.status().code(), absl::StatusCode::kResourceExhausted)
+        << contents.status();
+    EXPECT_TRUE(absl::StrContains(contents.status().message(),
+                                  "Options::max_uncompressed_block_size"))
+        << contents.status();
+    EXPECT_TRUE(
+        absl::StrContains(contents.status().message(), absl::StrCat(kLimit)))
+        << contents.status();
+  }
+}
+
+// A stream whose output reaches exactly the limit and then ends before its
+// end: damaged, not too large (the output passes limit - 1, so the whole
+// of it came out).
+TEST(UncompressedLimit, AStreamCutExactlyAtTheLimitIsDamage) {
+  const std::string raw = CompressibleContents(kLimit);
+  for (const LimitedCodec& codec : LimitedCodecs()) {
+    SCOPED_TRACE(codec.name);
+    const std::string stored = codec.unfinished(raw);
+    absl::StatusOr<BlockContents> contents = Uncompress(codec, stored, kLimit);
+    EXPECT_EQ(contents.status().code(), absl::StatusCode::kDataLoss)
+        << contents.status();
+    contents = Uncompress(codec, stored, kLimit - 1);
+    EXPECT_EQ(contents.status().code(), absl::StatusCode::kResourceExhausted)
+        << contents.status();
+  }
+}
+
+// Snappy stays bounded by its own densest expansion only: the caller's
+// limit does not apply (LevelDB tables hold large Snappy blocks).
+TEST(UncompressedLimit, SnappyIsNotLimited) {
+  const std::string raw = CompressibleContents(kLimit + 1000);
+  std::string stored;
+  snappy::Compress(raw.data(), raw.size(), &stored);
+  absl::StatusOr<BlockContents> contents =
+      UncompressBlock(kLevelDB, 1, stored, nullptr, kLimit);
+  ASSERT_TRUE(contents.ok()) << contents.status();
+  EXPECT_EQ(contents->data, raw);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "tests/log_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/coding.h"
+#include "util/crc32c.h"
 
 namespace bloomtable {
 namespace {
@@ -129,6 +130,61 @@ TEST(ReadManifest, DamagedRecordIsListedAndSkipped) {
   EXPECT_EQ(contents->damage[0].reason, "checksum mismatch");
   // Without the compaction, files 2 and 5 are live on level 0.
   EXPECT_EQ(contents->version.files[0].size(), 2u);
+  // LevelDB's recovery refuses the MANIFEST: the status says where.
+  EXPECT_TRUE(contents->damage[0].leveldb_reports);
+  EXPECT_TRUE(absl::IsDataLoss(contents->leveldb_status));
+  EXPECT_THAT(std::string(contents->leveldb_status.message()),
+              HasSubstr("MANIFEST-000009: corrupt at offset " +
+                        std::to_string(third - 7) +  // its header's
+                        ": checksum mismatch"));
+}
+
+TEST(ReadManifest, TornTailIsNotRefused) {
+  std::string bytes = WriteLogBytes(ThreeEdits());
+  bytes.resize(bytes.size() - 3);
+  absl::StatusOr<ManifestContents> contents = ReadManifestBytes(bytes);
+  ASSERT_TRUE(contents.ok());
+  EXPECT_EQ(contents->edits.size(), 2u);
+  ASSERT_EQ(contents->damage.size(), 1u);
+  EXPECT_FALSE(contents->damage[0].leveldb_reports);
+  EXPECT_TRUE(contents->leveldb_status.ok()) << contents->leveldb_status;
+}
+
+// A fragment of type 5 is LevelDB's end of file: the edits after it are
+// not read; one of type 6 is skipped silently, as LevelDB skips it.
+TEST(ReadManifest, RecordTypesFiveAndSixAreReadAsLevelDBReadsThem) {
+  const std::vector<std::string> edits = ThreeEdits();
+  const std::string first = WriteLogBytes({edits[0]});
+  for (int type : {5, 6}) {
+    SCOPED_TRACE(type);
+    std::string bytes = WriteLogBytes(edits);
+    const size_t second = first.size();
+    bytes[second + 6] = static_cast<char>(type);
+    EncodeFixed32(bytes.data() + second,
+                  crc32c::Mask(crc32c::Value(bytes.data() + second + 6,
+                                             1 + edits[1].size())));
+    absl::StatusOr<ManifestContents> contents = ReadManifestBytes(bytes);
+    ASSERT_TRUE(contents.ok());
+    EXPECT_TRUE(contents->leveldb_status.ok()) << contents->leveldb_status;
+    ASSERT_EQ(contents->damage.size(), 1u);
+    EXPECT_EQ(contents->damage[0].kind,
+              type == 5 ? LogEntry::Kind::kEndOfLog : LogEntry::Kind::kDamage);
+    EXPECT_EQ(contents->edits.size(), type == 5 ? 1u : 2u);
+  }
+}
+
+TEST(ReadManifest, EditNamingASecondComparatorIsRefused) {
+  std::vector<std::string> edits = ThreeEdits();
+  VersionEdit other;
+  other.comparator = "test.Other";
+  edits.push_back(Encode(other));
+  absl::StatusOr<ManifestContents> contents =
+      ReadManifestBytes(WriteLogBytes(edits));
+  ASSERT_TRUE(contents.ok());
+  EXPECT_EQ(contents->edits.size(), 3u);
+  EXPECT_EQ(contents->version.comparator, "leveldb.BytewiseComparator");
+  EXPECT_THAT(std::string(contents->leveldb_status.message()),
+              HasSubstr("comparator 'test.Other'"));
 }
 
 TEST(ReadManifest, RecordThatIsNotAnEditIsDamage) {
@@ -140,6 +196,7 @@ TEST(ReadManifest, RecordThatIsNotAnEditIsDamage) {
   ASSERT_EQ(contents->damage.size(), 1u);
   EXPECT_THAT(contents->damage[0].reason, HasSubstr("not a version edit"));
   EXPECT_EQ(contents->edits.size(), 3u);
+  EXPECT_TRUE(absl::IsDataLoss(contents->leveldb_status));
 }
 
 TEST(ReadManifest, MissingLogNumberMakesTheVersionIncomplete) {
@@ -244,6 +301,27 @@ TEST_F(ReadVersionTest, DirectoryWithoutManifestIsNotFound) {
   const absl::Status status = ReadVersion(dir_.path()).status();
   EXPECT_TRUE(absl::IsNotFound(status)) << status;
   EXPECT_THAT(std::string(status.message()), HasSubstr("no CURRENT"));
+}
+
+// What LevelDB's recovery refuses fails ReadVersion, naming the MANIFEST and
+// the offset; skip_damaged_edits applies the other edits instead.
+TEST_F(ReadVersionTest, ManifestLevelDBRefusesIsDataLossUnlessSkipped) {
+  std::vector<std::string> edits = ThreeEdits();
+  edits.insert(edits.begin() + 1, std::string("\x63garbage", 8));
+  WriteFile(Path("MANIFEST-000009"), WriteLogBytes(edits));
+  WriteFile(Path("CURRENT"), "MANIFEST-000009\n");
+  const absl::Status refused = ReadVersion(dir_.path()).status();
+  EXPECT_TRUE(absl::IsDataLoss(refused)) << refused;
+  EXPECT_THAT(std::string(refused.message()),
+              HasSubstr("MANIFEST-000009: corrupt at offset " +
+                        std::to_string(WriteLogBytes({edits[0]}).size()) +
+                        ": not a version edit"));
+  ReadVersionOptions options;
+  options.skip_damaged_edits = true;
+  absl::StatusOr<DatabaseVersion> version = ReadVersion(dir_.path(), options);
+  ASSERT_TRUE(version.ok()) << version.status();
+  EXPECT_EQ(version->manifest.edits.size(), 3u);
+  EXPECT_EQ(version->manifest.version.next_file_number, 9u);
 }
 
 TEST_F(ReadVersionTest, IncompleteVersionIsDataLoss) {

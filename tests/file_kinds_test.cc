@@ -1,10 +1,17 @@
-// Files that are not tables, or not ours: each gets its own clear message
-// that names the file and says what it is.
+// Files that are not tables, or not ours, or not regular files: each gets
+// its own clear message that names the file and says what it is.
 
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bloomtable/file.h"
 #include "bloomtable/table.h"
@@ -68,6 +75,80 @@ TEST(FileKinds, DirectoryIsAnErrorNamingIt) {
   ASSERT_FALSE(file.ok());
   EXPECT_TRUE(Mentions(file.status(), dir)) << file.status();
   EXPECT_TRUE(Mentions(file.status(), "directory")) << file.status();
+}
+
+// A watchdog for the tests that open special files: an open that blocked
+// (as a plain open of a FIFO with no writer does) would hang the test, so
+// SIGALRM ends the binary instead; a test that returns disarms it.
+class OpenWatchdog {
+ public:
+  OpenWatchdog() { ::alarm(60); }
+  ~OpenWatchdog() { ::alarm(0); }
+};
+
+// Every way the library opens a file by name, with its status.
+std::vector<std::pair<std::string, absl::Status>> OpenEveryWay(
+    const std::string& path) {
+  RandomAccessFileOptions direct;
+  direct.use_direct_io = true;
+  return {
+      {"OpenRandomAccessFile", OpenRandomAccessFile(path).status()},
+      {"OpenMmapRandomAccessFile", OpenMmapRandomAccessFile(path).status()},
+      {"O_DIRECT", OpenRandomAccessFileWithOptions(path, direct).status()},
+      {"GetFileSize", GetFileSize(path).status()},
+      {"ReadFileToString", ReadFileToString(path).status()},
+  };
+}
+
+// A FIFO (no writer: opening it for reading would block), a character
+// device, a socket: each is refused at once, naming the path and its kind.
+TEST(FileKinds, SpecialFilesAreRefusedWithoutBlocking) {
+  const TempDir temp_dir;
+  const std::string fifo = temp_dir.File("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string socket_path = temp_dir.File("socket");
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_un address = {};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.size(), sizeof(address.sun_path));
+  std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  ASSERT_EQ(
+      ::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)),
+      0);
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {fifo, "a FIFO"},
+      {"/dev/null", "a character device"},
+      {socket_path, "a socket"},
+  };
+  OpenWatchdog watchdog;
+  for (const auto& [path, kind] : files) {
+    for (const auto& [how, status] : OpenEveryWay(path)) {
+      SCOPED_TRACE(how);
+      EXPECT_TRUE(absl::IsFailedPrecondition(status)) << status;
+      EXPECT_TRUE(Mentions(status, path)) << status;
+      EXPECT_TRUE(Mentions(status, "not a regular file (" + kind + ")"))
+          << status;
+    }
+  }
+  ::close(listener);
+}
+
+// With a writer holding the FIFO open (so that a blocking open would not
+// block), it is refused all the same: its type, not the wait, decides.
+TEST(FileKinds, FifoWithAWriterIsRefusedToo) {
+  const TempDir temp_dir;
+  const std::string fifo = temp_dir.File("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int writer = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(writer, 0);
+  ASSERT_EQ(::write(writer, "data", 4), 4);
+  OpenWatchdog watchdog;
+  for (const auto& [how, status] : OpenEveryWay(fifo)) {
+    SCOPED_TRACE(how);
+    EXPECT_TRUE(absl::IsFailedPrecondition(status)) << status;
+  }
+  ::close(writer);
 }
 
 TEST(FileKinds, UnknownCompressionTypeIsNamed) {

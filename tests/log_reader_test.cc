@@ -214,6 +214,115 @@ TEST(LogReader, NextRecordPassesOverDamageAndCountsIt) {
   EXPECT_EQ(reader.accounting().damaged_bytes, 7u);
 }
 
+// One fragment of `type` holding `payload`, its checksum right.
+std::string Fragment(int type, const std::string& payload) {
+  std::string fragment(log::kHeaderSize, '\0');
+  fragment[4] = static_cast<char>(payload.size() & 0xff);
+  fragment[5] = static_cast<char>(payload.size() >> 8);
+  fragment[6] = static_cast<char>(type);
+  fragment += payload;
+  EncodeFixed32(fragment.data(), crc32c::Mask(crc32c::Value(
+                                     fragment.data() + 6, 1 + payload.size())));
+  return fragment;
+}
+
+std::vector<Kind> Kinds(const std::vector<LogEntry>& entries) {
+  std::vector<Kind> kinds;
+  for (const LogEntry& entry : entries) kinds.push_back(entry.kind);
+  return kinds;
+}
+
+// LevelDB's reader takes a fragment of type 5 as the end of the file: the
+// marker and everything after it is one entry, and NextRecord stops there.
+TEST(LogReader, TypeFiveEndsTheLog) {
+  const std::string head = WriteLogBytes({"a"});
+  const std::string log =
+      head + Fragment(5, "marker") + WriteLogBytes({"b", "c"});
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  EXPECT_THAT(Kinds(entries), ElementsAre(Kind::kRecord, Kind::kEndOfLog));
+  EXPECT_EQ(entries[1].offset, head.size());
+  EXPECT_EQ(entries[1].length, log.size() - head.size());
+  EXPECT_THAT(entries[1].reason, ::testing::HasSubstr("type 5"));
+
+  std::unique_ptr<RandomAccessFile> file = NewMemoryRandomAccessFile(log);
+  LogReader reader(file.get(), log.size());
+  LogEntry entry;
+  ASSERT_TRUE(reader.NextRecord(&entry));
+  EXPECT_EQ(entry.payload, "a");
+  EXPECT_FALSE(reader.NextRecord(&entry));
+  EXPECT_EQ(reader.accounting().unread_bytes, log.size() - head.size());
+}
+
+// The checksum is checked before the type is read: a type-5 fragment whose
+// checksum fails is damage, and reading goes on at the next block.
+TEST(LogReader, TypeFiveWithABadChecksumIsDamage) {
+  std::string marker = Fragment(5, "marker");
+  marker[0] ^= 1;
+  const std::string log = WriteLogBytes({"a"}) + marker;
+  const std::vector<LogEntry> entries = ReadLogEntries(log);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].kind, Kind::kDamage);
+  EXPECT_EQ(entries[1].reason, "checksum mismatch");
+  EXPECT_TRUE(entries[1].leveldb_reports);
+}
+
+// A fragment of type 6 (LevelDB's bad-record marker) is skipped alone and
+// silently; one of type 7 or 8 (or any unknown type) alone and reported; the
+// records after it in the same block are read.
+TEST(LogReader, TypesSixToEightAreSkippedAloneKeepingTheBlock) {
+  for (int type : {6, 7, 8, 9, 255}) {
+    SCOPED_TRACE(type);
+    const std::string log =
+        WriteLogBytes({"a"}) + Fragment(type, "odd") + WriteLogBytes({"b"});
+    const std::vector<LogEntry> entries = ReadLogEntries(log);
+    ASSERT_EQ(entries.size(), 3u);
+    EXPECT_EQ(entries[1].kind, Kind::kDamage);
+    EXPECT_EQ(entries[1].length, log::kHeaderSize + 3);
+    EXPECT_EQ(entries[1].leveldb_reports, type != 6) << entries[1].reason;
+    EXPECT_THAT(RecordPayloads(entries), ElementsAre("a", "b"));
+  }
+}
+
+// Which damage LevelDB's reader reports (and so fails its MANIFEST
+// recovery on) and which it passes over silently.
+TEST(LogReader, SaysWhichDamageLevelDBReports) {
+  auto only_damage = [](const std::string& log) {
+    std::vector<LogEntry> damage;
+    for (const LogEntry& entry : ReadLogEntries(log)) {
+      if (entry.kind == Kind::kDamage) damage.push_back(entry);
+    }
+    EXPECT_EQ(damage.size(), 1u);
+    return damage.empty() ? LogEntry() : damage[0];
+  };
+  std::string log = WriteLogBytes({"abc", "def"});
+  log[log::kHeaderSize] ^= 1;  // a checksum mismatch
+  EXPECT_TRUE(only_damage(log).leveldb_reports);
+
+  log = WriteLogBytes({"abc", "def"});
+  log.resize(log.size() - 1);  // a torn tail
+  EXPECT_FALSE(only_damage(log).leveldb_reports);
+
+  log = WriteLogBytes({"abc"}) + Fragment(log::kLastType, "x");
+  EXPECT_TRUE(only_damage(log).leveldb_reports);  // no first fragment
+
+  log = WriteLogBytes({"a"}) + std::string(10, '\0') + "junk";
+  EXPECT_FALSE(only_damage(log).leveldb_reports);  // after zero padding
+
+  // A FIRST fragment with bytes, then a FULL one: the broken record is
+  // reported; after an empty FIRST fragment (an old writer's), it is not.
+  log = Fragment(log::kFirstType, "part") + Fragment(log::kFullType, "whole");
+  EXPECT_TRUE(only_damage(log).leveldb_reports);
+  log = Fragment(log::kFirstType, "") + Fragment(log::kFullType, "whole");
+  EXPECT_FALSE(only_damage(log).leveldb_reports);
+
+  // A record broken by a type-6 fragment is reported, the fragment is not.
+  const std::vector<LogEntry> entries =
+      ReadLogEntries(Fragment(log::kFirstType, "part") + Fragment(6, "odd"));
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_TRUE(entries[0].leveldb_reports);
+  EXPECT_FALSE(entries[1].leveldb_reports);
+}
+
 TEST(LogReader, FileShorterThanItsSizeIsAnError) {
   const std::string log = WriteLogBytes({"abc"});
   std::unique_ptr<RandomAccessFile> file = NewMemoryRandomAccessFile(log);

@@ -45,7 +45,8 @@ inline std::vector<LogEntry> ReadLogEntries(const std::string& bytes,
   EXPECT_TRUE(reader.status().ok()) << reader.status();
   EXPECT_EQ(covered, bytes.size());
   const LogAccounting& totals = reader.accounting();
-  EXPECT_EQ(totals.record_bytes + totals.padding_bytes + totals.damaged_bytes,
+  EXPECT_EQ(totals.record_bytes + totals.padding_bytes + totals.damaged_bytes +
+                totals.unread_bytes,
             bytes.size());
   return entries;
 }

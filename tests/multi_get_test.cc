@@ -5,8 +5,6 @@
 // unreadable ones (per-key I/O errors). The table's stats say which path
 // the batched reads took.
 
-#include <liburing.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -24,19 +22,11 @@
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
+#include "tests/io_uring_probe.h"
 #include "tests/temp_dir.h"
 
 namespace bloomtable {
 namespace {
-
-// Whether this kernel and process may set up an io_uring: if not, the
-// batched reads must take the pread fallback.
-bool IoUringWorksHere() {
-  io_uring ring;
-  if (io_uring_queue_init(4, &ring, 0) != 0) return false;
-  io_uring_queue_exit(&ring);
-  return true;
-}
 
 // Even i are stored, odd i are absent.
 constexpr int kNumKeys = 3000;

@@ -4,8 +4,6 @@
 // end of the file, and in batches larger than the queue depth; one bad
 // request fails alone.
 
-#include <liburing.h>
-
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -15,19 +13,11 @@
 
 #include "bloomtable/file.h"
 #include "gtest/gtest.h"
+#include "tests/io_uring_probe.h"
 #include "tests/temp_dir.h"
 
 namespace bloomtable {
 namespace {
-
-// Whether this kernel and process may set up an io_uring (a seccomp filter
-// or an old kernel forbids it): then MultiRead must fall back to pread.
-bool IoUringWorksHere() {
-  io_uring ring;
-  if (io_uring_queue_init(4, &ring, 0) != 0) return false;
-  io_uring_queue_exit(&ring);
-  return true;
-}
 
 // Bytes that differ at every offset, so a read from the wrong place shows.
 std::string PatternBytes(size_t n, uint32_t seed) {

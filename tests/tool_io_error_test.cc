@@ -90,7 +90,7 @@ class ToolIoErrorTest : public ToolTest {
   void SetUp() override {
     ToolTest::SetUp();
 #ifndef BLOOMTABLE_TOOL_LINKED
-    GTEST_SKIP() << "the bloomtable tool library is not built";
+    GTEST_FAIL() << "the bloomtable tool library is not built";
 #endif
   }
 

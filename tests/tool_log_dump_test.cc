@@ -15,6 +15,7 @@
 #include "tests/log_test_util.h"
 #include "tests/tool_test_util.h"
 #include "util/coding.h"
+#include "util/crc32c.h"
 
 namespace bloomtable {
 namespace tool_test {
@@ -120,7 +121,30 @@ TEST_F(ToolTest, DumpOfADamagedLogGoesOnAndExitsDamaged) {
   const nlohmann::json document = nlohmann::json::parse(json.out);
   EXPECT_EQ(document["entries"][0]["kind"], "damage");
   EXPECT_EQ(document["entries"][0]["reason"], "checksum mismatch");
+  EXPECT_EQ(document["entries"][0]["leveldb_reports"], true);
   EXPECT_TRUE(document.contains("error"));
+}
+
+// A fragment of type 5 (its checksum right) is where LevelDB's reader stops:
+// the dump says so and counts what follows as not read.
+TEST_F(ToolTest, DumpStopsAtLevelDBsEndOfFileMarker) {
+  const std::string head = SmallLog();
+  std::string marker = WriteLogBytes({"x"});
+  marker[6] = 5;
+  EncodeFixed32(marker.data(),
+                crc32c::Mask(crc32c::Value(marker.data() + 6, 2)));
+  const std::string path = dir_.File("000011.log");
+  WriteFile(path, head + marker + SmallLog());
+  const ToolResult result = RunTool({"dump", path});
+  EXPECT_EQ(result.exit_status, kDamaged) << result;
+  EXPECT_THAT(result.out,
+              HasSubstr("end of log at offset " + std::to_string(head.size())));
+  EXPECT_THAT(result.out, HasSubstr("batches: 2, puts: 2, dels: 1\n"));
+  const ToolResult json = RunTool({"dump", path, "--json"});
+  const nlohmann::json document = nlohmann::json::parse(json.out);
+  EXPECT_EQ(document["entries"].back()["kind"], "end_of_log");
+  EXPECT_EQ(document["summary"]["unread_bytes"],
+            marker.size() + SmallLog().size());
 }
 
 TEST_F(ToolTest, DumpPrintsAManifestsEditsAndVersion) {

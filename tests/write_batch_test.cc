@@ -1,4 +1,5 @@
-// Write-batch decoding: the layout, all-or-nothing errors, RocksDB's tags.
+// Write-batch decoding: the layout, all-or-nothing errors, RocksDB's tags,
+// and replaying a malformed batch as LevelDB's recovery applies it.
 
 #include "bloomtable/write_batch.h"
 
@@ -136,6 +137,86 @@ TEST(WriteBatch, HugeCountWithFewBytesIsDataLossWithoutAllocating) {
   std::string batch = EncodeWriteBatch(1, {});
   EncodeFixed32(batch.data() + 8, 0xffffffffu);
   EXPECT_TRUE(absl::IsDataLoss(DecodeWriteBatch(batch).status()));
+}
+
+// ReplayWriteBatch applies what LevelDB's recovery applies: every operation
+// when only the count is wrong, and takes the last sequence from the header.
+TEST(WriteBatchReplay, WrongCountDeliversEveryOperation) {
+  std::string batch =
+      EncodeWriteBatch(10, {Put("a", "1"), Del("b"), Put("c", "3")});
+  for (uint32_t count : {1u, 7u, 0u}) {
+    SCOPED_TRACE(count);
+    EncodeFixed32(batch.data() + 8, count);
+    Recorder recorder;
+    absl::StatusOr<WriteBatchReplay> replay =
+        ReplayWriteBatch(batch, &recorder);
+    ASSERT_TRUE(replay.ok()) << replay.status();
+    EXPECT_EQ(recorder.log, "put 10 a=1;del 11 b;put 12 c=3;");
+    EXPECT_EQ(replay->applied, 3u);
+    EXPECT_TRUE(absl::IsDataLoss(replay->problem)) << replay->problem;
+    EXPECT_EQ(replay->leveldb_last_sequence, 10u + count - 1);
+  }
+}
+
+TEST(WriteBatchReplay, StopsAtAnUnknownTagOrACutOperation) {
+  const std::string whole =
+      EncodeWriteBatch(5, {Put("a", "1"), Put("b", "2"), Del("c")});
+  const size_t second = EncodeWriteBatch(5, {Put("a", "1")}).size();
+  std::string bad_tag = whole;
+  bad_tag[second] = 0x42;
+  Recorder recorder;
+  absl::StatusOr<WriteBatchReplay> replay =
+      ReplayWriteBatch(bad_tag, &recorder);
+  ASSERT_TRUE(replay.ok());
+  EXPECT_EQ(recorder.log, "put 5 a=1;");
+  EXPECT_EQ(replay->applied, 1u);
+  EXPECT_NE(replay->problem.message().find("unknown tag 66"), std::string::npos)
+      << replay->problem;
+  EXPECT_EQ(replay->leveldb_last_sequence,
+            7u);  // 5 + 3 - 1, as the header says
+
+  for (size_t cut = second + 1; cut < whole.size(); ++cut) {
+    Recorder partial;
+    replay = ReplayWriteBatch(whole.substr(0, cut), &partial);
+    ASSERT_TRUE(replay.ok());
+    EXPECT_FALSE(replay->problem.ok()) << cut;
+    EXPECT_EQ(partial.log.substr(0, 10), "put 5 a=1;") << cut;
+  }
+  // A RocksDB tag stops it the same way, named.
+  std::string merge = whole;
+  merge[second] = 2;
+  Recorder rocksdb;
+  replay = ReplayWriteBatch(merge, &rocksdb);
+  ASSERT_TRUE(replay.ok());
+  EXPECT_EQ(rocksdb.log, "put 5 a=1;");
+  EXPECT_TRUE(absl::IsUnimplemented(replay->problem));
+}
+
+TEST(WriteBatchReplay, WholeBatchHasNoProblem) {
+  Recorder recorder;
+  absl::StatusOr<WriteBatchReplay> replay =
+      ReplayWriteBatch(EncodeWriteBatch(1, {Put("k", "v")}), &recorder);
+  ASSERT_TRUE(replay.ok());
+  EXPECT_TRUE(replay->problem.ok());
+  EXPECT_EQ(replay->applied, 1u);
+  EXPECT_EQ(replay->leveldb_last_sequence, 1u);
+}
+
+TEST(WriteBatchReplay, NothingIsDeliveredForAShortHeaderOrAHugeSequence) {
+  Recorder recorder;
+  EXPECT_TRUE(absl::IsDataLoss(ReplayWriteBatch("12345", &recorder).status()));
+  EXPECT_TRUE(absl::IsDataLoss(
+      ReplayWriteBatch(EncodeWriteBatch(uint64_t{1} << 56, {Put("a", "1")}),
+                       &recorder)
+          .status()));
+  EXPECT_EQ(recorder.log, "");
+  // Operations whose sequence would pass 2^56 - 1 are not delivered.
+  absl::StatusOr<WriteBatchReplay> replay = ReplayWriteBatch(
+      EncodeWriteBatch((uint64_t{1} << 56) - 1, {Put("a", "1"), Put("b", "2")}),
+      &recorder);
+  ASSERT_TRUE(replay.ok());
+  EXPECT_EQ(replay->applied, 1u);
+  EXPECT_FALSE(replay->problem.ok());
 }
 
 }  // namespace

@@ -41,6 +41,22 @@ ABSL_FLAG(bool, all_versions, false,
 ABSL_FLAG(bool, leftovers, false,
           "with --all_versions: also read the table and log files the "
           "MANIFEST no longer lists (status leftover)");
+ABSL_FLAG(bool, salvage, false,
+          "database directories: read past damage that leveldb::DB::Open "
+          "refuses, skipping it with a warning: a damaged or undecodable "
+          "MANIFEST edit is left out, so the version may be older than the "
+          "database's own; without it such a database is refused, as LevelDB "
+          "refuses it");
+ABSL_FLAG(std::string, comparator, "",
+          "database directories: the comparator the database must have been "
+          "written with, leveldb.BytewiseComparator or idb_cmp1 (Chromium's "
+          "IndexedDB); a database whose MANIFEST names another is refused, as "
+          "LevelDB refuses it. Unset: the one the MANIFEST names, if built in");
+ABSL_FLAG(bool, local_storage, false,
+          "database directories: decode Chrome Local Storage entries: an item "
+          "(_ORIGIN\\x00 then a string) is printed as origin, key and value "
+          "as text (their leading byte says UTF-16LE or Latin-1); --json "
+          "adds a local_storage field to each entry");
 ABSL_FLAG(std::string, input, "",
           "the file of lines to read, or - for standard input (required)");
 ABSL_FLAG(std::string, input_format, "tsv",

@@ -34,6 +34,11 @@ ABSL_DECLARE_FLAG(int64_t, sequence);
 ABSL_DECLARE_FLAG(bool, all_versions);
 ABSL_DECLARE_FLAG(bool, leftovers);
 
+// Every subcommand given a database directory.
+ABSL_DECLARE_FLAG(bool, salvage);
+ABSL_DECLARE_FLAG(std::string, comparator);
+ABSL_DECLARE_FLAG(bool, local_storage);
+
 // build.
 ABSL_DECLARE_FLAG(std::string, input);
 ABSL_DECLARE_FLAG(std::string, input_format);

@@ -27,16 +27,18 @@ namespace tool {
 // True if `path` names a directory (following symbolic links).
 bool IsDirectory(const std::string& path);
 
-// Opens `dir` for the tool; prints the database's warnings to standard
-// error. A directory without CURRENT or any MANIFEST is DataLoss ("not a
-// LevelDB database directory").
+// Opens `dir` for the tool, with SalvageOptions::All() when --salvage is
+// given; prints the database's warnings to standard error. A directory
+// without CURRENT or any MANIFEST is DataLoss ("not a LevelDB database
+// directory"). Its errors are reported as a file's (ReportFileError).
 absl::StatusOr<std::unique_ptr<Database>> OpenDatabaseForTool(
     const std::string& dir, const DatabaseOptions& options = {});
 
-// Reports an error about the database `dir` on standard error and returns
-// its exit status (FailedPrecondition, an unknown comparator, is
-// kExitUnsupported).
-int ReportDatabaseError(const std::string& dir, const absl::Status& status);
+// Reports an error met reading the open database `db` in `dir` on standard
+// error and returns its exit status (FailedPrecondition from a database
+// whose comparator is unknown is kExitUnsupported).
+int ReportDatabaseError(const std::string& dir, const Database& db,
+                        const absl::Status& status);
 
 // `get DIR KEY` and `get DIR --key_file F`: `keys` already decoded.
 int RunDatabaseGet(const CommandLine& command_line,

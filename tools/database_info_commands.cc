@@ -91,7 +91,8 @@ absl::Status CheckLog(const std::string& dir, const std::string& name,
   LogEntry entry;
   *records = 0;
   while (reader.Next(&entry)) {
-    if (entry.kind == LogEntry::Kind::kDamage) {
+    if (entry.kind == LogEntry::Kind::kDamage ||
+        entry.kind == LogEntry::Kind::kEndOfLog) {
       return CorruptionAt(path, entry.offset, entry.reason);
     }
     if (entry.kind != LogEntry::Kind::kRecord) continue;
@@ -176,7 +177,7 @@ int RunDatabaseStats(const CommandLine& command_line) {
   const std::string& dir = command_line.args()[0];
   const bool json = absl::GetFlag(FLAGS_json);
   absl::StatusOr<std::unique_ptr<Database>> opened = OpenDatabaseForTool(dir);
-  if (!opened.ok()) return ReportDatabaseError(dir, opened.status());
+  if (!opened.ok()) return ReportFileError(dir, opened.status());
   const Database& db = **opened;
   std::vector<LevelStats> levels(kNumLevels);
   SequenceRange range;
@@ -254,12 +255,16 @@ int RunDatabaseStats(const CommandLine& command_line) {
     }
     absl::PrintF("log records: %d\n", log_records);
   }
-  if (!first_error.ok()) return ReportDatabaseError(dir, first_error);
+  if (!first_error.ok()) return ReportDatabaseError(dir, db, first_error);
   return kExitSuccess;
 }
 
 int RunDatabaseVerify(const std::string& dir, const std::string& filters_dir) {
-  absl::StatusOr<DatabaseVersion> version = ReadVersion(dir);
+  // Every edit that can be read, so that the MANIFEST's first damage is
+  // named on its own line whether or not the database opens.
+  ReadVersionOptions version_options;
+  version_options.skip_damaged_edits = true;
+  absl::StatusOr<DatabaseVersion> version = ReadVersion(dir, version_options);
   if (!version.ok()) {
     absl::Status status = version.status();
     if (absl::IsNotFound(status)) {
@@ -330,7 +335,7 @@ int RunDatabaseDump(const CommandLine& command_line) {
   const std::string& dir = command_line.args()[0];
   const bool json = absl::GetFlag(FLAGS_json);
   absl::StatusOr<std::unique_ptr<Database>> opened = OpenDatabaseForTool(dir);
-  if (!opened.ok()) return ReportDatabaseError(dir, opened.status());
+  if (!opened.ok()) return ReportFileError(dir, opened.status());
   const Database& db = **opened;
   if (json) {
     nlohmann::json tables = nlohmann::json::array();

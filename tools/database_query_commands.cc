@@ -13,11 +13,13 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bloomtable/comparator.h"
 #include "nlohmann/json.hpp"
 #include "tools/cli_flags.h"
 #include "tools/database_commands.h"
 #include "tools/escaping.h"
 #include "tools/exit_status.h"
+#include "tools/local_storage_format.h"
 #include "tools/output_format.h"
 #include "tools/tool_errors.h"
 #include "util/string_util.h"
@@ -30,6 +32,19 @@ namespace {
 constexpr size_t kMaxWarningsShown = 10;
 // Output is gathered and written in chunks of about this size.
 constexpr size_t kOutputChunk = 64 * 1024;
+
+// kExitPartial instead of `status` when --salvage skipped, repaired or
+// recovered anything (its warnings were printed when the database opened).
+int PartialOr(const Database& db, int status) {
+  if (status == kExitSuccess && absl::GetFlag(FLAGS_salvage) && db.salvaged()) {
+    std::fflush(stdout);
+    absl::FPrintF(stderr,
+                  "bloomtable: salvage: the answer is partial (see the "
+                  "warnings above)\n");
+    return kExitPartial;
+  }
+  return status;
+}
 
 std::string Format(std::string_view bytes, bool hex) {
   return hex ? HexEncode(bytes) : EscapeBytes(bytes);
@@ -99,9 +114,10 @@ int ScanAllVersions(const std::string& dir, const Database& db,
                     bool reverse, bool hex, bool json) {
   if ((options.lower_bound || options.upper_bound) && !db.ordered()) {
     return ReportDatabaseError(
-        dir, absl::FailedPreconditionError(absl::StrCat(
-                 "--from and --to need the database's comparator '",
-                 db.comparator_name(), "'")));
+        dir, db,
+        absl::FailedPreconditionError(
+            absl::StrCat("--from and --to need the database's comparator '",
+                         db.comparator_name(), "'")));
   }
   const Comparator* ucmp = BytewiseComparator();
   std::vector<VersionRecord> records;
@@ -150,8 +166,8 @@ int ScanAllVersions(const std::string& dir, const Database& db,
     }
     printer.Flush();
   }
-  if (!status.ok()) return ReportDatabaseError(dir, status);
-  return kExitSuccess;
+  if (!status.ok()) return ReportDatabaseError(dir, db, status);
+  return PartialOr(db, kExitSuccess);
 }
 
 }  // namespace
@@ -163,13 +179,27 @@ bool IsDirectory(const std::string& path) {
 
 absl::StatusOr<std::unique_ptr<Database>> OpenDatabaseForTool(
     const std::string& dir, const DatabaseOptions& options) {
+  DatabaseOptions with_flags = options;
+  if (absl::GetFlag(FLAGS_salvage)) {
+    with_flags.salvage = SalvageOptions::All();
+  }
+  const std::string comparator = absl::GetFlag(FLAGS_comparator);
+  if (!comparator.empty()) {
+    with_flags.comparator = BuiltinComparator(comparator);
+    if (with_flags.comparator == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--comparator ", comparator,
+          " is not a built-in comparator (leveldb.BytewiseComparator, "
+          "idb_cmp1)"));
+    }
+  }
   absl::StatusOr<std::unique_ptr<Database>> db =
-      Database::OpenReadOnly(dir, options);
+      Database::OpenReadOnly(dir, with_flags);
   if (!db.ok()) {
     if (absl::IsNotFound(db.status())) {
-      return absl::DataLossError(absl::StrCat(
-          "not a LevelDB database directory (no CURRENT and no MANIFEST-*): ",
-          db.status().message()));
+      // The library's message says what is missing (and where the
+      // database is, if it is in a subdirectory): damaged input, exit 3.
+      return absl::DataLossError(db.status().message());
     }
     return db.status();
   }
@@ -190,9 +220,10 @@ DatabaseOptions ToolDatabaseOptions() {
   return options;
 }
 
-int ReportDatabaseError(const std::string& dir, const absl::Status& status) {
+int ReportDatabaseError(const std::string& dir, const Database& db,
+                        const absl::Status& status) {
   std::fflush(stdout);
-  if (absl::IsFailedPrecondition(status)) {
+  if (absl::IsFailedPrecondition(status) && !db.ordered()) {
     absl::FPrintF(stderr, "bloomtable: %s\n", DescribeFileError(dir, status));
     return kExitUnsupported;
   }
@@ -203,11 +234,16 @@ int RunDatabaseGet(const CommandLine& command_line,
                    const std::vector<std::string>& keys, bool from_file) {
   const std::string& dir = command_line.args()[0];
   const bool hex = absl::GetFlag(FLAGS_hex);
+  const bool local_storage = absl::GetFlag(FLAGS_local_storage);
+  if (local_storage && hex) {
+    return ReportUsageError("get",
+                            "--local_storage and --hex exclude each other");
+  }
   DatabaseReadOptions options;
   if (!ReadSequence("get", &options)) return kExitUsage;
   absl::StatusOr<std::unique_ptr<Database>> db =
       OpenDatabaseForTool(dir, ToolDatabaseOptions());
-  if (!db.ok()) return ReportDatabaseError(dir, db.status());
+  if (!db.ok()) return ReportFileError(dir, db.status());
   uint64_t missing = 0;
   for (const std::string& key : keys) {
     absl::StatusOr<std::string> value = (*db)->Get(options, key);
@@ -221,11 +257,17 @@ int RunDatabaseGet(const CommandLine& command_line,
       }
       continue;
     }
-    if (!value.ok()) return ReportDatabaseError(dir, value.status());
+    if (!value.ok()) return ReportDatabaseError(dir, **db, value.status());
+    std::string shown = Format(*value, hex);
+    if (local_storage) {
+      // The value alone: the line's last column.
+      const std::string line = LocalStorageLine(key, *value);
+      shown = line.substr(line.rfind('\t') + 1);
+    }
     if (from_file) {
-      absl::PrintF("found\t%s\n", Format(*value, hex));
+      absl::PrintF("found\t%s\n", shown);
     } else {
-      absl::PrintF("%s\n", Format(*value, hex));
+      absl::PrintF("%s\n", shown);
     }
   }
   if (from_file) {
@@ -242,7 +284,8 @@ int RunDatabaseGet(const CommandLine& command_line,
                   stats.sidecar_tables, (*db)->tables().size(),
                   stats.sidecar_filter_checks, stats.sidecar_filter_negatives);
   }
-  return missing > 0 ? kExitKeyNotFound : kExitSuccess;
+  if (missing > 0) return kExitKeyNotFound;
+  return PartialOr(**db, kExitSuccess);
 }
 
 int RunDatabaseScan(const CommandLine& command_line) {
@@ -250,7 +293,13 @@ int RunDatabaseScan(const CommandLine& command_line) {
   const bool hex = absl::GetFlag(FLAGS_hex);
   const bool reverse = absl::GetFlag(FLAGS_reverse);
   const bool json = absl::GetFlag(FLAGS_json);
+  const bool local_storage = absl::GetFlag(FLAGS_local_storage);
   const int64_t limit = absl::GetFlag(FLAGS_limit);
+  if (local_storage && (hex || absl::GetFlag(FLAGS_all_versions))) {
+    return ReportUsageError("scan",
+                            "--local_storage applies to the newest values' "
+                            "text or JSON (not with --hex or --all_versions)");
+  }
   if (limit < -1) {
     return ReportUsageError(
         "scan",
@@ -268,7 +317,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
   db_options.read_leftovers = leftovers;
   absl::StatusOr<std::unique_ptr<Database>> db =
       OpenDatabaseForTool(dir, db_options);
-  if (!db.ok()) return ReportDatabaseError(dir, db.status());
+  if (!db.ok()) return ReportFileError(dir, db.status());
   if (all_versions) {
     return ScanAllVersions(dir, **db, options, limit, reverse, hex, json);
   }
@@ -284,8 +333,14 @@ int RunDatabaseScan(const CommandLine& command_line) {
   int64_t printed = 0;
   while (it->Valid() && (limit < 0 || printed < limit)) {
     if (json) {
-      entries.push_back(
-          {{"key", BytesJson(it->key())}, {"value", BytesJson(it->value())}});
+      nlohmann::json entry = {{"key", BytesJson(it->key())},
+                              {"value", BytesJson(it->value())}};
+      if (local_storage) {
+        entry["local_storage"] = LocalStorageJson(it->key(), it->value());
+      }
+      entries.push_back(std::move(entry));
+    } else if (local_storage) {
+      printer.Add(LocalStorageLine(it->key(), it->value()));
     } else {
       printer.Add(
           absl::StrCat(Format(it->key(), hex), "\t", Format(it->value(), hex)));
@@ -307,7 +362,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
   } else {
     printer.Flush();
   }
-  if (!status.ok()) return ReportDatabaseError(dir, status);
+  if (!status.ok()) return ReportDatabaseError(dir, **db, status);
   if (command_line.FlagGiven("filters")) {
     const DatabaseStats stats = (*db)->GetStats();
     absl::FPrintF(stderr,
@@ -316,7 +371,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
                   stats.sidecar_tables, (*db)->tables().size(),
                   stats.sidecar_range_negatives);
   }
-  return kExitSuccess;
+  return PartialOr(**db, kExitSuccess);
 }
 
 }  // namespace tool

@@ -352,6 +352,10 @@ std::optional<LogContents> LogFileKind(const std::string& path,
 int RunDump(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
   if (IsDirectory(path)) return RunDatabaseDump(command_line);
+  if (command_line.FlagGiven("salvage")) {
+    return ReportUsageError(
+        "dump", "--salvage applies to a database directory, not to a file");
+  }
   DumpSettings settings;
   settings.keys = absl::GetFlag(FLAGS_keys);
   settings.blocks = absl::GetFlag(FLAGS_blocks) || settings.keys;

@@ -133,15 +133,26 @@ int RunGet(const CommandLine& command_line) {
     }
     keys.push_back(*std::move(decoded));
   } else {
-    keys.push_back(command_line.args()[1]);
+    // The escaped form that scan prints, as the help says.
+    absl::StatusOr<std::string> unescaped =
+        UnescapeBytes(command_line.args()[1]);
+    if (!unescaped.ok()) {
+      return ReportUsageError("get",
+                              absl::StrCat("KEY is not in the escaped form: ",
+                                           unescaped.status().message()));
+    }
+    keys.push_back(*std::move(unescaped));
   }
 
   if (IsDirectory(path)) return RunDatabaseGet(command_line, keys, from_file);
-  if (command_line.FlagGiven("sequence")) {
-    return ReportUsageError(
-        "get",
-        "--sequence applies to a database directory, not to a table "
-        "file");
+  for (const char* flag :
+       {"sequence", "salvage", "comparator", "local_storage"}) {
+    if (command_line.FlagGiven(flag)) {
+      return ReportUsageError(
+          "get", absl::StrCat("--", flag,
+                              " applies to a database directory, not to a "
+                              "table file"));
+    }
   }
   absl::StatusOr<OpenedTable> opened = OpenTableFile(
       path, absl::GetFlag(FLAGS_internal_keys), command_line.open_file());

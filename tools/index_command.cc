@@ -153,10 +153,7 @@ int RunIndex(const CommandLine& command_line) {
   if (absl::IsInvalidArgument(summary.status())) {
     return ReportUsageError("index", std::string(summary.status().message()));
   }
-  if (!summary.ok()) {
-    return directory ? ReportDatabaseError(source, summary.status())
-                     : ReportFileError(source, summary.status());
-  }
+  if (!summary.ok()) return ReportFileError(source, summary.status());
   PrintSummary(source, into, *summary, json);
   std::fflush(stdout);
   for (const std::string& failure : summary->failed) {

@@ -49,10 +49,29 @@ class Outcome {
 };
 
 absl::Status DamageStatus(const LogAccounting& totals, const LogEntry& first) {
+  if (first.kind == LogEntry::Kind::kEndOfLog) {
+    return absl::DataLossError(absl::StrFormat("at offset %d: %s (%d bytes)",
+                                               first.offset, first.reason,
+                                               first.length));
+  }
   return absl::DataLossError(absl::StrFormat(
       "%d damaged range%s (%d bytes), the first at offset %d: %s",
       totals.damaged_ranges, totals.damaged_ranges == 1 ? "" : "s",
       totals.damaged_bytes, first.offset, first.reason));
+}
+
+std::string_view KindName(LogEntry::Kind kind) {
+  switch (kind) {
+    case LogEntry::Kind::kRecord:
+      return "record";
+    case LogEntry::Kind::kPadding:
+      return "padding";
+    case LogEntry::Kind::kDamage:
+      return "damage";
+    case LogEntry::Kind::kEndOfLog:
+      return "end_of_log";
+  }
+  return "unknown";
 }
 
 std::string Plural(uint64_t n, const char* one, const char* many) {
@@ -64,6 +83,10 @@ void PrintTotals(const LogAccounting& totals) {
       "records: %d (%d bytes), padding: %d bytes, damaged: %s (%d bytes)\n",
       totals.records, totals.record_bytes, totals.padding_bytes,
       Plural(totals.damaged_ranges, "range", "ranges"), totals.damaged_bytes);
+  if (totals.unread_bytes > 0) {
+    absl::PrintF("not read, from LevelDB's end-of-file marker on: %d bytes\n",
+                 totals.unread_bytes);
+  }
 }
 
 nlohmann::json TotalsJson(const LogAccounting& totals) {
@@ -71,30 +94,43 @@ nlohmann::json TotalsJson(const LogAccounting& totals) {
           {"record_bytes", totals.record_bytes},
           {"padding_bytes", totals.padding_bytes},
           {"damaged_ranges", totals.damaged_ranges},
-          {"damaged_bytes", totals.damaged_bytes}};
+          {"damaged_bytes", totals.damaged_bytes},
+          {"unread_bytes", totals.unread_bytes}};
 }
 
 nlohmann::json StretchJson(const LogEntry& entry) {
-  nlohmann::json json = {
-      {"kind", entry.kind == LogEntry::Kind::kRecord    ? "record"
-               : entry.kind == LogEntry::Kind::kPadding ? "padding"
-                                                        : "damage"},
-      {"offset", entry.offset},
-      {"length", entry.length}};
+  nlohmann::json json = {{"kind", KindName(entry.kind)},
+                         {"offset", entry.offset},
+                         {"length", entry.length}};
   if (entry.kind == LogEntry::Kind::kRecord) {
     json["fragments"] = entry.fragments;
   }
-  if (entry.kind == LogEntry::Kind::kDamage) json["reason"] = entry.reason;
+  if (entry.kind == LogEntry::Kind::kDamage ||
+      entry.kind == LogEntry::Kind::kEndOfLog) {
+    json["reason"] = entry.reason;
+  }
+  if (entry.kind == LogEntry::Kind::kDamage) {
+    json["leveldb_reports"] = entry.leveldb_reports;
+  }
   return json;
 }
 
 void PrintStretch(const LogEntry& entry) {
-  if (entry.kind == LogEntry::Kind::kPadding) {
-    absl::PrintF("padding at offset %d, length %d\n", entry.offset,
-                 entry.length);
-  } else if (entry.kind == LogEntry::Kind::kDamage) {
-    absl::PrintF("damage at offset %d, length %d: %s\n", entry.offset,
-                 entry.length, entry.reason);
+  switch (entry.kind) {
+    case LogEntry::Kind::kPadding:
+      absl::PrintF("padding at offset %d, length %d\n", entry.offset,
+                   entry.length);
+      break;
+    case LogEntry::Kind::kDamage:
+      absl::PrintF("damage at offset %d, length %d: %s\n", entry.offset,
+                   entry.length, entry.reason);
+      break;
+    case LogEntry::Kind::kEndOfLog:
+      absl::PrintF("end of log at offset %d, length %d: %s\n", entry.offset,
+                   entry.length, entry.reason);
+      break;
+    case LogEntry::Kind::kRecord:
+      break;
   }
 }
 
@@ -120,7 +156,9 @@ int DumpWriteAheadLog(const std::string& path, const RandomAccessFile& file,
   while (reader.Next(&entry)) {
     nlohmann::json entry_json;
     if (json) entry_json = StretchJson(entry);
-    if (entry.kind == LogEntry::Kind::kDamage && !first_damage) {
+    if ((entry.kind == LogEntry::Kind::kDamage ||
+         entry.kind == LogEntry::Kind::kEndOfLog) &&
+        !first_damage) {
       first_damage = entry;
     }
     if (entry.kind != LogEntry::Kind::kRecord) {

@@ -2,12 +2,16 @@
 //                      [--internal_keys]
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <system_error>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bloomtable/db_files.h"
 #include "bloomtable/iterator.h"
 #include "table/internal_key.h"
 #include "tools/cli_flags.h"
@@ -122,12 +126,46 @@ void ReportScanFilter(const TableStats& before, const TableStats& after) {
                 empty ? "empty (no block read)" : "maybe");
 }
 
+// A log or a MANIFEST given where a table is expected: the table
+// reader's error (a bad magic number) says what is wrong, not what to do.
+absl::Status WithDumpHint(const std::string& path, const absl::Status& status) {
+  if (!absl::IsDataLoss(status) && !absl::IsInvalidArgument(status)) {
+    return status;
+  }
+  const std::optional<DbFileName> name =
+      ParseDbFileName(std::filesystem::path(path).filename().string());
+  if (!name ||
+      (name->type != DbFileType::kLog && name->type != DbFileType::kManifest)) {
+    return status;
+  }
+  return absl::Status(
+      status.code(),
+      absl::StrCat("not a table but a LevelDB ",
+                   name->type == DbFileType::kLog ? "log" : "MANIFEST",
+                   ": 'bloomtable dump ", path, "' lists its records"));
+}
+
+// True if `path` is a table file (by name) in a directory that holds a
+// LevelDB database (a CURRENT file).
+bool InDatabaseDirectory(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::optional<DbFileName> name =
+      ParseDbFileName(file.filename().string());
+  if (!name || name->type != DbFileType::kTable) return false;
+  std::error_code error;
+  return std::filesystem::is_regular_file(file.parent_path().empty()
+                                              ? std::filesystem::path("CURRENT")
+                                              : file.parent_path() / "CURRENT",
+                                          error);
+}
+
 }  // namespace
 
 int RunScan(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
   if (IsDirectory(path)) return RunDatabaseScan(command_line);
-  for (const char* flag : {"json", "sequence", "all_versions", "leftovers"}) {
+  for (const char* flag : {"json", "sequence", "all_versions", "leftovers",
+                           "salvage", "comparator", "local_storage"}) {
     if (command_line.FlagGiven(flag)) {
       return ReportUsageError(
           "scan", absl::StrCat("--", flag,
@@ -143,7 +181,16 @@ int RunScan(const CommandLine& command_line) {
 
   absl::StatusOr<OpenedTable> opened =
       OpenTableFile(path, internal_keys, command_line.open_file());
-  if (!opened.ok()) return ReportFileError(path, opened.status());
+  if (!opened.ok())
+    return ReportFileError(path, WithDumpHint(path, opened.status()));
+  if (!internal_keys && InDatabaseDirectory(path)) {
+    absl::FPrintF(stderr,
+                  "bloomtable: %s: note: a table of the LevelDB database in "
+                  "its directory: its keys are internal keys (user key, "
+                  "sequence and type); --internal_keys shows them so, and "
+                  "scan DIR lists the database's newest values\n",
+                  path);
+  }
   const Options options = ReadingOptions(internal_keys);
   Scanner scanner(options, hex);
   // The iterator keeps to [--from, --to) itself, and asks the table's scan

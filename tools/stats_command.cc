@@ -126,6 +126,10 @@ void PrintFooter(const std::string& path, const TableWalker& walker,
 int RunStats(const CommandLine& command_line) {
   const std::string& path = command_line.args()[0];
   if (IsDirectory(path)) return RunDatabaseStats(command_line);
+  if (command_line.FlagGiven("salvage")) {
+    return ReportUsageError(
+        "stats", "--salvage applies to a database directory, not to a file");
+  }
   const bool internal_keys = absl::GetFlag(FLAGS_internal_keys);
   const bool json_output = absl::GetFlag(FLAGS_json);
   std::unique_ptr<TableWalker> walker;

@@ -41,6 +41,7 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"range_filter_bits_per_key", "N"},
           {"max_range_length", "N"},
           {"sequence", "N"},
+          {"comparator", "NAME"},
           {"into", "SIDECAR_DIR"},
           {"policy", "ribbon|cache_local_bloom|bloom"},
           {"threads", "N"},
@@ -111,7 +112,7 @@ const std::vector<Subcommand>& Subcommands() {
        "per level with their sizes and key ranges, and the live logs.",
        1,
        1,
-       {"blocks", "keys", "json", "internal_keys"},
+       {"blocks", "keys", "json", "internal_keys", "salvage"},
        RunDump},
       {"verify",
        "FILE|DIR...",
@@ -137,7 +138,7 @@ const std::vector<Subcommand>& Subcommands() {
        "filter file given as FILE is checked alone.",
        1,
        kAnyNumber,
-       {"internal_keys", "filters"},
+       {"internal_keys", "salvage", "filters"},
        RunVerify},
       {"get",
        "FILE|DIR [KEY]",
@@ -152,12 +153,17 @@ const std::vector<Subcommand>& Subcommands() {
        "summary on standard error. Exit status 1 if any key is missing. Given "
        "a LevelDB database directory DIR, looks KEY up in the database (its "
        "live logs, then level by level) and prints its newest value; "
-       "--sequence N reads the value as of sequence number N; --filters "
-       "SIDECAR_DIR asks the sidecar filters there before each table (see "
-       "index), and says on standard error how often they answered.",
+       "--sequence N reads the value as of sequence number N. Chromium's "
+       "IndexedDB databases (comparator idb_cmp1) are ordered as Chromium "
+       "orders them; --comparator NAME refuses a database of another "
+       "comparator. --local_storage prints a Chrome Local Storage value as "
+       "text. --filters SIDECAR_DIR asks the sidecar filters there before "
+       "each table (see index), and says on standard error how often they "
+       "answered.",
        1,
        2,
-       {"hex", "key_file", "internal_keys", "sequence", "filters"},
+       {"hex", "key_file", "internal_keys", "sequence", "salvage", "comparator",
+        "local_storage", "filters"},
        RunGet},
       {"scan",
        "FILE|DIR",
@@ -175,14 +181,20 @@ const std::vector<Subcommand>& Subcommands() {
        "--all_versions lists every version of every key instead: user key, "
        "sequence, put or del, value, status (live, overwritten, deleted, "
        "leftover), file and offset, separated by tabs (with --leftovers also "
-       "from files the MANIFEST no longer lists). --filters SIDECAR_DIR "
-       "asks the sidecar filters there (see index) before opening a table "
-       "for a bounded scan. --json, --sequence, --all_versions, --leftovers "
-       "and --filters apply to directories only.",
+       "from files the MANIFEST no longer lists). --local_storage prints a "
+       "Chrome Local Storage item as origin, key and value, decoded to text. "
+       "--filters SIDECAR_DIR asks the sidecar filters there (see index) "
+       "before opening a table for a bounded scan. --json, --sequence, "
+       "--all_versions, --leftovers, --comparator, --local_storage and "
+       "--filters apply to directories only. Given a log or a MANIFEST, "
+       "points at dump; given a table of a database's directory without "
+       "--internal_keys, says on standard error that its keys are internal "
+       "keys.",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys", "sequence",
-        "json", "all_versions", "leftovers", "filters"},
+        "json", "all_versions", "leftovers", "salvage", "comparator",
+        "local_storage", "filters"},
        RunScan},
       {"build",
        "OUT",
@@ -218,7 +230,7 @@ const std::vector<Subcommand>& Subcommands() {
        "range and the comparator.",
        1,
        1,
-       {"json", "internal_keys"},
+       {"json", "internal_keys", "salvage"},
        RunStats},
       {"index",
        "DIR|FILE",

@@ -16,6 +16,9 @@ int ExitStatusFor(const absl::Status& status) {
     case absl::StatusCode::kInvalidArgument:
       return kExitDamaged;
     case absl::StatusCode::kUnimplemented:
+    // A block that holds more than Options::max_uncompressed_block_size: a
+    // table the tool does not read at its limit.
+    case absl::StatusCode::kResourceExhausted:
       return kExitUnsupported;
     default:
       return kExitIoError;

@@ -13,7 +13,8 @@ namespace bloomtable {
 namespace tool {
 
 // kExitDamaged for damaged bytes or bad input (DataLoss, InvalidArgument),
-// kExitUnsupported for a valid table this build cannot read (Unimplemented),
+// kExitUnsupported for a valid table this build cannot read (Unimplemented,
+// and ResourceExhausted: a block past Options::max_uncompressed_block_size),
 // else kExitIoError.
 int ExitStatusFor(const absl::Status& status);
 

@@ -61,35 +61,14 @@ absl::Status Bzip2Decompress(std::string_view input,
       next_in += chunk;
       remaining_in -= chunk;
     }
-    if (output->available() == 0 && !output->Grow()) {
-      // The output is at the limit: the stream may end exactly there.
-      char extra;
-      stream->next_out = &extra;
-      stream->avail_out = 1;
-      const int result = BZ2_bzDecompress(stream);
-      if (result == BZ_STREAM_END && stream->avail_out == 1) {
-        if (stream->avail_in != 0 || remaining_in != 0) {
-          return Damaged("bytes after the end of the stream");
-        }
-        return absl::OkStatus();
-      }
-      if (result != BZ_OK && result != BZ_STREAM_END) {
-        return result == BZ_MEM_ERROR
-                   ? absl::ResourceExhaustedError("bzip2: out of memory")
-                   : Damaged("bad data");
-      }
-      if (result == BZ_OK && stream->avail_out == 1 && stream->avail_in == 0 &&
-          remaining_in == 0) {
-        return Damaged("truncated");
-      }
-      return absl::OutOfRangeError(absl::StrFormat(
-          "bzip2 stream holds more than %u bytes", output->limit()));
-    }
     const size_t room = std::min(output->available(), kMaxChunk);
     stream->next_out = output->end();
     stream->avail_out = static_cast<unsigned int>(room);
     const int result = BZ2_bzDecompress(stream);
-    output->Advance(room - stream->avail_out);
+    if (!output->Advance(room - stream->avail_out)) {
+      return absl::OutOfRangeError(absl::StrFormat(
+          "bzip2 stream holds more than %u bytes", output->limit()));
+    }
     switch (result) {
       case BZ_STREAM_END:
         if (stream->avail_in != 0 || remaining_in != 0) {
@@ -98,7 +77,7 @@ absl::Status Bzip2Decompress(std::string_view input,
         return absl::OkStatus();
       case BZ_OK:
         // With room left to write and no input left, the stream is cut
-        // short.
+        // short (also when the output so far is exactly the limit).
         if (stream->avail_in == 0 && remaining_in == 0 &&
             stream->avail_out != 0) {
           return Damaged("truncated");

@@ -14,12 +14,13 @@
 namespace bloomtable {
 
 // Decompresses `input`, which must be exactly one complete bzip2 stream,
-// into `output`. bzip2 has no useful bound on its expansion (its run-length
-// stages let a few bytes stand for megabytes), so only output->limit()
-// bounds what it may allocate: decoding stops there. DataLoss if the stream
-// is damaged or truncated, or is followed by other bytes; OutOfRange if it
-// holds more than output->limit() bytes (found as soon as the output
-// reaches the limit, without decoding the rest).
+// into `output` (one pass of it: see decompression_buffer.h). bzip2 has no
+// useful bound on its expansion (its run-length stages let a few bytes
+// stand for megabytes), so only output->limit() bounds what it may
+// allocate: decoding stops there. DataLoss if the stream is damaged or
+// truncated (also exactly at the limit), or is followed by other bytes;
+// OutOfRange as soon as the output passes what `output` may hold, without
+// decoding the rest.
 absl::Status Bzip2Decompress(std::string_view input,
                              DecompressionBuffer* output);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bloomtable/indexeddb_comparator.h"
 #include "util/string_util.h"
 
 namespace bloomtable {
@@ -55,6 +56,14 @@ const Comparator* BytewiseComparator() {
   static const BytewiseComparatorImpl* const comparator =
       new BytewiseComparatorImpl;
   return comparator;
+}
+
+const Comparator* BuiltinComparator(std::string_view name) {
+  for (const Comparator* comparator :
+       {BytewiseComparator(), IndexedDBComparator()}) {
+    if (comparator->Name() == name) return comparator;
+  }
+  return nullptr;
 }
 
 }  // namespace bloomtable

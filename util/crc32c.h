@@ -1,5 +1,6 @@
 // CRC32C (Castagnoli), computed by Intel ISA-L, and LevelDB's checksum
-// masking (FORMAT.md). The only CRC code in the project is this wrapper.
+// masking (FORMAT.md). The only CRC code in the project is this wrapper
+// (and crc32c_repair.h, which inverts its steps to find a damaged byte).
 
 #ifndef BLOOMTABLE_UTIL_CRC32C_H_
 #define BLOOMTABLE_UTIL_CRC32C_H_

@@ -4,40 +4,81 @@
 #include <cstring>
 
 namespace bloomtable {
-namespace {
 
-// The first growth of an empty buffer: small blocks need no more.
-constexpr size_t kMinGrowth = 4096;
-
-}  // namespace
-
-DecompressionBuffer::DecompressionBuffer(size_t first_capacity, size_t limit)
-    : capacity_(std::min(first_capacity, limit)), limit_(limit) {
-  // new char[0] is valid: an empty output still owns a buffer.
-  data_.reset(new char[capacity_]);
+DecompressionBuffer::DecompressionBuffer(size_t limit, size_t scratch_size)
+    : limit_(limit),
+      // limit + 1 bytes are enough to see that an output passes the limit.
+      scratch_size_(std::max<size_t>(
+          1, limit < scratch_size ? limit + 1 : scratch_size)) {
+  scratch_.reset(new char[scratch_size_]);
+  SetRoom();
 }
 
-bool DecompressionBuffer::Grow() {
-  if (capacity_ >= limit_) return false;
-  const size_t doubled =
-      capacity_ > limit_ / 2 ? limit_ : std::max(capacity_ * 2, kMinGrowth);
-  const size_t capacity = std::min(doubled, limit_);
-  std::unique_ptr<char[]> data(new char[capacity]);
-  if (size_ > 0) std::memcpy(data.get(), data_.get(), size_);
-  data_ = std::move(data);
-  capacity_ = capacity;
+void DecompressionBuffer::SetRoom() {
+  if (exact_ == nullptr) {
+    room_ = scratch_.get() + scratch_fill_;
+    room_size_ = scratch_size_ - scratch_fill_;
+  } else if (produced_ < exact_size_) {
+    room_ = exact_.get() + produced_;
+    room_size_ = exact_size_ - produced_;
+  } else {
+    // The exact allocation is full: one byte more shows whether the decoder
+    // has more to give (it must not).
+    room_ = &spill_;
+    room_size_ = 1;
+  }
+}
+
+bool DecompressionBuffer::Advance(size_t n) {
+  if (exact_ == nullptr) {
+    produced_ += n;
+    scratch_fill_ += n;
+    if (scratch_fill_ == scratch_size_) {
+      // Full: from now on the scratch only counts.
+      scratch_fill_ = 0;
+      scratch_reused_ = true;
+    }
+    SetRoom();
+    if (produced_ > limit_) {
+      passed_ = true;
+      return false;
+    }
+    return true;
+  }
+  if (room_ == &spill_ && n > 0) {
+    passed_ = true;
+    return false;
+  }
+  produced_ += n;
+  SetRoom();
   return true;
 }
 
-std::unique_ptr<char[]> DecompressionBuffer::Release() {
-  if (capacity_ != size_) {
-    std::unique_ptr<char[]> exact(new char[size_]);
-    if (size_ > 0) std::memcpy(exact.get(), data_.get(), size_);
-    data_ = std::move(exact);
+DecompressionBuffer::PassResult DecompressionBuffer::FinishPass() {
+  if (exact_ != nullptr) {
+    return produced_ == exact_size_ ? kDone : kWrong;
   }
-  capacity_ = 0;
-  size_ = 0;
-  return std::move(data_);
+  exact_size_ = produced_;
+  if (!scratch_reused_) {
+    // new char[0] is valid: an empty output still owns a buffer.
+    exact_.reset(new char[exact_size_]);
+    if (exact_size_ > 0) std::memcpy(exact_.get(), scratch_.get(), exact_size_);
+    scratch_.reset();
+    return kDone;
+  }
+  // Counted only: the second pass writes into the exact allocation. The
+  // scratch goes first, so that the two are never held together.
+  scratch_.reset();
+  exact_.reset(new char[exact_size_]);
+  produced_ = 0;
+  SetRoom();
+  return kAgain;
+}
+
+std::unique_ptr<char[]> DecompressionBuffer::Release() {
+  room_ = nullptr;
+  room_size_ = 0;
+  return std::move(exact_);
 }
 
 }  // namespace bloomtable

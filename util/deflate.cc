@@ -79,15 +79,17 @@ absl::Status Inflate(std::string_view input, DeflateWrapper wrapper,
       next_in += chunk;
       remaining_in -= chunk;
     }
-    if (output->available() == 0 && !output->Grow()) {
-      return Damaged(wrapper, absl::StrFormat("inflates to more than %u bytes",
-                                              output->limit()));
-    }
     const size_t room = std::min(output->available(), kMaxChunk);
     stream->next_out = reinterpret_cast<unsigned char*>(output->end());
     stream->avail_out = static_cast<uInt>(room);
     const int result = inflate(stream, Z_NO_FLUSH);
-    output->Advance(room - stream->avail_out);
+    if (!output->Advance(room - stream->avail_out)) {
+      return absl::OutOfRangeError(
+          absl::StrFormat("%s stream inflates to more than %u bytes",
+                          absl::string_view(WrapperName(wrapper).data(),
+                                            WrapperName(wrapper).size()),
+                          output->limit()));
+    }
     switch (result) {
       case Z_STREAM_END:
         if (stream->avail_in != 0 || remaining_in != 0) {

@@ -30,9 +30,10 @@ enum class DeflateWrapper {
 size_t MaxInflatedSize(size_t compressed_size);
 
 // Inflates `input`, which must be exactly one complete stream, into
-// `output`. DataLoss when the stream is damaged or truncated, is followed by
-// other bytes, needs a preset dictionary, or inflates to more than
-// output->limit() bytes.
+// `output` (one pass of it: see decompression_buffer.h). DataLoss when the
+// stream is damaged or truncated, is followed by other bytes or needs a
+// preset dictionary; OutOfRange as soon as the output passes what `output`
+// may hold (output->passed_limit()), without decoding the rest.
 absl::Status Inflate(std::string_view input, DeflateWrapper wrapper,
                      DecompressionBuffer* output);
 

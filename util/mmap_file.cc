@@ -10,6 +10,7 @@
 
 #include "bloomtable/file.h"
 #include "util/file_errors.h"
+#include "util/posix_file.h"
 #include "util/posix_open.h"
 
 namespace bloomtable {
@@ -46,25 +47,30 @@ class MmapRandomAccessFile final : public RandomAccessFile {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenMmapRandomAccessFile(
-    const std::string& path) {
-  absl::StatusOr<OpenedFile> opened = OpenForReading(path);
-  if (!opened.ok()) return opened.status();
-  const size_t size = static_cast<size_t>(opened->size);
+absl::StatusOr<std::unique_ptr<RandomAccessFile>> MapOpenedFile(
+    const std::string& path, const OpenedFile& opened) {
+  const size_t size = static_cast<size_t>(opened.size);
   const char* base = nullptr;
   if (size > 0) {
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, opened->fd, 0);
+    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, opened.fd, 0);
     if (mapped == MAP_FAILED) {
       const int error_number = errno;
-      ::close(opened->fd);
+      ::close(opened.fd);
       return FileError(path, "mmap", error_number);
     }
     base = static_cast<const char*>(mapped);
   }
   // The mapping keeps the file's pages; the descriptor is no longer needed.
-  ::close(opened->fd);
+  ::close(opened.fd);
   return std::unique_ptr<RandomAccessFile>(
       std::make_unique<MmapRandomAccessFile>(path, base, size));
+}
+
+absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenMmapRandomAccessFile(
+    const std::string& path) {
+  absl::StatusOr<OpenedFile> opened = OpenForReading(path);
+  if (!opened.ok()) return opened.status();
+  return MapOpenedFile(path, *opened);
 }
 
 }  // namespace bloomtable

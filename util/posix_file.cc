@@ -192,23 +192,43 @@ absl::StatusOr<std::unique_ptr<WritableFile>> NewExclusiveWritableFile(
 absl::StatusOr<uint64_t> GetFileSize(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return FileError(path, "stat", errno);
-  if (S_ISDIR(st.st_mode)) return FileError(path, "open", EISDIR);
+  if (absl::Status regular = CheckRegularFile(path, st.st_mode);
+      !regular.ok()) {
+    return regular;
+  }
   return static_cast<uint64_t>(st.st_size);
 }
 
 absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
-  absl::StatusOr<uint64_t> size = GetFileSize(path);
-  if (!size.ok()) return size.status();
-  absl::StatusOr<std::unique_ptr<RandomAccessFile>> file =
-      OpenRandomAccessFile(path);
-  if (!file.ok()) return file.status();
-  std::string contents(*size, '\0');
-  std::string_view got;
-  absl::Status status =
-      (*file)->Read(0, contents.size(), &got, contents.data());
-  if (!status.ok()) return status;
-  contents.resize(got.size());
+  // The size comes from the descriptor read, not from a second look-up by
+  // name, which could see another file.
+  absl::StatusOr<OpenedFile> opened = OpenForReading(path);
+  if (!opened.ok()) return opened.status();
+  std::string contents(opened->size, '\0');
+  const int64_t got = PreadFully(opened->fd, 0, contents.size(),
+                                 contents.data(), /*alignment=*/1);
+  ::close(opened->fd);
+  if (got < 0) return FileError(path, "read", static_cast<int>(-got));
+  contents.resize(static_cast<size_t>(got));
   return contents;
+}
+
+absl::StatusOr<SizedRandomAccessFile> OpenSizedRandomAccessFile(
+    const std::string& path, bool mmap) {
+  absl::StatusOr<OpenedFile> opened = OpenForReading(path);
+  if (!opened.ok()) return opened.status();
+  SizedRandomAccessFile sized;
+  sized.size = opened->size;
+  if (mmap) {
+    absl::StatusOr<std::unique_ptr<RandomAccessFile>> mapped =
+        MapOpenedFile(path, *opened);
+    if (!mapped.ok()) return mapped.status();
+    sized.file = *std::move(mapped);
+  } else {
+    sized.file = std::make_unique<PosixRandomAccessFile>(
+        path, opened->fd, RandomAccessFileOptions());
+  }
+  return sized;
 }
 
 }  // namespace bloomtable

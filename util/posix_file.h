@@ -3,13 +3,33 @@
 #ifndef BLOOMTABLE_UTIL_POSIX_FILE_H_
 #define BLOOMTABLE_UTIL_POSIX_FILE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
+#include "util/posix_open.h"
 
 namespace bloomtable {
+
+// A file opened for reading, with the size its descriptor had at open.
+struct SizedRandomAccessFile {
+  std::unique_ptr<RandomAccessFile> file;
+  uint64_t size = 0;
+};
+
+// Opens `path` as OpenRandomAccessFile does (OpenMmapRandomAccessFile with
+// `mmap`), and gives its size from the same descriptor, so that the size is
+// the opened file's: no second look-up by name that could find another
+// file. Errors as OpenForReading's (util/posix_open.h).
+absl::StatusOr<SizedRandomAccessFile> OpenSizedRandomAccessFile(
+    const std::string& path, bool mmap = false);
+
+// The memory-mapped file over `opened` (OpenForReading's descriptor), which
+// it closes, succeeding or not. Errors name `path`.
+absl::StatusOr<std::unique_ptr<RandomAccessFile>> MapOpenedFile(
+    const std::string& path, const OpenedFile& opened);
 
 // Creates `path`, which must not exist (O_EXCL): AlreadyExists if it does,
 // so that two writers never share a file. Otherwise as NewWritableFile.

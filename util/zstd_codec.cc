@@ -75,13 +75,12 @@ absl::Status DecompressStreaming(std::string_view input, ZSTD_DCtx* context,
                                  int window_log, DecompressionBuffer* output) {
   ZSTD_inBuffer in = {input.data(), input.size(), 0};
   while (true) {
-    if (output->available() == 0 && !output->Grow()) {
-      return Damaged(
-          absl::StrFormat("holds more than %u bytes", output->limit()));
-    }
     ZSTD_outBuffer out = {output->end(), output->available(), 0};
     const size_t result = ZSTD_decompressStream(context, &out, &in);
-    output->Advance(out.pos);
+    if (!output->Advance(out.pos)) {
+      return absl::OutOfRangeError(absl::StrFormat(
+          "zstd frame holds more than %u bytes", output->limit()));
+    }
     if (ZSTD_isError(result)) {
       if (ZSTD_getErrorCode(result) ==
           ZSTD_error_frameParameter_windowTooLarge) {
@@ -94,7 +93,8 @@ absl::Status DecompressStreaming(std::string_view input, ZSTD_DCtx* context,
       return absl::OkStatus();
     }
     // More is coming; when the input is used up and the output buffer still
-    // has room, the decoder is waiting for bytes that are not there.
+    // has room, the decoder is waiting for bytes that are not there (also
+    // when the output so far is exactly the limit).
     if (in.pos == in.size && out.pos < out.size) return Damaged("truncated");
   }
 }
@@ -153,13 +153,6 @@ void ZstdContextCache::Give(void* context) {
 
 absl::Status ZstdDecompress(std::string_view input, DecompressionBuffer* output,
                             ZstdContextCache* contexts) {
-  std::optional<uint64_t> declared;
-  absl::Status status = ZstdDeclaredSize(input, &declared);
-  if (!status.ok()) return status;
-  if (declared.has_value() && *declared > output->limit()) {
-    return Damaged(absl::StrFormat("declares %u bytes, more than %u", *declared,
-                                   output->limit()));
-  }
   BorrowedContext context(contexts);
   if (context.get() == nullptr) {
     return absl::ResourceExhaustedError("zstd: cannot make a context");
@@ -173,25 +166,34 @@ absl::Status ZstdDecompress(std::string_view input, DecompressionBuffer* output,
   const size_t set =
       ZSTD_DCtx_setParameter(context.get(), ZSTD_d_windowLogMax, window_log);
   if (ZSTD_isError(set)) return ZstdError(set);
-  if (!declared.has_value() || *declared > output->available()) {
-    return DecompressStreaming(input, context.get(), window_log, output);
+  return DecompressStreaming(input, context.get(), window_log, output);
+}
+
+absl::Status ZstdDecompressInto(std::string_view input, char* output,
+                                size_t size, ZstdContextCache* contexts) {
+  BorrowedContext context(contexts);
+  if (context.get() == nullptr) {
+    return absl::ResourceExhaustedError("zstd: cannot make a context");
   }
-  // One call, straight into the buffer: the frame must span the input.
+  ZSTD_DCtx_reset(context.get(), ZSTD_reset_session_only);
+  const int window_log = WindowLogFor(size);
+  const size_t set =
+      ZSTD_DCtx_setParameter(context.get(), ZSTD_d_windowLogMax, window_log);
+  if (ZSTD_isError(set)) return ZstdError(set);
+  // The frame must span the input.
   const size_t frame_size =
       ZSTD_findFrameCompressedSize(input.data(), input.size());
   if (ZSTD_isError(frame_size)) return ZstdError(frame_size);
   if (frame_size != input.size()) {
     return Damaged("bytes after the end of the frame");
   }
-  const size_t result =
-      ZSTD_decompressDCtx(context.get(), output->end(), output->available(),
-                          input.data(), input.size());
+  const size_t result = ZSTD_decompressDCtx(context.get(), output, size,
+                                            input.data(), input.size());
   if (ZSTD_isError(result)) return ZstdError(result);
-  if (result != *declared) {
+  if (result != size) {
     return Damaged(
-        absl::StrFormat("holds %u bytes, declares %u", result, *declared));
+        absl::StrFormat("holds %u bytes, declares %u", result, size));
   }
-  output->Advance(result);
   return absl::OkStatus();
 }
 

@@ -63,21 +63,26 @@ class ZstdContextCache {
 };
 
 // Decompresses `input`, which must be exactly one complete frame, into
-// `output`: in one call when the frame declares its size and the buffer
-// already has room for it, else streaming, growing the buffer. DataLoss if
-// the frame is damaged or truncated, is followed by other bytes, or holds
-// more than output->limit() bytes. `contexts` (may be null) supplies a
-// reusable context.
+// `output` (one pass of it: see decompression_buffer.h), streaming.
+// DataLoss if the frame is damaged or truncated, or is followed by other
+// bytes; OutOfRange as soon as the output passes what `output` may hold.
+// `contexts` (may be null) supplies a reusable context.
 //
-// Streaming, the decoder's own buffer follows the frame's window: the
-// window may be at most the least power of two (from 2^10) that holds
-// output->limit() bytes (ZSTD_d_windowLogMax), so that what a context
-// reserves, and keeps while cached, is bounded by the output's limit, never
-// by the frame's claim. A valid frame declaring a larger window is
-// Unimplemented (writers that know the size, as every table writer does,
-// never declare a window beyond it).
+// The decoder's own buffer follows the frame's window: the window may be at
+// most the least power of two (from 2^10) that holds output->limit() bytes
+// (ZSTD_d_windowLogMax), so that what a context reserves, and keeps while
+// cached, is bounded by the output's limit, never by the frame's claim. A
+// valid frame declaring a larger window is Unimplemented (writers that know
+// the size, as every table writer does, never declare a window beyond it).
 absl::Status ZstdDecompress(std::string_view input, DecompressionBuffer* output,
                             ZstdContextCache* contexts);
+
+// Decompresses `input`, exactly one complete frame holding exactly `size`
+// bytes (as its header declares), into `output` (`size` bytes), in one
+// call. Errors as ZstdDecompress's, and DataLoss if the frame holds another
+// size.
+absl::Status ZstdDecompressInto(std::string_view input, char* output,
+                                size_t size, ZstdContextCache* contexts);
 
 // Compresses blocks into single frames that declare their content size.
 // Keeps one compression context for all of them.

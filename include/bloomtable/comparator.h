@@ -34,6 +34,19 @@ class Comparator {
 // destroyed.
 const Comparator* BytewiseComparator();
 
+// The built-in comparator of that name: "leveldb.BytewiseComparator"
+// (BytewiseComparator()) or "idb_cmp1" (IndexedDBComparator(), in
+// indexeddb_comparator.h); null for any other name.
+const Comparator* BuiltinComparator(std::string_view name);
+
+// A comparator that cannot order two keys (a key it cannot decode, a
+// callback that failed) still returns a deterministic order, and calls
+// this with the key at fault and why. The report goes to the innermost
+// ComparisonErrorScope of the calling thread (util/comparison_errors.h):
+// Database::Get and the database's iterators open one around their work,
+// and fail with DataLoss naming the key. Without a scope, nothing is kept.
+void ReportComparisonError(std::string_view key, std::string_view why);
+
 }  // namespace bloomtable
 
 #endif  // BLOOMTABLE_INCLUDE_BLOOMTABLE_COMPARATOR_H_

@@ -41,11 +41,57 @@
 
 namespace bloomtable {
 
+// What the view reads past, with a warning, where leveldb::DB::Open (with
+// its default Options) refuses the database. Everything off by default: the
+// view then answers as LevelDB does, or refuses where it refuses.
+// SalvageOptions::All() turns on every kind this library can skip, which is
+// what the tool's --salvage and Python's salvage=True ask for.
+struct SalvageOptions {
+  // MANIFEST records that LevelDB's recovery refuses (damage its log
+  // reader reports, records that are not version edits, an edit naming a
+  // second comparator) are left out, each with a warning naming the
+  // MANIFEST and the offset, and the version is what the other edits give:
+  // possibly older than the database's own, so that Get may return a value
+  // the database has since overwritten.
+  bool manifest_edits = false;
+
+  // Log regions LevelDB's recovery gives up (the rest of a block after a
+  // checksum mismatch or a bad length): a fragment with one damaged byte
+  // (of its payload, type, checksum or length) is repaired when exactly one
+  // such change makes its checksum match, and after damage the reader
+  // resynchronises at the next whole fragment of the block. Records read
+  // so are in the view, and ListVersions gives them RecordStatus::
+  // kRecovered; a warning names each. Live and leftover logs alike.
+  bool log_regions = false;
+
+  // Damaged tables. Every table is read whole at open (its entries held in
+  // memory, decompressed): a data block whose checksum fails is repaired
+  // if one damaged byte explains it, else skipped; a table whose footer or
+  // index cannot be read is walked from its first byte, its blocks found by
+  // their checksums; a missing table is skipped. A MANIFEST that gives no
+  // version at all (DataLoss) makes every table and log of the directory
+  // live, as leveldb::RepairDB would (the comparator is then
+  // DatabaseOptions::comparator, or bytewise). A warning names each block,
+  // table and file with its offset and what was wrong. Nothing is read that
+  // no checksum vouches for.
+  bool table_blocks = false;
+
+  // Every kind of damage the view can skip.
+  static SalvageOptions All();
+};
+
 struct DatabaseOptions {
-  // Comparators the database may name in its MANIFEST, besides the bytewise
-  // one ("leveldb.BytewiseComparator"), which is built in. Each must outlive
-  // the Database. A database naming none of them still opens: see
-  // Database::ordered().
+  // The comparator the caller says the database was written with. Set:
+  // OpenReadOnly refuses (InvalidArgument, as leveldb::DB::Open refuses) a
+  // database whose MANIFEST names another, and orders keys with it. Null
+  // (the default): the comparator the MANIFEST names, if it is built in
+  // ("leveldb.BytewiseComparator"; "idb_cmp1", IndexedDBComparator()) or
+  // one of `comparators`. Must outlive the Database.
+  const Comparator* comparator = nullptr;
+
+  // Comparators the database may name in its MANIFEST, besides the built-in
+  // ones. Each must outlive the Database. A database naming none of them
+  // still opens: see Database::ordered().
   std::vector<const Comparator*> comparators;
 
   // Filter policies a table may name. Empty (the default): every policy the
@@ -80,6 +126,10 @@ struct DatabaseOptions {
   // (SIGBUS if a file is truncated while mapped): use it on a copy or a
   // directory that no writer changes.
   bool mmap_reads = false;
+
+  // Reading past damage that LevelDB refuses (see SalvageOptions). Default:
+  // none; OpenReadOnly then fails where leveldb::DB::Open fails.
+  SalvageOptions salvage;
 
   // Called on every table file the view opens (listed or leftover), once,
   // with the file as opened; the view reads the file it returns instead, e.g.
@@ -116,7 +166,8 @@ struct DatabaseOptions {
 
 struct DatabaseReadOptions {
   // Read the database as it was at this sequence number: versions written
-  // later are ignored. Unset (the default): the newest state.
+  // later are ignored. Unset (the default): the newest state, as of
+  // Database::last_sequence() (what LevelDB reads).
   std::optional<uint64_t> sequence;
 
   // Iterators only: user keys in [lower_bound, upper_bound).
@@ -187,6 +238,8 @@ enum class RecordStatus {
   kDeleted,      // a deletion marker that is the newest version, or a value
                  // that the next newer version (a deletion marker) deletes
   kLeftover,     // only in a file the MANIFEST's version does not list
+  kRecovered,    // read only by salvage (SalvageOptions::log_regions): a
+                 // log record LevelDB's recovery skips
 };
 
 std::string_view RecordStatusName(RecordStatus status);
@@ -209,11 +262,17 @@ class Database {
  public:
   // Opens the database in `dir`: reads CURRENT and the MANIFEST it names
   // (or the newest MANIFEST present, with a warning), then the live logs,
-  // whose records it keeps in memory. Tables are opened when first needed.
-  // Errors: NotFound when `dir` holds no LevelDB database (no CURRENT and no
-  // MANIFEST); DataLoss for a MANIFEST that cannot be read; Unimplemented
-  // for a directory of another engine (RocksDB, Pebble). Damaged log records
-  // and tables listed but missing do not fail the open: see warnings().
+  // whose records it keeps in memory, as leveldb::DB::Open recovers them
+  // (docs/DESIGN.md, "The view answers as LevelDB does", says where it
+  // differs on purpose). Tables are opened when first needed. Errors:
+  // NotFound when `dir` holds no LevelDB database (no CURRENT and no
+  // MANIFEST); DataLoss for a MANIFEST that cannot be read or that LevelDB's
+  // recovery refuses (naming the MANIFEST and the offset; see
+  // DatabaseOptions::salvage); Unimplemented for a directory of another
+  // engine (RocksDB, Pebble); FailedPrecondition for a CURRENT or MANIFEST
+  // that is not a regular file (a FIFO, a device, a socket: never opened
+  // for reading in a way that could block). Damaged log records and tables
+  // listed but missing do not fail the open: see warnings().
   static absl::StatusOr<std::unique_ptr<Database>> OpenReadOnly(
       const std::string& dir, const DatabaseOptions& options = {});
 
@@ -221,19 +280,26 @@ class Database {
   Database& operator=(const Database&) = delete;
   ~Database();
 
-  // The newest value of `user_key` (as of read_options.sequence). NotFound
+  // The newest value of `user_key` (as of read_options.sequence; unset:
+  // last_sequence(), as LevelDB reads, so that a write recorded past it is
+  // not seen). NotFound
   // if it has none or its newest version is a deletion. A table on the
   // lookup's path that is missing, shorter than recorded or damaged is an
   // error (DataLoss or the file's error naming it), never a reason to answer
-  // from an older level. FailedPrecondition if !ordered().
+  // from an older level. FailedPrecondition if !ordered(). InvalidArgument
+  // if the comparator cannot order `user_key` itself (an IndexedDB
+  // database's comparator and a key that is not an encoded IndexedDB key);
+  // DataLoss naming the key if it cannot order a key of the database met on
+  // the way (ReportComparisonError).
   absl::StatusOr<std::string> Get(const DatabaseReadOptions& read_options,
                                   std::string_view user_key) const;
 
   // An iterator over user keys (the newest version of each, deletions
   // hidden), in the comparator's order, forward or reverse, within the
-  // bounds. key() is a user key. On a damaged or missing table it becomes
-  // !Valid() with status() saying why. If !ordered(), the iterator is
-  // !Valid() at once with a FailedPrecondition status.
+  // bounds. key() is a user key. On a damaged or missing table, or a key
+  // the comparator cannot order (ReportComparisonError), it becomes
+  // !Valid() with status() saying why (DataLoss naming the key). If !ordered(),
+  // the iterator is !Valid() at once with a FailedPrecondition status.
   std::unique_ptr<Iterator> NewIterator(
       const DatabaseReadOptions& read_options) const;
 
@@ -249,8 +315,9 @@ class Database {
       const DatabaseReadOptions& read_options,
       const std::function<bool(const VersionRecord&)>& visit) const;
 
-  // True if the database's comparator is known (bytewise, or one of
-  // DatabaseOptions::comparators): Get and iterators need it.
+  // True if the database's comparator is known (built in, given as
+  // DatabaseOptions::comparator, or one of DatabaseOptions::comparators):
+  // Get and iterators need it.
   bool ordered() const;
   // The comparator name the MANIFEST records.
   const std::string& comparator_name() const;
@@ -259,13 +326,23 @@ class Database {
   const std::vector<DatabaseTableFile>& tables() const;
   // The live logs, oldest first.
   const std::vector<DatabaseLogFile>& logs() const;
-  // The last sequence number: the MANIFEST's, or the largest in the logs.
+  // The last sequence number, as LevelDB's recovery sets it: the
+  // MANIFEST's, or the largest a log batch's header gives (its sequence
+  // plus its count, less 1), at most 2^56 - 1.
   uint64_t last_sequence() const;
   // The MANIFEST read (its file name).
   const std::string& manifest() const;
-  // Problems found at open that did not fail it: a MANIFEST found without
-  // CURRENT, damaged log records skipped, a torn log tail.
+  // Problems found at open that did not fail it, one line each: a MANIFEST
+  // found without CURRENT, damaged log records skipped, a torn log tail, a
+  // malformed write batch (and how much of it was applied), LevelDB's
+  // end-of-file marker in a log, what salvage skipped. Each names its file
+  // and, where it has one, the offset.
   const std::vector<std::string>& warnings() const;
+
+  // True if salvage (DatabaseOptions::salvage) skipped, repaired or
+  // recovered anything, or damage was skipped in a log: the answers are
+  // partial. warnings() names each.
+  bool salvaged() const;
 
   // Statistics of the tables open now; opens none. Thread-safe.
   DatabaseStats GetStats() const;
@@ -278,6 +355,9 @@ class Database {
  private:
   struct Rep;
   explicit Database(std::unique_ptr<Rep> rep);
+  // Get once the key is known to be one the comparator orders.
+  absl::StatusOr<std::string> GetOrdered(
+      const DatabaseReadOptions& read_options, std::string_view user_key) const;
   std::unique_ptr<Rep> rep_;
 };
 

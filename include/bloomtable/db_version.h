@@ -8,15 +8,24 @@
 // is used and the result says so), and the directory's .log files are
 // matched against the version's log numbers.
 //
-// Errors, as absl::Status: the files' own (I/O, NotFound); Unimplemented for
-// a valid database of another engine: a MANIFEST with RocksDB's tags (names
-// RocksDB), a Pebble directory (names Pebble), a RocksDB directory; DataLoss
-// when no usable version can be had (no edit, or the edits never give a log
-// number, a next file number or a last sequence). Damaged records and records
-// that are not version edits are not errors: they are listed in
-// ManifestContents::damage and skipped, as LevelDB's log reader skips them;
-// the version is then what the readable edits give. Nothing is cached: each
-// call reads the files anew. Safe from any thread.
+// Errors, as absl::Status: the files' own (I/O, NotFound, a file that is not
+// a regular file); Unimplemented for a valid database of another engine: a
+// MANIFEST with RocksDB's tags (names RocksDB), a Pebble directory (names
+// Pebble), a RocksDB directory; DataLoss when no usable version can be had
+// (no edit, or the edits never give a log number, a next file number or a
+// last sequence).
+//
+// The MANIFEST is read as LevelDB's recovery (VersionSet::Recover) reads it:
+// records up to the end of the file or LevelDB's end-of-file marker (a
+// fragment of type 5), a torn tail and what LevelDB's log reader passes
+// over silently skipped. What that recovery refuses (damage its log reader
+// reports, a record that is not a version edit, an edit naming a comparator
+// other than the one an earlier edit named) is listed in
+// ManifestContents::damage with ManifestContents::leveldb_status saying
+// why; ReadVersion then fails with that DataLoss (naming the MANIFEST and
+// the offset), unless ReadVersionOptions::skip_damaged_edits, which applies
+// the other edits instead. Nothing is cached: each call reads the files
+// anew. Safe from any thread.
 
 #ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_DB_VERSION_H_
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_DB_VERSION_H_
@@ -64,11 +73,14 @@ struct ManifestEdit {
 };
 
 struct ManifestContents {
-  // The edits that were read whole and decoded, in file order.
+  // The edits that were read whole, decoded and applied, in file order.
   std::vector<ManifestEdit> edits;
   // Stretches of the file that gave no edit, in file order: LogReader's
-  // kDamage entries, and records that passed their checksums but are not
-  // version edits (reason "not a version edit: ...", payload kept).
+  // kDamage entries (leveldb_reports as the reader set it), records that
+  // passed their checksums but are not version edits (reason "not a version
+  // edit: ...", payload kept) and edits naming a second comparator (both
+  // reported, as LevelDB's recovery fails on them), and the kEndOfLog
+  // entry if the file has LevelDB's end-of-file marker.
   std::vector<LogEntry> damage;
   // The file's bytes by what they held.
   LogAccounting accounting;
@@ -80,6 +92,11 @@ struct ManifestContents {
   // returns this error; ReadManifest leaves it here, so that a caller can
   // still show the edits.
   absl::Status version_status;
+  // OK, or DataLoss "MANIFEST: corrupt at offset N: ..." for the first
+  // entry of `damage` that LevelDB's recovery refuses the database for
+  // (its offset also as CorruptionOffset's payload). `version` then holds
+  // what the other edits give, which LevelDB never uses.
+  absl::Status leveldb_status;
 };
 
 // Reads the MANIFEST `file` of size `file_size`. Errors: the file's own, and
@@ -115,9 +132,18 @@ struct DatabaseVersion {
   std::map<uint64_t, std::string> table_files;
 };
 
+struct ReadVersionOptions {
+  // Apply the MANIFEST's readable edits even where LevelDB's recovery
+  // refuses the MANIFEST (ManifestContents::leveldb_status), instead of
+  // failing: each damaged or undecodable record is left out. The version
+  // may then be older than the database's own. Default false.
+  bool skip_damaged_edits = false;
+};
+
 // Reads the database directory `dir`; errors as in the file comment, and
 // NotFound when the directory holds neither CURRENT nor any MANIFEST-*.
-absl::StatusOr<DatabaseVersion> ReadVersion(const std::string& dir);
+absl::StatusOr<DatabaseVersion> ReadVersion(
+    const std::string& dir, const ReadVersionOptions& options = {});
 
 }  // namespace bloomtable
 

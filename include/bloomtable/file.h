@@ -84,7 +84,12 @@ class WritableFile {
 
 // POSIX files. `OpenRandomAccessFile` uses pread (the default: see
 // OpenMmapRandomAccessFile for the alternative); `NewWritableFile` creates or
-// truncates `path`.
+// truncates `path`. Only regular files are read: every open for reading
+// (here, OpenMmapRandomAccessFile, GetFileSize, ReadFileToString) refuses a
+// FIFO, a device or a socket with FailedPrecondition ("PATH: not a regular
+// file (a FIFO)"), without blocking (the file is opened with O_NONBLOCK and
+// its open descriptor checked), and a directory with EISDIR's
+// FailedPrecondition.
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
     const std::string& path);
 
@@ -129,9 +134,9 @@ OpenRandomAccessFileWithOptions(const std::string& path,
 absl::StatusOr<std::unique_ptr<WritableFile>> NewWritableFile(
     const std::string& path);
 // The size of the file at `path` (NotFound if missing, FailedPrecondition if
-// it is a directory).
+// it is a directory, a FIFO, a device or a socket).
 absl::StatusOr<uint64_t> GetFileSize(const std::string& path);
-// Reads a whole file into memory.
+// Reads a whole regular file into memory, as long as its size when opened.
 absl::StatusOr<std::string> ReadFileToString(const std::string& path);
 
 // The errno of an operating-system error that a file of this library met

@@ -13,18 +13,31 @@
 // offset 0, each next one starts where the previous ended, and the last ends
 // at the file's size (unless an I/O error stops the reading). An entry is
 //
-//   kRecord   a record whose every fragment passed its checksum: the payload
-//             (fragments joined) and the bytes it spans, headers and any
-//             block trailer between its fragments included;
-//   kPadding  bytes that carry nothing: a block trailer, or zero-type
-//             zero-length headers (a writer that preallocated or mapped the
-//             file leaves zeros after its data); runs are merged;
-//   kDamage   bytes that are neither, with the reason. As LevelDB's recovery
-//             does, a fragment whose checksum or length is wrong costs the
-//             rest of its block (its length cannot be trusted), and reading
-//             goes on at the next block; fragments of a record whose chain
-//             is broken are damage too. A record cut short by the end of the
-//             file (a torn write after a crash) is damage at the tail.
+//   kRecord    a record whose every fragment passed its checksum: the
+//              payload (fragments joined) and the bytes it spans, headers
+//              and any block trailer between its fragments included;
+//   kPadding   bytes that carry nothing: a block trailer, or zero-type
+//              zero-length headers (a writer that preallocated or mapped
+//              the file leaves zeros after its data); runs are merged;
+//   kDamage    bytes that are neither, with the reason. As LevelDB's
+//              reader does, a fragment whose checksum or length is wrong
+//              costs the rest of its block (its length cannot be trusted),
+//              and reading goes on at the next block; a fragment of an
+//              unknown type (7 and up, or 0 with a payload) or of type 6 is
+//              skipped alone, reading going on with the next fragment of
+//              its block; fragments of a record whose chain is broken are
+//              damage too. A record cut short by the end of the file (a torn
+//              write after a crash) is damage at the tail;
+//   kEndOfLog  a fragment of type 5, which LevelDB's reader takes as its
+//              end-of-file marker, and every byte after it: LevelDB reads no
+//              further, and neither does this reader. Always the last entry.
+//
+// Each kDamage entry says whether LevelDB's own reader reports that damage
+// to its caller (LogEntry::leveldb_reports): LevelDB's MANIFEST recovery
+// fails on reported damage, and passes over the rest silently (a torn tail,
+// a block trailer's bytes, what follows zero padding in a block, a lone
+// fragment of type 6). A caller that follows LevelDB's recovery applies the
+// records in order up to kEndOfLog.
 //
 // A record is returned only if every fragment of it was read whole and
 // passed its checksum (with Options::verify_checksums, the default), so the
@@ -50,7 +63,7 @@ namespace bloomtable {
 
 // One stretch of a log file; see the file comment.
 struct LogEntry {
-  enum class Kind { kRecord, kPadding, kDamage };
+  enum class Kind { kRecord, kPadding, kDamage, kEndOfLog };
 
   Kind kind = Kind::kRecord;
   // The stretch of the file: [offset, offset + length).
@@ -60,14 +73,23 @@ struct LogEntry {
   std::string payload;
   // kRecord: how many fragments it had (1 for a FULL fragment).
   int fragments = 0;
-  // kDamage: what is wrong: "checksum mismatch", "bad record length N",
-  // "unknown record type N", "record type N of RocksDB's recyclable log
-  // format (not supported)", "partial record without end", "middle (or
-  // last) fragment without a first fragment", "truncated record at end of
-  // file", "truncated record header at end of file", "non-zero block
-  // trailer", "record of reserved type 0", "data after zero padding in the
-  // same block".
+  // kDamage and kEndOfLog: what is wrong: "checksum mismatch", "bad record
+  // length N", "unknown record type N", "record of type 6 (LevelDB's reader
+  // skips it)", "partial record without end", "middle (or last) fragment
+  // without a first fragment", "truncated record at end of file",
+  // "truncated record header at end of file", "non-zero block trailer",
+  // "record of reserved type 0", "data after zero padding in the same
+  // block"; for kEndOfLog, "record of type 5, LevelDB's end-of-file marker:
+  // LevelDB reads no further".
   std::string reason;
+  // kDamage: true if LevelDB's log reader reports this damage to its
+  // caller (which fails LevelDB's MANIFEST recovery, and is logged and
+  // skipped in its log recovery); false for what it passes over silently.
+  bool leveldb_reports = false;
+  // kRecord, with Options::salvage only: a record LevelDB's reader would
+  // not return, read because salvage repaired one damaged byte of it or
+  // resynchronised after damage earlier in its block; `reason` says which.
+  bool recovered = false;
 };
 
 // Bytes of a log file by what they held, as the entries reported them.
@@ -77,6 +99,8 @@ struct LogAccounting {
   uint64_t padding_bytes = 0;
   uint64_t damaged_ranges = 0;
   uint64_t damaged_bytes = 0;
+  // The kEndOfLog entry's bytes: the marker and what follows it.
+  uint64_t unread_bytes = 0;
 };
 
 class LogReader {
@@ -85,6 +109,16 @@ class LogReader {
     // Check each fragment's CRC32C. Off, a fragment is taken on its length
     // and type alone (for looking at damaged files; never for recovery).
     bool verify_checksums = true;
+    // Salvage (with verify_checksums): where LevelDB gives up the rest of a
+    // block (a checksum mismatch, a bad length, data after zero padding),
+    // first try to repair the fragment: one damaged byte of its type or
+    // payload, of its checksum, or of its length, if exactly one such
+    // change makes the checksum match (util/crc32c_repair.h); else look for
+    // the next fragment in the block whose header and checksum are whole,
+    // and read on from there. Records read so are LogEntry::recovered; the
+    // bytes passed over are kDamage as before. Off by default: LevelDB's
+    // reading.
+    bool salvage = false;
   };
 
   // Reads `file`, whose size is `file_size`. `file` must outlive the reader.
@@ -100,7 +134,8 @@ class LogReader {
   bool Next(LogEntry* entry);
 
   // Like Next, but passes over padding and damage (counted in accounting())
-  // and returns only records: for callers that want LevelDB's recovery.
+  // and returns only records, and returns false at kEndOfLog too: the
+  // records LevelDB's recovery reads.
   bool NextRecord(LogEntry* entry);
 
   // OK, or the file's first read error. Damage is not an error.

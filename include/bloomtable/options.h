@@ -106,21 +106,25 @@ struct Options {
   size_t filter_partition_keys = 4096;
 
   // Reading: the largest uncompressed size of one block that the reader
-  // accepts from a codec whose output its stored size does not bound:
-  // bzip2 (RocksDB's compression type 3), where a few hundred stored bytes
-  // can stand for gigabytes and a block handle records only the stored
-  // size. The decoder stops there, and such a block fails with Unimplemented
-  // (the message names this option); a read holds at most twice this much
-  // for it (its output buffer while it grows). Default 64 MiB
-  // (kDefaultMaxUncompressedBlockSize): every table whose bzip2 blocks hold at
-  // most 64 MiB reads, which is every table written with a block size below
-  // that and no larger entry. A caller reading a RocksDB table with a larger
-  // bzip2 block raises it, up to 4 GiB - 1 (the largest block any reader
-  // parses; larger values act as that). Every other codec is bounded by its
-  // densest expansion of the block's stored bytes instead (docs/DESIGN.md,
-  // "Hostile input"), which every block its writer made meets: this option does
-  // not limit them (a LevelDB table with a 100 MiB Snappy block reads at the
-  // default).
+  // accepts from a codec whose output its stored size does not bound
+  // tightly: deflate and zlib (Mojang's Bedrock fork, RocksDB), bzip2,
+  // zstd and LZ4 (RocksDB; zstd also upstream LevelDB and bloomtable), where
+  // a block handle records only the stored size and a few hundred stored
+  // bytes can stand for gigabytes (bzip2), or a kilobyte for a megabyte
+  // (deflate). A block that holds more fails with ResourceExhausted, the
+  // message naming this option, as soon as the decoder passes it (a size
+  // the block declares is checked before anything is allocated); a read
+  // holds at most this much for a block's output (the output is counted,
+  // then decoded into one allocation of its exact size), never a growing
+  // buffer's copies. Default 64 MiB (kDefaultMaxUncompressedBlockSize):
+  // every table whose blocks hold at most 64 MiB reads, which is every
+  // table written with a block size below that and no larger entry. A
+  // caller reading a table with larger blocks raises it, up to 4 GiB - 1
+  // (the largest block any reader parses; larger values act as that).
+  // Snappy, LevelDB's own codec, is bounded by its densest expansion of the
+  // stored bytes (64/3 times; docs/DESIGN.md, "Hostile input") instead:
+  // this option does not limit it (a LevelDB table with a 100 MiB Snappy
+  // block reads at the default).
   size_t max_uncompressed_block_size = kDefaultMaxUncompressedBlockSize;
 
   // Reading: more policies a table may name, besides filter_policy. A table

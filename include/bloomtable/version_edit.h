@@ -17,7 +17,9 @@
 //   9 previous log number     varint64
 //
 // DecodeFrom is DataLoss for a truncated field, an unknown tag, a level past
-// kNumLevels - 1 or an internal key shorter than its 8-byte tag; it is
+// kNumLevels - 1 or an internal key shorter than its 8-byte tag (LevelDB
+// takes any non-empty key there, and later reads out of bounds taking its
+// user key: refused here, the message saying so); it is
 // Unimplemented, naming RocksDB, for a tag that only RocksDB writes (10, 100
 // and up: column families, newer file metadata, ...). A plain struct: no
 // locking; safe from any thread when not shared with a writer.

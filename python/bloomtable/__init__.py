@@ -47,6 +47,7 @@ from ._bloomtable import (
     InvalidArgumentError,
     PrefixExtractor,
     ResourceLimitError,
+    SalvageWarning,
     Table,
     TableBuilder,
     TableIterator,
@@ -57,6 +58,7 @@ from ._bloomtable import (
     bloom_sizing_for_rate,
     build_filters,
     build_table,
+    decode_local_storage,
 )
 
 __all__ = [
@@ -70,6 +72,7 @@ __all__ = [
     "InvalidArgumentError",
     "PrefixExtractor",
     "ResourceLimitError",
+    "SalvageWarning",
     "Table",
     "TableBuilder",
     "TableIterator",
@@ -80,4 +83,5 @@ __all__ = [
     "bloom_sizing_for_rate",
     "build_filters",
     "build_table",
+    "decode_local_storage",
 ]

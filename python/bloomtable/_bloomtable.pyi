@@ -2,7 +2,7 @@
 # are in the extension itself: help(bloomtable.Table).
 
 import os
-from typing import Any, Iterable, Iterator, Literal, Mapping, Optional, Tuple, TypeVar, Union, overload
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Optional, Tuple, TypeVar, Union, overload
 
 
 BytesLike = Union[bytes, bytearray, memoryview]
@@ -16,6 +16,7 @@ class CorruptionError(Error): ...
 class UnsupportedError(Error): ...
 class ResourceLimitError(Error): ...
 class InvalidArgumentError(Error, ValueError): ...
+class SalvageWarning(UserWarning): ...
 
 class FilterPolicy:
     def __init__(self, kind: str, bits_per_key: float = 10.0) -> None: ...
@@ -220,7 +221,7 @@ class VersionRecord:
     @property
     def offset(self) -> int: ...
     @property
-    def status(self) -> Literal["live", "overwritten", "deleted", "leftover"]: ...
+    def status(self) -> Literal["live", "overwritten", "deleted", "leftover", "recovered"]: ...
 
 class Database:
     @staticmethod
@@ -232,6 +233,9 @@ class Database:
         block_cache_bytes: Optional[int] = None,
         max_open_files: int = 1000,
         read_leftovers: bool = False,
+        salvage: bool = False,
+        comparator: Union[None, str, Callable[[bytes, bytes], int]] = None,
+        comparator_name: Optional[str] = None,
         filters_dir: Union[str, bytes, os.PathLike[str], None] = None,
         filters_in_memory: bool = False,
     ) -> Database: ...
@@ -288,6 +292,14 @@ class Database:
     def __enter__(self) -> Database: ...
     def __exit__(self, *exc: object) -> bool: ...
 
+def decode_local_storage(
+    key: BytesLike, value: BytesLike
+) -> Tuple[
+    Literal["item", "meta", "meta_access", "version", "other"],
+    Optional[str],
+    Optional[str],
+    Union[str, bytes],
+]: ...
 def build_filters(
     path: Union[str, bytes, os.PathLike[str]],
     *,

@@ -41,8 +41,15 @@ std::string PathArg(const py::handle& path) {
         PyUnicode_EncodeFSDefault(fspath.ptr()));
     if (!fspath) throw py::error_already_set();
   }
-  return std::string(PyBytes_AS_STRING(fspath.ptr()),
-                     static_cast<size_t>(PyBytes_GET_SIZE(fspath.ptr())));
+  std::string bytes(PyBytes_AS_STRING(fspath.ptr()),
+                    static_cast<size_t>(PyBytes_GET_SIZE(fspath.ptr())));
+  // As open() does: the C library would end the path at the NUL, so that
+  // "a\0b" would open "a".
+  if (bytes.find('\0') != std::string::npos) {
+    PyErr_SetString(PyExc_ValueError, "embedded null byte");
+    throw py::error_already_set();
+  }
+  return bytes;
 }
 
 BytesArg::~BytesArg() {

@@ -35,7 +35,8 @@ class BytesArg {
 };
 
 // A file path from str, bytes or an os.PathLike (pathlib.Path), encoded as
-// os.fsencode does. TypeError for anything else.
+// os.fsencode does. TypeError for anything else; ValueError ("embedded null
+// byte", as open() says) for a path holding a NUL.
 std::string PathArg(const pybind11::handle& path);
 
 // A new `bytes` object holding `data`.

@@ -56,7 +56,9 @@ void DefineErrors(py::module_& module) {
       "implemented).");
   classes.resource_limit = NewClass(
       module, "ResourceLimitError", classes.error,
-      "A resource ran out (ResourceExhausted): a decompressor could not "
+      "A resource limit was reached (ResourceExhausted): a compressed "
+      "block holds more than a block may (64 MiB, the C++ library's "
+      "Options::max_uncompressed_block_size), or a decompressor could not "
       "get its memory.");
   py::tuple bases =
       py::make_tuple(py::reinterpret_borrow<py::object>(classes.error),

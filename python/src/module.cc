@@ -8,6 +8,7 @@
 #include "python/src/database.h"
 #include "python/src/errors.h"
 #include "python/src/filters.h"
+#include "python/src/local_storage.h"
 #include "python/src/sidecar_filters.h"
 #include "python/src/table.h"
 
@@ -21,5 +22,6 @@ PYBIND11_MODULE(_bloomtable, module) {
   bloomtable::python::DefineTable(module);
   bloomtable::python::DefineBuilder(module);
   bloomtable::python::DefineDatabase(module);
+  bloomtable::python::DefineLocalStorage(module);
   bloomtable::python::DefineSidecarFilters(module);
 }

@@ -1,85 +1,51 @@
 // TableHandle owns one open Table for the Python objects that use it (the
 // bloomtable.Table and its iterators) and makes closing it safe while other
-// threads are inside calls and iterators are alive; ClosableHandle is that
-// machinery, which the database's handle (database.cc) shares.
+// threads are inside calls and iterators are alive; ClosableHandle is the
+// part it shares with the database's handle (database.cc): a CallGate
+// (call_gate.h, the closing machinery, which has no Python in it) that
+// releases the GIL while close() waits for the calls in progress.
 //
-// The rule: close() marks the handle closed at once (no new call starts:
+// For Python: close() marks the handle closed at once (no new call starts:
 // each raises InvalidArgumentError "table is closed"), then waits, with the
-// GIL released, until every call in progress in another thread has left (a
-// call is bounded: one multi_get, one open, one batch of iteration), then
-// destroys the C++ iterators of every live Python iterator and the Table.
-// An iterator used after that raises the same error. Nothing is freed while
-// a thread uses it, so a close never crashes a reader.
+// GIL released, until every call in progress in another thread has left,
+// then destroys the C++ iterators of every live Python iterator and the
+// Table. An iterator used after that raises the same error. Nothing is freed
+// while a thread uses it, so a close never crashes a reader.
 //
-// Thread-safety: Enter/Leave, Close and the iterator registry may be used
-// from any thread; a CallGuard is what a call holds while it uses table().
+// Thread-safety: as CallGate; a CallGuard is what a call holds while it uses
+// table().
 
 #ifndef BLOOMTABLE_PYTHON_SRC_TABLE_HANDLE_H_
 #define BLOOMTABLE_PYTHON_SRC_TABLE_HANDLE_H_
 
-#include <atomic>
-#include <condition_variable>
+#include <functional>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <utility>
 
 #include "bloomtable/iterator.h"
 #include "bloomtable/table.h"
+#include "python/src/call_gate.h"
 
 namespace bloomtable {
 namespace python {
 
-// An iterator that the handle may have to destroy on close.
-class RegisteredIterator {
- public:
-  virtual ~RegisteredIterator() = default;
-  // Destroys the C++ iterator. Called by Close with no call in progress.
-  virtual void DropIterator() = 0;
-};
-
-// The closing machinery of an open table or database: see the top of this
-// file. A subclass owns the C++ object and frees it in Free().
-class ClosableHandle {
+// A CallGate with the path of the file it guards, whose Close releases the
+// GIL while it waits. A subclass owns the C++ object and frees it in Free().
+class ClosableHandle : public CallGate {
  public:
   // `what` names the object in errors ("table", "database").
-  ClosableHandle(std::string path, std::string what);
-  ClosableHandle(const ClosableHandle&) = delete;
-  ClosableHandle& operator=(const ClosableHandle&) = delete;
-  virtual ~ClosableHandle() = default;
+  ClosableHandle(std::string path, const std::string& what)
+      : CallGate(what), path_(std::move(path)) {}
 
   const std::string& path() const { return path_; }
-  bool closed() const { return closed_.load(std::memory_order_acquire); }
-  // "table is closed" (or the `what` given).
-  const std::string& closed_message() const { return closed_message_; }
-
-  // Starts a call: false if the handle is closed.
-  bool Enter();
-  void Leave();
-
-  // See the top of this file. Releases the GIL while it waits; idempotent.
-  void Close();
-
-  void Register(RegisteredIterator* iterator);
-  // Removes `iterator` and calls its DropIterator (under the registry lock,
-  // so that it never races with Close). No-op if Close already dropped it.
-  void Unregister(RegisteredIterator* iterator);
 
  protected:
-  // Frees the owned object. Called once by Close, with no call in progress
-  // and every registered iterator dropped.
-  virtual void Free() = 0;
+  // Releases the GIL around `work`: calls in progress may need it.
+  void WithoutInterpreter(const std::function<void()>& work) override;
 
  private:
   const std::string path_;
-  const std::string closed_message_;
-  std::atomic<bool> closed_{false};
-
-  std::mutex mu_;
-  std::condition_variable idle_;
-  int active_calls_ = 0;                     // guarded by mu_
-  std::set<RegisteredIterator*> iterators_;  // guarded by mu_
 };
 
 class TableHandle final : public ClosableHandle {

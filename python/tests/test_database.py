@@ -260,6 +260,23 @@ def test_damaged_manifest_is_corruption(written):
         bloomtable.Database.open(written.path)
 
 
+def test_salvage_opens_a_manifest_leveldb_refuses(written):
+    with bloomtable.Database.open(written.path) as db:
+        manifest = db.manifest
+    path = os.path.join(written.path, manifest)
+    with open(path, "r+b") as f:  # a byte of the last edit
+        data = bytearray(f.read())
+        data[-1] ^= 0xFF
+        f.seek(0)
+        f.write(data)
+    with pytest.raises(bloomtable.CorruptionError, match="salvage"):
+        bloomtable.Database.open(written.path)
+    with pytest.warns(bloomtable.SalvageWarning, match="salvage skipped"):
+        db = bloomtable.Database.open(written.path, salvage=True)
+    with db:
+        assert any(manifest in w and "salvage skipped" in w for w in db.warnings)
+
+
 def test_closed_database_and_live_iterators_raise(written):
     db = bloomtable.Database.open(written.path)
     iterator = db.items()

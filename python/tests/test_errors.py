@@ -134,3 +134,23 @@ def test_a_file_error_is_os_error_with_its_errno(number, exception):
     assert raised.value.errno == number
     assert raised.value.filename == "/x/t.ldb"
     assert not isinstance(raised.value, bloomtable.Error)
+
+
+def test_path_with_a_nul_byte_is_value_error(tmp_path):
+    # As open() says: the path would otherwise end at the NUL and name
+    # another file (here one that exists).
+    table = tmp_path / "t.ldb"
+    bloomtable.build_table(table, {b"k": b"v"})
+    for bad in (str(table) + "\0junk", bytes(table) + b"\0junk"):
+        calls = [
+            lambda: bloomtable.Table.open(bad),
+            lambda: bloomtable.Table.open(bad, mmap=True),
+            lambda: bloomtable.Database.open(bad),
+            lambda: bloomtable.TableBuilder(bad),
+            lambda: bloomtable.build_table(bad, {b"k": b"v"}),
+        ]
+        for call in calls:
+            with pytest.raises(ValueError, match="embedded null byte"):
+                call()
+    with pytest.raises(ValueError, match="embedded null byte"):
+        open(str(table) + "\0junk")

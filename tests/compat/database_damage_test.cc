@@ -8,6 +8,8 @@
 #include <leveldb/comparator.h>
 #include <leveldb/db.h>
 #include <leveldb/iterator.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "bloomtable/database.h"
 #include "bloomtable/db_files.h"
@@ -279,6 +282,66 @@ TEST_F(DatabaseDamageTest, LeftoverTableIsListedOnlyWhenAsked) {
   ASSERT_TRUE(listed.ok()) << listed;
   EXPECT_GT(leftovers, 0u);
   EXPECT_EQ(live, written_->model.size());  // leftovers change no status
+}
+
+// An open that blocked (a plain open of a FIFO with no writer) would hang
+// the test: SIGALRM ends the binary instead; leaving the scope disarms it.
+class OpenWatchdog {
+ public:
+  OpenWatchdog() { ::alarm(60); }
+  ~OpenWatchdog() { ::alarm(0); }
+};
+
+void ReplaceWithFifo(const std::string& path) {
+  ASSERT_TRUE(fs::remove(path)) << path;
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << path;
+}
+
+bool NamesAFifo(absl::string_view message, absl::string_view file) {
+  return absl::StrContains(message, file) &&
+         absl::StrContains(message, "not a regular file (a FIFO)");
+}
+
+// A FIFO in place of CURRENT, the MANIFEST, the live log or a table: no
+// open blocks. CURRENT and the MANIFEST fail the open, naming the file; a
+// log that cannot be read is left out with a warning (as LevelDB leaves out
+// a log it cannot open); a table fails the lookups that need it.
+TEST_F(DatabaseDamageTest, FifosAreRefusedWithoutBlocking) {
+  OpenWatchdog watchdog;
+  std::string dir = Copy("fifo-current");
+  ReplaceWithFifo(dir + "/CURRENT");
+  absl::StatusOr<std::unique_ptr<Database>> db = Database::OpenReadOnly(dir);
+  EXPECT_TRUE(absl::IsFailedPrecondition(db.status())) << db.status();
+  EXPECT_TRUE(NamesAFifo(db.status().message(), "CURRENT")) << db.status();
+
+  dir = Copy("fifo-manifest");
+  const std::string manifest = FilesOfType(dir, DbFileType::kManifest).back();
+  ReplaceWithFifo(dir + "/" + manifest);
+  db = Database::OpenReadOnly(dir);
+  EXPECT_TRUE(absl::IsFailedPrecondition(db.status())) << db.status();
+  EXPECT_TRUE(NamesAFifo(db.status().message(), manifest)) << db.status();
+
+  dir = Copy("fifo-log");
+  const std::string log = FilesOfType(dir, DbFileType::kLog).back();
+  ReplaceWithFifo(dir + "/" + log);
+  db = Database::OpenReadOnly(dir);
+  ASSERT_TRUE(db.ok()) << db.status();
+  bool warned = false;
+  for (const std::string& warning : (*db)->warnings()) {
+    warned |= NamesAFifo(warning, log);
+  }
+  EXPECT_TRUE(warned);
+
+  dir = Copy("fifo-table");
+  const std::string table = LiveTables().front();
+  ReplaceWithFifo(dir + "/" + table);
+  db = Database::OpenReadOnly(dir);
+  ASSERT_TRUE(db.ok()) << db.status();
+  std::unique_ptr<Iterator> it = (*db)->NewIterator(DatabaseReadOptions());
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  }
+  EXPECT_TRUE(absl::IsFailedPrecondition(it->status())) << it->status();
+  EXPECT_TRUE(NamesAFifo(it->status().message(), table)) << it->status();
 }
 
 // LevelDB's side of tests/reverse_comparator.h, under the same name.

@@ -4,6 +4,8 @@
 // the database holds, and give the exit statuses the README states.
 
 #include <leveldb/comparator.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -14,6 +16,8 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "bloomtable/file.h"
+#include "db/log_writer.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/compat/leveldb_database.h"
@@ -196,6 +200,104 @@ TEST_F(ToolDatabaseTest, ADirectoryThatIsNotADatabase) {
   // Flags of directories only are usage errors on a table file.
   result = RunTool({"scan", dir.File("x.ldb"), "--all_versions"});
   EXPECT_EQ(result.exit_status, 2) << result;
+}
+
+// The MANIFEST's file name in `db`.
+std::string ManifestOf(const std::string& db) {
+  return nlohmann::json::parse(RunTool({"dump", db, "--json"}).out)["manifest"];
+}
+
+// A damaged MANIFEST edit: refused as LevelDB refuses it (exit 3, saying
+// that salvage reads past it); --salvage reads past it with a warning.
+TEST_F(ToolDatabaseTest, SalvageReadsPastADamagedManifestEdit) {
+  TempDir dir;
+  const std::string db = dir.File("db");
+  CopyDirectory(Db(), db);
+  const std::string manifest = db + "/" + ManifestOf(db);
+  // A record after the last edit whose checksum is right but which is no
+  // version edit (tag 99): LevelDB refuses the MANIFEST.
+  std::string bytes = ReadFile(manifest);
+  StringWritableFile appended;
+  LogWriter writer(&appended, bytes.size());
+  ASSERT_TRUE(writer.AddRecord(std::string("\x63garbage", 8)).ok());
+  WriteFile(manifest, bytes + appended.contents());
+  const std::string key = written_->universe.front();
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{
+           {"get", db, key}, {"scan", db}, {"stats", db}, {"dump", db}}) {
+    SCOPED_TRACE(command[0]);
+    ToolResult result = RunTool(command);
+    EXPECT_EQ(result.exit_status, 3) << result;
+    EXPECT_NE(result.err.find("not a version edit"), std::string::npos)
+        << result;
+    EXPECT_NE(result.err.find("salvage"), std::string::npos) << result;
+    std::vector<std::string> salvaged = command;
+    salvaged.push_back("--salvage");
+    result = RunTool(salvaged);
+    // get and scan say that the answer is partial (exit 6).
+    EXPECT_EQ(result.exit_status,
+              command[0] == "get" || command[0] == "scan" ? 6 : 0)
+        << result;
+    EXPECT_NE(result.err.find("salvage skipped"), std::string::npos) << result;
+  }
+  // verify names the damage, and with --salvage checks the tables too.
+  ToolResult result = RunTool({"verify", db});
+  EXPECT_EQ(result.exit_status, 3) << result;
+  EXPECT_NE(result.out.find("MANIFEST-"), std::string::npos) << result;
+  result = RunTool({"verify", db, "--salvage"});
+  EXPECT_EQ(result.exit_status, 3) << result;
+  EXPECT_NE(result.out.find(".log: OK"), std::string::npos) << result;
+  // A table file has no MANIFEST to salvage.
+  result = RunTool({"get", dir.File("x.ldb"), "k", "--salvage"});
+  EXPECT_EQ(result.exit_status, 2) << result;
+}
+
+// A FIFO in place of CURRENT, the MANIFEST, the live log or a table, or
+// given as a file: the tool never blocks on it (a watchdog would end the
+// test), and says what it is.
+bool SaysFifo(const ToolResult& result) {
+  constexpr char kFifo[] = "not a regular file (a FIFO)";
+  return result.err.find(kFifo) != std::string::npos ||
+         result.out.find(kFifo) != std::string::npos;
+}
+
+TEST_F(ToolDatabaseTest, FifosNeverBlockTheTool) {
+  ::alarm(120);
+  TempDir dir;
+  auto fifo_in_place_of = [&](const std::string& name) {
+    const std::string db = dir.File("db-" + name);
+    CopyDirectory(Db(), db);
+    std::filesystem::remove(db + "/" + name);
+    EXPECT_EQ(::mkfifo((db + "/" + name).c_str(), 0600), 0);
+    return db;
+  };
+  const std::string key = written_->universe.front();
+  for (const std::string& name : {std::string("CURRENT"), ManifestOf(Db())}) {
+    const std::string db = fifo_in_place_of(name);
+    for (const char* subcommand : {"scan", "stats", "dump", "verify"}) {
+      ToolResult result = RunTool({subcommand, db});
+      EXPECT_EQ(result.exit_status, 4) << subcommand << " " << result;
+      EXPECT_TRUE(SaysFifo(result)) << subcommand << " " << result;
+    }
+  }
+  nlohmann::json dump =
+      nlohmann::json::parse(RunTool({"dump", Db(), "--json"}).out);
+  const std::string log = dump["logs"][0]["file"];
+  ToolResult result = RunTool({"scan", fifo_in_place_of(log)});
+  EXPECT_EQ(result.exit_status, 0) << result;
+  EXPECT_NE(result.err.find("not a regular file (a FIFO)"), std::string::npos)
+      << result;
+  const std::string table = dump["tables"][0]["file"];
+  result = RunTool({"scan", fifo_in_place_of(table)});
+  EXPECT_EQ(result.exit_status, 4) << result;
+  EXPECT_NE(result.err.find(table), std::string::npos) << result;
+  const std::string fifo = dir.File("fifo.ldb");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const char* subcommand : {"dump", "stats", "scan", "verify"}) {
+    result = RunTool({subcommand, fifo});
+    EXPECT_EQ(result.exit_status, 4) << subcommand << " " << result;
+  }
+  ::alarm(0);
 }
 
 class ReverseOrder final : public leveldb::Comparator {

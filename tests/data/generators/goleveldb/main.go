@@ -5,8 +5,10 @@
 // Usage: make_goleveldb_db DIR EXPECTED
 //
 // DIR gets a database whose MANIFEST names tables on two levels and whose
-// live log holds batches written after the last flush; EXPECTED gets what a
-// reader must find there, one fact a line:
+// live log holds batches written after the last flush. Its tables carry
+// goleveldb's Bloom filter (10 bits a key), which goleveldb names
+// "leveldb.BuiltinBloomFilter", the name LevelDB used before 2014. EXPECTED
+// gets what a reader must find there, one fact a line:
 //
 //	comparator NAME
 //	table LEVEL NUMBER SIZE        (from goleveldb's "leveldb.sstables")
@@ -24,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/syndtr/goleveldb/leveldb"
+	"github.com/syndtr/goleveldb/leveldb/filter"
 	"github.com/syndtr/goleveldb/leveldb/opt"
 	"github.com/syndtr/goleveldb/leveldb/util"
 )
@@ -42,6 +45,7 @@ func main() {
 	}
 	db, err := leveldb.OpenFile(os.Args[1], &opt.Options{
 		Compression: opt.NoCompression,
+		Filter:      filter.NewBloomFilter(10),
 	})
 	check(err)
 

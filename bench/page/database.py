@@ -1,0 +1,437 @@
+"""The "Database level: the read-only view" section of BENCHMARKS.md, from
+db.json and db_compacted.json: bloomtable's read-only Database view
+(bloomtable_db) beside a leveldb::DB on a copy of the same LevelDB-written
+directory (leveldb_dir) and RocksDB opened read-only (rocksdb_readonly),
+and the database-level profiles of profile.json side by side, with the
+biggest differences behind each goal missed."""
+
+from page.common import (MET, all_of, configs, cross_verdict, decide_ratio,
+                         peer_provenance, results_of, runs_of, stored, table,
+                         verdict, with_range)
+from page.explain import same_commit, short
+from page.profiles import category_shares
+
+VIEW = "bloomtable_db"
+LEVELDB = "leveldb_dir"
+ROCKSDB = "rocksdb_readonly"
+ENGINES = (VIEW, LEVELDB, ROCKSDB)
+WORKLOADS = ("readrandom", "readmissing", "readnearmiss", "readunrelated",
+             "seekrandom", "readseq")
+ABSENT = ("readmissing", "readnearmiss", "readunrelated")
+# (goal, workloads, peer, limit): the view's median over the peer's, per
+# I/O path.
+RATIO_GOALS = [
+    ("absent-key Get ≤ 0.5× leveldb_dir", ABSENT, LEVELDB, 0.5),
+    ("present-key Get ≤ 0.8× leveldb_dir", ("readrandom",), LEVELDB, 0.8),
+    ("full scan ≤ 0.8× leveldb_dir per entry", ("readseq",), LEVELDB, 0.8),
+    ("absent-key Get ≤ 1.0× rocksdb_readonly", ABSENT, ROCKSDB, 1.0),
+]
+NOT_MEASURED = "Not measured: no committed run (bench/results/db.json)."
+
+
+def row_of(db, engine, io):
+    """The engine's configuration with a filter at this I/O path."""
+    for config in configs(db, level="db", io=io):
+        if config["engine"] == engine and config.get("filter") != "none":
+            return config
+    return None
+
+
+def io_paths(db):
+    paths = []
+    for config in configs(db, level="db"):
+        if config["io"] not in paths:
+            paths.append(config["io"])
+    return paths
+
+
+def ratio(db, workload, io, peer):
+    """The view's median micros/op over the peer's, or None."""
+    mine, theirs = row_of(db, VIEW, io), row_of(db, peer, io)
+    if mine is None or theirs is None:
+        return None
+    a = results_of(mine, workload)
+    b = results_of(theirs, workload)
+    if a is None or b is None or not b.get("micros_per_op"):
+        return None
+    return a["micros_per_op"] / b["micros_per_op"]
+
+
+def decision(db, workloads, io, peer, limit):
+    """The noise rule's decision on the view ≤ limit × the peer on every
+    workload (None where a row is missing)."""
+    parts = []
+    for workload in workloads:
+        a = results_of(row_of(db, VIEW, io) or {}, workload)
+        b = results_of(row_of(db, peer, io) or {}, workload)
+        parts.append(None if a is None or b is None else
+                     decide_ratio(runs_of(a), runs_of(b), limit))
+    return all_of(*parts) if parts else None
+
+
+def medians(db, workload, io, peer):
+    """'a / b µs': the view's and the peer's medians, without their ratio
+    (peers that are not release builds)."""
+    a = results_of(row_of(db, VIEW, io), workload)
+    b = results_of(row_of(db, peer, io), workload)
+    return f"{a['micros_per_op']:.3f} / {b['micros_per_op']:.3f} µs"
+
+
+def files(result, unchanged="{} (unchanged)",
+          changed="{} → {}"):
+    """The files per level a run met, and what it left."""
+    if result is None:
+        return "-"
+    before, after = result.get("files_before"), result.get("files_after")
+    if before is None and after is None:
+        return "not recorded"
+    if before == after:
+        return unchanged.format(before or "?")
+    return changed.format(before or "?", after or "?")
+
+
+def ratio_cell(value, provenance):
+    if value is None:
+        return "-"
+    if provenance[0] is not True:
+        return "not a result"
+    return f"{value:.2f}×"
+
+
+def engines_text(db, engines=ENGINES):
+    """What each row calls, from db.json."""
+    lines = []
+    for engine in engines:
+        config = next((c for c in configs(db) if c["engine"] == engine),
+                      None)
+        if config is None:
+            lines.append(f"- `{engine}`: no rows in db.json.")
+            continue
+        call = config.get("call") or "call not recorded"
+        lines.append(f"- `{engine}`: `{call}`; filter {config['filter']} at "
+                     f"{stored(config)} stored bits/key.")
+    return "\n".join(lines)
+
+
+def opening_goal(db):
+    """(ok, text): the view's table-file and data-block reads between
+    OpenReadOnly and its first lookup, at every open recorded."""
+    reads = []
+    for config in configs(db, level="db"):
+        if config["engine"] != VIEW:
+            continue
+        for result in config.get("results", []):
+            memory = result.get("memory") or {}
+            blocks = memory.get("open_data_block_reads")
+            file_reads = memory.get("open_file_reads")
+            if blocks is not None and file_reads is not None:
+                reads.append((blocks, file_reads))
+    if not reads:
+        return None, "no open recorded"
+    blocks = max(b for b, _ in reads)
+    file_reads = max(f for _, f in reads)
+    return blocks == 0, (f"at most {blocks} data-block reads and {file_reads} "
+                         f"table-file reads between Database::OpenReadOnly "
+                         f"and the first lookup, over {len(reads)} results")
+
+
+def goals(db, peers=(LEVELDB, ROCKSDB)):
+    rows = []
+    provenance = peer_provenance(db)
+    for name, workloads, peer, limit in RATIO_GOALS:
+        if peer not in peers:
+            continue
+        for io in (io_paths(db) if db is not None else ["pread"]):
+            ratios = [(w, ratio(db, w, io, peer)) if db is not None
+                      else (w, None) for w in workloads]
+            ok = None if db is None else decision(db, workloads, io, peer,
+                                                  limit)
+            if provenance[0] is True:
+                measured = "; ".join(f"{w} {r:.2f}×" for w, r in ratios
+                                     if r is not None)
+            else:
+                measured = "; ".join(
+                    f"{w} {medians(db, w, io, peer)}"
+                    for w, r in ratios if r is not None)
+            measured = measured or "no rows"
+            rows.append([f"{name} ({io})", measured,
+                         cross_verdict(ok, provenance)])
+    ok, text = opening_goal(db) if db is not None else (None, "no run")
+    rows.append(["opening the database reads no data block", text,
+                 verdict(ok)])
+    return table(["goal", "measured", "status"], rows)
+
+
+def results_table(db, engines):
+    """One row per workload and I/O path: each engine's median (range),
+    the view's ratios to the peers among `engines`, the files each met."""
+    provenance = peer_provenance(db)
+    peers = [e for e in engines if e != VIEW]
+    header = (["benchmark", "io"] + [f"{e} µs" for e in engines] +
+              [f"{VIEW} / {peer}" for peer in peers] +
+              [f"{e} files before → after" for e in engines])
+    rows = []
+    for workload in WORKLOADS:
+        for io in io_paths(db):
+            results = [results_of(row_of(db, e, io) or {}, workload)
+                       for e in engines]
+            if all(r is None for r in results):
+                continue
+            rows.append([workload, io] +
+                        [with_range(r) if r else "-" for r in results] +
+                        [ratio_cell(ratio(db, workload, io, peer), provenance)
+                         for peer in peers] +
+                        [files(r) for r in results])
+    return table(header, rows)
+
+
+COMPACTED_HEADING = ("#### The same layout on both sides "
+                     "(`--leveldb_source=compacted`)")
+COMPACTED_TEXT = (
+    "The directory above is not one layout for long: `leveldb_dir` compacts "
+    "its copy on open and on lookups that probe files in vain, the view "
+    "reads what LevelDB wrote. `db_compacted.json` (`run db_compacted`) "
+    "gives both the same files throughout: LevelDB Put 99% of the keys, "
+    "compacted them into one level with `CompactRange`, then Put the last "
+    "1%, which stay in the live log; neither side changes that layout "
+    "(the files per level below say so). The goals against `leveldb_dir` "
+    "are decided again on it.")
+
+
+def compacted_part(compacted):
+    out = ["", COMPACTED_HEADING, "", COMPACTED_TEXT, ""]
+    if compacted is None:
+        return out + ["Not measured: no committed run "
+                      "(bench/results/db_compacted.json)."]
+    engines = [e for e in ENGINES
+               if any(c["engine"] == e for c in configs(compacted))]
+    out += [engines_text(compacted, engines), "",
+            results_table(compacted, engines), "",
+            goals(compacted, peers=tuple(engines))]
+    return out
+
+
+def db_section(db, profile=None, compacted=None):
+    if db is None:
+        return NOT_MEASURED + "\n\n" + goals(None)
+    provenance = peer_provenance(db)
+    settings = db.get("settings", {})
+    budget = ", ".join(f"{b:g}" for b in settings.get("stored_bits") or [])
+    out = [f"{settings.get('num', 0):,} keys, stored filter budget "
+           f"{budget or '?'} bits/key; µs per op, median (range). Rows:", "",
+           engines_text(db), "",
+           f"Peers: {provenance[1]}.", ""]
+    out += [results_table(db, ENGINES), "", goals(db)]
+    out += compacted_part(compacted)
+    return "\n".join(out) + profile_subsection(db, profile, compacted)
+
+
+# ---------------------------------------------------- where the time goes --
+
+# (heading, workload) of the database-level profiles.
+PROFILED = [("Absent keys", "readmissing"), ("Present keys", "readrandom")]
+NOT_TAKEN = ("The database-level profiles were not taken: {why}; "
+             "`bench/run_all.sh --only profile` takes them.")
+
+
+def db_profiles(profile):
+    """profile.json's database-level profiles ("level": "db")."""
+    return [p for p in (profile or {}).get("profiles", [])
+            if p.get("level") == "db"]
+
+
+def profile_of(profiles, engine, workload, source="as_written"):
+    """The profile of `engine` on `workload` over the LevelDB source layout
+    `source` (profiles without one were taken on the as-written layout)."""
+    return next((p for p in profiles if p.get("engine") == engine and
+                 p.get("workload") == workload and
+                 p.get("leveldb_source", "as_written") == source), None)
+
+
+shares = category_shares
+
+
+def per_lookup(p, category):
+    """µs per lookup spent in `category`: its share of the samples times
+    the µs per lookup measured under perf (None without the latter)."""
+    micros = p.get("micros_per_op_under_perf")
+    if micros is None:
+        return None
+    return shares(p).get(category, 0.0) / 100 * micros
+
+
+def met_files(p):
+    return files(p, "{}", "{} → {} (compacted during the run)")
+
+
+def cell(text):
+    return str(text).replace("|", "\\|")
+
+
+def shares_table(profiles):
+    """Categories as rows, one column of shares per profile."""
+    columns = [shares(p) for p in profiles]
+    # Largest share first; equal shares by name, so that the order does not
+    # depend on the set's (hash-seeded) iteration order.
+    names = sorted({c for t in columns for c in t},
+                   key=lambda c: (c.startswith("other"),
+                                  -max(t.get(c, 0.0) for t in columns), c))
+    rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in columns]
+            for name in names if max(t.get(name, 0.0) for t in columns) >= 0.5]
+    return table(["category"] + [f"{p['engine']} %" for p in profiles],
+                        rows)
+
+
+def runs_table(profiles):
+    rows = []
+    for p in profiles:
+        micros = p.get("micros_per_op_under_perf")
+        checks = p.get("filter_checks_per_op")
+        reads = p.get("reads_per_op")
+        top = sorted(p.get("symbols", []), key=lambda s: -s["percent"])[:4]
+        rows.append([
+            f"`{p['engine']}`",
+            "-" if micros is None else f"{micros:.3f}",
+            f"{p.get('samples', '?')} of {p.get('process_samples', '?')}",
+            "-" if checks is None else f"{checks:.2f}",
+            "-" if reads is None else f"{reads:.4f}",
+            cell(met_files(p)),
+            "; ".join(f"`{cell(s['symbol'][:60])}` {s['percent']:.1f}%"
+                      for s in top)])
+    return table(["engine", "µs/op under perf",
+                         "samples (lookup thread of process)",
+                         "filter checks per lookup", "block reads per lookup",
+                         "files per level met", "top symbols"], rows)
+
+
+def commands(profiles):
+    lines = []
+    for p in profiles:
+        lines.append(f"- `{p['engine']}`: `{p.get('command', '?')}`" +
+                     (f" (filled by `{p['fill_command']}`)"
+                      if p.get("fill_command") else ""))
+    return "\n".join(lines)
+
+
+def missed_goals(db):
+    """[(goal, workloads, peer, [(workload, ratio)])]: the ratio goals at
+    pread that db.json does not decide as met (release peers only)."""
+    if db is None or peer_provenance(db)[0] is not True:
+        return []
+    missed = []
+    for name, workloads, peer, limit in RATIO_GOALS:
+        ratios = [(w, ratio(db, w, "pread", peer)) for w in workloads]
+        decided = decision(db, workloads, "pread", peer, limit)
+        if decided is not None and decided != MET:
+            missed.append((name, workloads, peer, ratios))
+    return missed
+
+
+def differences(mine, theirs, top=3):
+    """The categories whose time per lookup differs most, as text."""
+    names = {c for c in shares(mine)} | {c for c in shares(theirs)}
+    gaps = []
+    for name in names:
+        a, b = per_lookup(mine, name), per_lookup(theirs, name)
+        if a is None or b is None or name.startswith("other"):
+            continue
+        gaps.append((a - b, name, a, b))
+    gaps.sort(key=lambda g: (-abs(g[0]), g[1]))
+    return "; ".join(
+        f"{name} {a:.3f} µs against {b:.3f} µs "
+        f"({shares(mine).get(name, 0.0):.0f}% against "
+        f"{shares(theirs).get(name, 0.0):.0f}%)"
+        for _, name, a, b in gaps[:top])
+
+
+def goal_paragraph(goal, profiles, source="as_written"):
+    """What the profiles (on the LevelDB source layout `source`) say about
+    one missed goal."""
+    name, workloads, peer, ratios = goal
+    measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios)
+    head = f"- **{name}** (pread: {measured})"
+    workload = ("readmissing" if set(workloads) & set(ABSENT) else
+                "readrandom" if "readrandom" in workloads else None)
+    if workload is None:
+        return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
+                "point-lookup profiles above show what each store asks per "
+                "table.")
+    mine = profile_of(profiles, VIEW, workload, source)
+    theirs = profile_of(profiles, peer, workload, source)
+    if mine is None or theirs is None:
+        missing = VIEW if mine is None else peer
+        return f"{head}: no `{workload}` profile of `{missing}`."
+    ours = mine.get("micros_per_op_under_perf") or 0
+    others = theirs.get("micros_per_op_under_perf") or 0
+    text = [f"{head}: under perf `{workload}` took {ours:.3f} µs per lookup "
+            f"in the view against {others:.3f} µs in `{peer}`"]
+    a, b = mine.get("filter_checks_per_op"), theirs.get("filter_checks_per_op")
+    if a is not None and b is not None:
+        text.append(f"the view asked {a:.2f} table filters per lookup "
+                    f"(filter checks over lookups), `{peer}` {b:.2f}")
+    text.append(f"the view met {met_files(mine)}; `{peer}` met "
+                f"{met_files(theirs)}")
+    gaps = differences(mine, theirs)
+    if gaps:
+        text.append("the largest differences in time per lookup (share of "
+                    "the samples × µs per lookup under perf): " + gaps)
+    return "; ".join(text) + "."
+
+
+def profile_subsection(db, profile, compacted=None):
+    """The database-level profiles side by side, and a paragraph per goal
+    missed; a line saying they were not taken where profile.json has
+    none."""
+    out = ["", "", "#### Where the time goes (perf, pread)", ""]
+    profiles = db_profiles(profile)
+    if not profiles:
+        why = ("no committed run (bench/results/profile.json)"
+               if profile is None else
+               "bench/results/profile.json holds no database-level profile "
+               "(it was taken before bench/profile.py took them)")
+        out.append(NOT_TAKEN.format(why=why))
+        return "\n".join(out) + "\n"
+    settings = profile.get("settings", {})
+    out += [f"`bench/profile.py`: each engine in its own db_bench process "
+            f"on the directory `run db` uses "
+            f"({settings.get('num', 0):,} keys, filters at 10 stored "
+            f"bits/key, 8 MiB block cache, `pread`), filled first, then one "
+            f"workload for {settings.get('seconds', '?')} s under "
+            "`perf record -e cpu-clock`. Shares of the samples of the thread "
+            "that ran the lookups (opening the store, copying its "
+            "directory, LevelDB's compaction on open and drawing the keys "
+            "ran in other threads), grouped as in the table-level profiles. "
+            "perf counts self time: a comparison counts as block search "
+            "wherever it was called from (a memtable's too), a mutex as "
+            "locking whoever took it.", ""]
+    for heading, workload in PROFILED:
+        found = [p for p in (profile_of(profiles, e, workload)
+                             for e in ENGINES) if p is not None]
+        out.append(f"**{heading} (`{workload}`)**")
+        out.append("")
+        if not found:
+            out += [f"No `{workload}` profile.", ""]
+            continue
+        out += [shares_table(found), "", runs_table(found), "",
+                "Commands:", "", commands(found), ""]
+    found = [p for p in (profile_of(profiles, e, "readmissing", "compacted")
+                         for e in ENGINES) if p is not None]
+    if found:
+        out += ["**Absent keys (`readmissing`), the compacted layout**", "",
+                shares_table(found), "", runs_table(found), "", "Commands:",
+                "", commands(found), ""]
+    for run, source, layout in ((db, "as_written", "as-written"),
+                                (compacted, "compacted", "compacted")):
+        missed = missed_goals(run)
+        if not missed:
+            continue
+        out += ["" if source == "compacted" else None,
+                f"Goals not met on the {layout} layout, from the profiles:",
+                ""]
+        if not same_commit(profile, run):
+            out.append(f"- none: profile.json ({short(profile.get('commit'))})"
+                       " is not of the commit of the runs it would explain "
+                       f"({short(run.get('commit'))}).")
+            continue
+        out += [goal_paragraph(goal, profiles, source) for goal in missed]
+    return "\n".join(o for o in out if o is not None) + "\n"

@@ -1,0 +1,113 @@
+"""The Python section of BENCHMARKS.md, from bench/results/python.json
+(python/bench/bench_python.py): the bloomtable package against plyvel and
+the read-only database view, from Python.
+"""
+
+from page.common import MET, decide_ratio, runs_of, table, verdict
+
+# operation: (the label of what it is compared with, the ratio it must not
+# pass); the same goals as bench_python.py's, recomputed here from the
+# medians rather than read from its verdicts.
+GOALS = {
+    "get_absent": ("plyvel", 0.5),
+    "get_present": ("plyvel", 0.8),
+    "multi_get_per_key": ("get_loop_multi_get_keys", 0.5),
+    "scan_per_entry": ("plyvel", 1.0),
+}
+COLUMNS = [
+    ("get_absent", "get absent ns"),
+    ("get_present", "get present ns"),
+    ("multi_get_per_key", "multi_get ns/key"),
+    ("get_loop_multi_get_keys", "get loop ns/key"),
+    ("scan_per_entry", "scan ns/entry"),
+    ("build_seconds", "build s"),
+    ("cpp_get_absent", "C++ Table::Get absent ns"),
+]
+
+
+def cell(row, metric):
+    value = (row or {}).get(metric)
+    if not value:
+        return "-"
+    digits = 2 if metric == "build_seconds" else 0
+    return (f"{value['median']:.{digits}f} ({value['min']:.{digits}f}–"
+            f"{value['max']:.{digits}f})")
+
+
+def median(summary, engine, metric):
+    return ((summary.get(engine) or {}).get(metric) or {}).get("median")
+
+
+def python_section(report):
+    if report is None:
+        return "No committed run (bench/results/python.json)."
+    summary = report.get("medians", {})
+    params = report.get("parameters", {})
+    out = [
+        f"{params.get('keys', 0):,} keys of 16 bytes, "
+        f"{params.get('value_size', '?')}-byte values, "
+        f"{params.get('lookups', 0):,} lookups per operation, a block cache "
+        f"of {params.get('cache_mb', '?')} MiB per engine; medians of "
+        f"{params.get('repeats', '?')} runs (range), the engines' order "
+        f"reversed every other run; Python {report.get('python', '?')}, "
+        f"plyvel {report.get('plyvel') or 'absent'}. Each figure is one call "
+        "from Python: its time includes the interpreter's call and the "
+        "binding. Rows: `bloom_per_block` and `ribbon_whole_table` are "
+        "bloomtable.Table on a table written by build_table (LevelDB's Bloom "
+        "per block; Ribbon whole-table with index restart interval 16), read "
+        "with pread, Table.open's default, while plyvel's LevelDB maps its "
+        "table files (its default Env): a present key's block read is a "
+        "pread system call on our side and a memory copy on plyvel's (at "
+        "table level in C++ the mmap rows above show what mapping buys); "
+        "`view` is bloomtable.Database, the read-only view, on the very "
+        "directory plyvel wrote and compacted; `plyvel` is Python's LevelDB "
+        "binding on that directory, which links Debian's packaged LevelDB "
+        "1.23 (built without NDEBUG; plyvel cannot link another, so its "
+        "ratios are against that build).",
+        "",
+    ]
+    rows = []
+    for engine in summary:
+        rows.append([f"`{engine}`"] +
+                    [cell(summary[engine], metric) for metric, _ in COLUMNS])
+    out.append(table(["engine"] + [name for _, name in COLUMNS], rows))
+    out.append("")
+    overhead = [
+        f"`{engine}` {median(summary, engine, 'get_absent') - c:.0f} ns"
+        for engine in summary
+        for c in [median(summary, engine, "cpp_get_absent")]
+        if c is not None and median(summary, engine, "get_absent") is not None
+    ]
+    if overhead:
+        out.append("The binding's cost per call (an absent-key `get` from "
+                   "Python minus the same lookups by C++ `Table::Get` in a "
+                   "loop): " + ", ".join(overhead) + ".")
+        out.append("")
+    goal_rows = []
+    for engine in summary:
+        if engine in ("plyvel", "view"):
+            continue
+        for metric, (against, limit) in GOALS.items():
+            base_engine, base_metric = (("plyvel", metric)
+                                        if against == "plyvel" else
+                                        (engine, against))
+            mine = median(summary, engine, metric)
+            base = median(summary, base_engine, base_metric)
+            goal = (f"`{engine}` {metric} ≤ {limit}× plyvel's"
+                    if against == "plyvel" else
+                    f"`{engine}` {metric} ≤ {limit}× a loop of get on the "
+                    "same keys")
+            decision = None if mine is None or not base else decide_ratio(
+                runs_of(summary[engine], metric),
+                runs_of(summary[base_engine], base_metric), limit)
+            measured = "-" if decision is None else f"{mine / base:.2f}×"
+            goal_rows.append([goal, measured, verdict(decision)])
+    out.append(table(["goal (from Python)", "ratio of medians", "status"],
+                     goal_rows))
+    behind = [row[0] for row in goal_rows
+              if row[2] not in (verdict(MET), verdict(None))]
+    if behind:
+        out.append("")
+        out.append("Where the goal is not met the peer or the loop is ahead "
+                   "or within the runs' noise: " + "; ".join(behind) + ".")
+    return "\n".join(out)
