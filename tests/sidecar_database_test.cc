@@ -147,6 +147,19 @@ std::string SidecarPath(const std::string& into, uint64_t number) {
   return absl::StrCat(into, "/", SidecarFileName(TableFileName(number)));
 }
 
+// Opens `dir` with the sidecars in `filters_dir` and expects each of its
+// `tables` to use one, without a warning, and every answer to be the
+// model's.
+void ExpectEverySidecarUsed(const std::string& dir,
+                            const std::string& filters_dir, uint64_t tables,
+                            const Layout& layout) {
+  std::unique_ptr<Database> db = OpenWithSidecars(dir, filters_dir);
+  ASSERT_NE(db, nullptr);
+  EXPECT_TRUE(db->warnings().empty()) << absl::StrJoin(db->warnings(), "\n");
+  EXPECT_EQ(db->GetStats().sidecar_tables, tables);
+  ExpectModelAnswers(*db, layout);
+}
+
 class SidecarDatabaseTest : public testing::Test {
  protected:
   std::string Dir() const { return db_dir_.File("db"); }
@@ -279,11 +292,7 @@ TEST_F(SidecarDatabaseTest, NewTablesGetSidecarsIncrementally) {
   EXPECT_EQ(summary.tables, 5u);
   EXPECT_EQ(summary.built, 1u);
   EXPECT_EQ(summary.up_to_date, 4u);
-  std::unique_ptr<Database> db = OpenWithSidecars(Dir(), Filters());
-  ASSERT_NE(db, nullptr);
-  EXPECT_TRUE(db->warnings().empty()) << absl::StrJoin(db->warnings(), "\n");
-  EXPECT_EQ(db->GetStats().sidecar_tables, 5u);
-  ExpectModelAnswers(*db, grown);
+  ExpectEverySidecarUsed(Dir(), Filters(), 5, grown);
 }
 
 TEST_F(SidecarDatabaseTest, OtherSettingsRebuildEverySidecar) {
@@ -342,11 +351,7 @@ TEST_F(SidecarDatabaseTest, ConcurrentBuildersLeaveOnlyWholeFiles) {
   for (const auto& entry : std::filesystem::directory_iterator(Filters())) {
     EXPECT_EQ(entry.path().extension(), ".sidecar") << entry.path();
   }
-  std::unique_ptr<Database> db = OpenWithSidecars(Dir(), Filters());
-  ASSERT_NE(db, nullptr);
-  EXPECT_TRUE(db->warnings().empty()) << absl::StrJoin(db->warnings(), "\n");
-  EXPECT_EQ(db->GetStats().sidecar_tables, 4u);
-  ExpectModelAnswers(*db, layout_);
+  ExpectEverySidecarUsed(Dir(), Filters(), 4, layout_);
 }
 
 TEST_F(SidecarDatabaseTest, DamagedStaleForeignAndMissingSidecarsAreIgnored) {
