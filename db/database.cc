@@ -364,11 +364,34 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     rep->all_tables.insert(rep->all_tables.end(), files.begin(), files.end());
   }
 
+  if (rep->bytewise) {
+    for (const std::vector<DatabaseTableFile>& files : rep->levels) {
+      rep->ranges.emplace_back(&files);
+    }
+  }
+
   std::vector<uint64_t> numbers;
   for (const DatabaseTableFile& file : rep->all_tables) {
     numbers.push_back(file.number);
   }
   rep->tables.PinVersion(std::move(numbers));
+  if (!options.filters_dir.empty() || options.build_filters_in_memory) {
+    // A sidecar's filter may be of any of the library's policies, whatever
+    // the tables' own filters are restricted to.
+    std::vector<std::shared_ptr<const FilterPolicy>> sidecar_policies =
+        policies;
+    for (std::shared_ptr<const FilterPolicy>& policy :
+         BuiltinFilterPolicies()) {
+      sidecar_policies.push_back(std::move(policy));
+    }
+    rep->sidecars =
+        std::make_unique<SidecarSet>(&rep->levels, std::move(sidecar_policies),
+                                     ucmp == BytewiseComparator());
+    if (!options.filters_dir.empty()) {
+      rep->sidecars->Load(dir, options.filters_dir, &rep->warnings);
+    }
+    rep->tables.OmitOwnFilters(rep->sidecars->Covered());
+  }
 
   uint64_t last_sequence = std::min(version.last_sequence, kMaxSequenceNumber);
   for (uint64_t number : read->live_logs) {
@@ -422,6 +445,10 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
     rep->warnings.push_back(absl::StrCat("keys ordered by their bytes: ",
                                          comparison_errors.status().message()));
   }
+  if (options.build_filters_in_memory && !rep->tables_in_memory) {
+    rep->sidecars->StartBuildingInMemory(&rep->tables,
+                                         options.in_memory_filters);
+  }
   return std::unique_ptr<Database>(new Database(std::move(rep)));
 }
 
@@ -465,37 +492,38 @@ absl::StatusOr<std::string> Database::GetOrdered(
   }
 
   if (r.tables_in_memory) return KeyNotFound();
-  ReadOptions table_read;
-  table_read.verify_checksums = read_options.verify_checksums;
-  table_read.fill_cache = read_options.fill_cache;
   KeyVersion version;
   bool found = false;
-  std::string target;  // (user_key, snapshot), made when first needed
-  for (size_t level = 0; level < r.levels.size() && !found; ++level) {
-    const std::vector<DatabaseTableFile>& files = r.levels[level];
-    if (level == 0) {
-      for (const DatabaseTableFile& file : files) {
-        if (!r.MayHold(file, user_key)) continue;
-        absl::Status status = r.LookupTable(file, table_read, user_key,
-                                            snapshot, &version, &found);
-        if (!status.ok()) return status;
-        if (found) break;
-      }
+  // The tables to ask, found first, so that their sidecar filters can be
+  // prefetched together: their cache misses overlap instead of following
+  // one another.
+  Rep::Candidates candidates;
+  r.FindCandidates(user_key, PackSequenceAndType(snapshot, ValueType::kValue),
+                   &candidates);
+  const SidecarSet* const sidecars = r.sidecars.get();
+  SidecarSet::LookupCounts sidecar_counts(sidecars);
+  const SidecarKey sidecar_key =
+      sidecars != nullptr ? SidecarKey(user_key) : SidecarKey();
+  if (sidecars != nullptr) {
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      sidecars->Prefetch(candidates[c].level, candidates[c].index, sidecar_key);
+    }
+  }
+  for (size_t c = 0; c < candidates.size() && !found; ++c) {
+    const Rep::Candidates::Table& table = candidates[c];
+    if (sidecars != nullptr &&
+        !sidecars->KeyMayMatch(table.level, table.index, sidecar_key,
+                               &sidecar_counts)) {
       continue;
     }
-    // The first file whose largest key is at or after (user_key, snapshot):
-    // the one that may hold the newest visible version.
-    if (target.empty()) {
-      AppendInternalKey(&target, user_key, snapshot, ValueType::kValue);
-    }
-    auto it = std::lower_bound(
-        files.begin(), files.end(), target,
-        [&r](const DatabaseTableFile& file, const std::string& key) {
-          return r.internal_comparator.Compare(file.largest, key) < 0;
-        });
-    if (it == files.end() || !r.MayHold(*it, user_key)) continue;
+    // Made here, for the tables asked (an absent key's sidecars usually
+    // leave none): it is 96 bytes to clear.
+    ReadOptions table_read;
+    table_read.verify_checksums = read_options.verify_checksums;
+    table_read.fill_cache = read_options.fill_cache;
     absl::Status status =
-        r.LookupTable(*it, table_read, user_key, snapshot, &version, &found);
+        r.LookupTable(r.levels[table.level][table.index], table_read, user_key,
+                      snapshot, &version, &found);
     if (!status.ok()) return status;
   }
   if (!found) return KeyNotFound();
@@ -516,14 +544,30 @@ std::unique_ptr<Iterator> Database::NewIterator(
   children.push_back(r.log_view.NewIterator());
   for (size_t level = 0; level < r.levels.size() && !r.tables_in_memory;
        ++level) {
-    if (level == 0) {
-      for (const DatabaseTableFile& file : r.levels[0]) {
-        children.push_back(NewLevelIterator(&r.tables, &r.internal_comparator,
-                                            {file}, table_read));
+    std::vector<DatabaseTableFile> files = r.levels[level];
+    if (r.sidecars != nullptr && read_options.lower_bound.has_value() &&
+        read_options.upper_bound.has_value()) {
+      // Tables whose sidecar rules out every key of the bounds give the
+      // iterator nothing: they are left out unopened.
+      size_t kept = 0;
+      for (size_t i = 0; i < files.size(); ++i) {
+        if (!r.sidecars->RangeMayMatch(level, i, *read_options.lower_bound,
+                                       *read_options.upper_bound)) {
+          continue;
+        }
+        if (kept != i) files[kept] = std::move(files[i]);
+        ++kept;
       }
-    } else if (!r.levels[level].empty()) {
+      files.resize(kept);
+    }
+    if (level == 0) {
+      for (DatabaseTableFile& file : files) {
+        children.push_back(NewLevelIterator(&r.tables, &r.internal_comparator,
+                                            {std::move(file)}, table_read));
+      }
+    } else if (!files.empty()) {
       children.push_back(NewLevelIterator(&r.tables, &r.internal_comparator,
-                                          r.levels[level], table_read));
+                                          std::move(files), table_read));
     }
   }
   return NewDbIterator(
@@ -578,6 +622,7 @@ DatabaseStats Database::GetStats() const {
     ++stats.open_tables;
     stats.table_memory_bytes += table.ApproximateMemoryUsage();
   });
+  if (rep_->sidecars != nullptr) rep_->sidecars->AddStats(&stats);
   return stats;
 }
 

@@ -18,8 +18,17 @@ TableSet::TableSet(std::string dir, Options options, size_t max_open, bool mmap,
       mmap_(mmap),
       wrap_(std::move(wrap)) {}
 
+void TableSet::OmitOwnFilters(std::vector<uint64_t> numbers) {
+  std::sort(numbers.begin(), numbers.end());
+  without_filters_ = std::move(numbers);
+  options_without_filters_ = options_;
+  options_without_filters_.filter_policy = nullptr;
+  options_without_filters_.extra_filter_policies.clear();
+}
+
 absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
-    const std::string& name, std::optional<uint64_t> recorded_size) const {
+    const std::string& name, std::optional<uint64_t> recorded_size,
+    const Options& options) const {
   const std::string path = absl::StrCat(dir_, "/", name);
   // The size is the opened file's own: a file replaced meanwhile is either
   // the one read or an error, never a mix.
@@ -46,7 +55,7 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
   std::unique_ptr<RandomAccessFile> file = std::move(opened->file);
   if (wrap_) file = wrap_(std::move(file));
   absl::StatusOr<std::unique_ptr<Table>> table =
-      Table::Open(options_, std::move(file), size);
+      Table::Open(options, std::move(file), size);
   if (!table.ok()) return table.status();
   return std::shared_ptr<const Table>(*std::move(table));
 }
@@ -63,8 +72,10 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::Open(
   }
   // Opened without the lock: two threads may open the same table at once;
   // the second one's copy replaces nothing and is dropped when unused.
-  absl::StatusOr<std::shared_ptr<const Table>> table =
-      OpenFile(file.name, file.size);
+  const bool own_filter = !std::binary_search(
+      without_filters_.begin(), without_filters_.end(), file.number);
+  absl::StatusOr<std::shared_ptr<const Table>> table = OpenFile(
+      file.name, file.size, own_filter ? options_ : options_without_filters_);
   if (!table.ok()) return table.status();
   std::lock_guard<std::mutex> lock(mutex_);
   auto found = by_number_.find(file.number);
@@ -120,7 +131,7 @@ absl::Status TableSet::OpenForLookup(const DatabaseTableFile& file,
 
 absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenUnlisted(
     const std::string& name) const {
-  return OpenFile(name, std::nullopt);
+  return OpenFile(name, std::nullopt, options_);
 }
 
 size_t TableSet::open_tables() const {

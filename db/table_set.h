@@ -56,6 +56,12 @@ class TableSet {
   // once opened, until the set is destroyed.
   void PinVersion(std::vector<uint64_t> numbers);
 
+  // Called once, before any table is opened: the numbers of the tables
+  // that a sidecar filter answers for (sidecar_set.h). They are opened
+  // without reading their own filter block, so that no filter is held
+  // twice.
+  void OmitOwnFilters(std::vector<uint64_t> numbers);
+
   // For one lookup: sets *table to the table of `file`, valid while *held
   // (which it may leave empty, for a pinned table) or the set lives.
   // Errors as Open's.
@@ -76,10 +82,15 @@ class TableSet {
 
  private:
   absl::StatusOr<std::shared_ptr<const Table>> OpenFile(
-      const std::string& name, std::optional<uint64_t> recorded_size) const;
+      const std::string& name, std::optional<uint64_t> recorded_size,
+      const Options& options) const;
 
   const std::string dir_;
   const Options options_;
+  // options_ without filter policies, for the tables OmitOwnFilters names
+  // (sorted).
+  Options options_without_filters_;
+  std::vector<uint64_t> without_filters_;
   const size_t max_open_;
   const bool mmap_;
   const std::function<std::unique_ptr<RandomAccessFile>(

@@ -102,8 +102,8 @@ bool TrySeed(const std::string_view* keys, size_t n, const RibbonShape& shape,
 // `tail` are the two regions of the solution words.
 BLOOMTABLE_RIBBON_POPCNT_CLONES
 bool RibbonQuery(const RibbonShape& shape, uint64_t num_starts,
-                 const char* head, const char* tail, std::string_view key) {
-  const RibbonRow row = RibbonRowOf(KeyHash(key, shape.seed), num_starts);
+                 const char* head, const char* tail, uint64_t hash) {
+  const RibbonRow row = RibbonRowOf(hash, num_starts);
   const uint64_t block = row.start / kRibbonBlockSlots;
   const int offset = static_cast<int>(row.start % kRibbonBlockSlots);
   // The row's 128 bits start `offset` bits into `block` and so cover up to
@@ -363,9 +363,17 @@ void RibbonView::Prefetch(std::string_view key) const {
     return;
   }
   if (kind_ != Kind::kRibbon) return;
+  PrefetchHash(KeyHash(key, shape_.seed));
+}
+
+uint64_t RibbonView::Hash(std::string_view key, uint8_t seed) {
+  return KeyHash(key, seed);
+}
+
+void RibbonView::PrefetchHash(uint64_t hash) const {
   // The head words of the row's first block and of the next one, which
   // follow it: the query's first reads (RibbonQuery).
-  const RibbonRow row = RibbonRowOf(KeyHash(key, shape_.seed), num_starts_);
+  const RibbonRow row = RibbonRowOf(hash, num_starts_);
   const uint64_t block = row.start / kRibbonBlockSlots;
   const char* head0 = shape_.lower_columns >= kRibbonHeadColumns
                           ? words_ + 8 * kRibbonHeadColumns * block
@@ -377,13 +385,18 @@ void RibbonView::Prefetch(std::string_view key) const {
 bool RibbonView::KeyMayMatch(std::string_view key) const {
   switch (kind_) {
     case Kind::kRibbon:
-      return RibbonQuery(shape_, num_starts_, words_, tail_, key);
+      return RibbonQuery(shape_, num_starts_, words_, tail_,
+                         KeyHash(key, shape_.seed));
     case Kind::kBloom:
       return bloom_.KeyMayMatch(key);
     case Kind::kMalformed:
       break;
   }
   return true;
+}
+
+bool RibbonView::HashMayMatch(uint64_t hash) const {
+  return RibbonQuery(shape_, num_starts_, words_, tail_, hash);
 }
 
 std::shared_ptr<const FilterPolicy> NewRibbonFilterPolicy(double bits_per_key) {

@@ -102,6 +102,16 @@ class RibbonView {
   // the Bloom fallback's line (FilterReader::Prefetch).
   void Prefetch(std::string_view key) const;
 
+  // The query in two halves, for a caller that asks many filters about one
+  // key: the key's hash under a filter's seed, computed once for all the
+  // filters of that seed (most are built with seed 0), then the probe.
+  // KeyMayMatch(key) == HashMayMatch(Hash(key, seed())).
+  // REQUIRES for the members: is_ribbon().
+  uint8_t seed() const { return shape_.seed; }
+  static uint64_t Hash(std::string_view key, uint8_t seed);
+  void PrefetchHash(uint64_t hash) const;
+  bool HashMayMatch(uint64_t hash) const;
+
  private:
   enum class Kind { kMalformed, kRibbon, kBloom };
 

@@ -6,8 +6,8 @@
 // Mojang's zlib and raw deflate, upstream LevelDB's zstd:
 // tests/foreign_table_writer.h), and, when built with LevelDB, tables that
 // LevelDB itself wrote (a database's compacted .ldb files and
-// leveldb::TableBuilder output); and logs, MANIFESTs, write batches and
-// version edits (WriteLogSeeds).
+// leveldb::TableBuilder output); logs, MANIFESTs, write batches and
+// version edits (WriteLogSeeds); and sidecar filter files (WriteSidecars).
 //
 //   make_seed_corpus OUT_DIR
 
@@ -22,10 +22,15 @@
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
 #include "bloomtable/prefix_extractor.h"
+#include "bloomtable/sidecar.h"
+#include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "bloomtable/version_edit.h"
 #include "bloomtable/write_batch.h"
 #include "db/log_writer.h"
+#include "db/sidecar_binding.h"
+#include "db/sidecar_builder.h"
+#include "db/sidecar_format.h"
 #include "filter/cache_local_bloom.h"
 #include "filter/filter_block.h"
 #include "filter/range_filter.h"
@@ -474,6 +479,67 @@ void WriteRangeFilters(SeedWriter* seeds) {
   }
 }
 
+// sidecar_fuzzer ([mode][file], bit 0 of the mode reseals the checksum) and
+// tool_fuzzer (the file as given): sidecar files of small tables, plain and
+// internal keys, with each policy, with and without scan filters.
+bool WriteSidecars(SeedWriter* seeds) {
+  const std::vector<std::shared_ptr<const FilterPolicy>> policies = {
+      NewRibbonFilterPolicy(10), NewCacheLocalBloomFilterPolicy(10),
+      NewLevelDBBloomFilterPolicy(10)};
+  int count = 0;
+  for (const auto& policy : policies) {
+    for (bool scan_filters : {false, true}) {
+      for (bool internal_keys : {false, true}) {
+        Options options;
+        options.block_size = 256;
+        options.key_format =
+            internal_keys ? KeyFormat::kLevelDBInternal : KeyFormat::kPlain;
+        StringWritableFile file;
+        TableBuilder builder(options, &file);
+        // 300 keys: a Ribbon filter proper.
+        for (int i = 0; i < 300; ++i) {
+          (void)builder.Add(
+              internal_keys ? InternalKey(i, i + 1, i % 9 == 0) : UserKey(i),
+              std::string(i % 3, 'v'));
+        }
+        if (!builder.Finish().ok()) return false;
+        const std::string table_bytes = file.contents();
+        absl::StatusOr<std::unique_ptr<Table>> table =
+            Table::Open(options, NewMemoryRandomAccessFile(table_bytes),
+                        table_bytes.size());
+        if (!table.ok()) return false;
+        SidecarFilterOptions filter_options;
+        filter_options.filter_policy = policy;
+        if (scan_filters) {
+          filter_options.prefix_extractor = NewFixedPrefixExtractor(6);
+          filter_options.range_filter_bits_per_key = 10;
+        }
+        absl::StatusOr<SidecarContents> contents = BuildSidecarContents(
+            **table, internal_keys, filter_options, /*bytewise=*/true, nullptr);
+        if (!contents.ok()) return false;
+        absl::StatusOr<SidecarBinding> binding = ReadTableFileBinding(
+            *NewMemoryRandomAccessFile(table_bytes), table_bytes.size());
+        if (!binding.ok()) return false;
+        contents->binding = *binding;
+        if (internal_keys) {
+          contents->binding.kind = SidecarTableKind::kDatabaseTable;
+          contents->binding.file_number = 7 + count;
+          contents->binding.smallest = InternalKey(0, 1, false);
+          contents->binding.largest = InternalKey(299, 300, false);
+        }
+        contents->settings = SidecarSettings(filter_options, true);
+        const std::string sidecar = EncodeSidecar(*contents);
+        const std::string name = "sidecar_" + std::to_string(count++);
+        seeds->Write("sidecar_fuzzer", name, std::string(1, '\0') + sidecar);
+        seeds->Write("sidecar_fuzzer", name + "_resealed",
+                     std::string(1, '\1') + sidecar);
+        seeds->Write("tool_fuzzer", name, sidecar);
+      }
+    }
+  }
+  return true;
+}
+
 // Crafted tables that once made the reader read or reserve far more than
 // the file (tests/hostile_tables.h): a metaindex repeating a failing range
 // filter entry, a zstd frame declaring a 2^27 window, and (table target
@@ -684,7 +750,8 @@ int Main(const std::string& out) {
   // 40 keys: a few blocks of each size. 300 keys: enough for a real Ribbon
   // filter (below 256 keys it stores a cache-local Bloom one).
   if (!WriteTables(&seeds, 40) || !WriteTables(&seeds, 300) ||
-      !WriteCompressedTables(&seeds) || !WriteScanFilterTables(&seeds)) {
+      !WriteCompressedTables(&seeds) || !WriteScanFilterTables(&seeds) ||
+      !WriteSidecars(&seeds)) {
     std::fprintf(stderr, "make_seed_corpus: building a table failed\n");
     return 1;
   }

@@ -1,6 +1,7 @@
 #include "table/scan_filters.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -20,29 +21,73 @@ void ScanFilters::Load(const Options& options, const RandomAccessFile& file,
                        TableCounters* counters,
                        std::unique_ptr<ScanFilters>* filters,
                        ScanFilterInfo* info) {
-  filters->reset();
-  *info = ScanFilterInfo();
-  auto loaded = std::unique_ptr<ScanFilters>(
-      new ScanFilters(counters, options.comparator == BytewiseComparator()));
+  std::unique_ptr<ScanFilters> loaded = Start(options, counters, filters, info);
   for (const MetaindexEntry& entry : metaindex) {
     const std::string_view key = entry.key;
+    const BlockSource read = [&]() {
+      return ReadFilterBlock(file, entry.handle, read_options, counters);
+    };
     if (StartsWith(key, kPrefixFilterMetaPrefix)) {
-      loaded->LoadPrefixFilter(options, file, key, entry.handle, read_options,
-                               info);
+      loaded->LoadPrefixFilter(options, key, read, info);
     } else if (StartsWith(key, kRangeFilterMetaPrefix)) {
-      loaded->LoadRangeFilter(file, key, entry.handle, read_options, info);
+      loaded->LoadRangeFilter(key, read, info);
     }
   }
+  KeepIfAny(std::move(loaded), filters);
+}
+
+std::unique_ptr<ScanFilters> ScanFilters::Start(
+    const Options& options, TableCounters* counters,
+    std::unique_ptr<ScanFilters>* filters, ScanFilterInfo* info) {
+  filters->reset();
+  *info = ScanFilterInfo();
+  return std::unique_ptr<ScanFilters>(
+      new ScanFilters(counters, options.comparator == BytewiseComparator()));
+}
+
+void ScanFilters::KeepIfAny(std::unique_ptr<ScanFilters> loaded,
+                            std::unique_ptr<ScanFilters>* filters) {
   if (loaded->prefix_ != nullptr || loaded->range_ != nullptr) {
     *filters = std::move(loaded);
   }
 }
 
-void ScanFilters::LoadPrefixFilter(const Options& options,
-                                   const RandomAccessFile& file,
-                                   std::string_view key,
-                                   const BlockHandle& handle,
-                                   const ReadBlockOptions& read_options,
+void ScanFilters::FromBlocks(const Options& options,
+                             std::string_view prefix_policy_name,
+                             std::string_view prefix_block,
+                             std::string_view range_block,
+                             TableCounters* counters,
+                             std::unique_ptr<ScanFilters>* filters,
+                             ScanFilterInfo* info) {
+  std::unique_ptr<ScanFilters> loaded = Start(options, counters, filters, info);
+  // The loaders keep what they are given: a copy, owned like a read block.
+  const auto copy_of = [](std::string_view bytes) {
+    return [bytes]() -> absl::StatusOr<BlockContents> {
+      BlockContents contents;
+      contents.owned = std::make_unique<char[]>(bytes.size());
+      if (!bytes.empty()) {
+        std::memcpy(contents.owned.get(), bytes.data(), bytes.size());
+      }
+      contents.data = std::string_view(contents.owned.get(), bytes.size());
+      return contents;
+    };
+  };
+  if (!prefix_block.empty()) {
+    loaded->LoadPrefixFilter(options,
+                             absl::StrCat(ToAbsl(kPrefixFilterMetaPrefix),
+                                          ToAbsl(prefix_policy_name)),
+                             copy_of(prefix_block), info);
+  }
+  if (!range_block.empty()) {
+    loaded->LoadRangeFilter(absl::StrCat(ToAbsl(kRangeFilterMetaPrefix),
+                                         ToAbsl(RangeFilterBuilder::kName)),
+                            copy_of(range_block), info);
+  }
+  KeepIfAny(std::move(loaded), filters);
+}
+
+void ScanFilters::LoadPrefixFilter(const Options& options, std::string_view key,
+                                   const BlockSource& read,
                                    ScanFilterInfo* info) {
   if (prefix_ != nullptr) return;  // the first usable one serves
   // Info names the first prefix filter, or the one with a known policy.
@@ -69,8 +114,7 @@ void ScanFilters::LoadPrefixFilter(const Options& options,
   }
   prefix_policies_read_.push_back(policy.get());
   info->prefix_metaindex_key = std::string(key);
-  absl::StatusOr<BlockContents> contents =
-      ReadFilterBlock(file, handle, read_options, counters_);
+  absl::StatusOr<BlockContents> contents = read();
   absl::Status status = contents.status();
   if (contents.ok()) {
     prefix_contents_ = *std::move(contents);
@@ -103,10 +147,7 @@ void ScanFilters::LoadPrefixFilter(const Options& options,
   }
 }
 
-void ScanFilters::LoadRangeFilter(const RandomAccessFile& file,
-                                  std::string_view key,
-                                  const BlockHandle& handle,
-                                  const ReadBlockOptions& read_options,
+void ScanFilters::LoadRangeFilter(std::string_view key, const BlockSource& read,
                                   ScanFilterInfo* info) {
   // The first range filter entry this reader can use is read, once; later
   // ones (a valid metaindex has one) are ignored, whatever became of it.
@@ -123,8 +164,7 @@ void ScanFilters::LoadRangeFilter(const RandomAccessFile& file,
     return;
   }
   range_read_ = true;
-  absl::StatusOr<BlockContents> contents =
-      ReadFilterBlock(file, handle, read_options, counters_);
+  absl::StatusOr<BlockContents> contents = read();
   absl::Status status = contents.status();
   if (contents.ok()) {
     range_contents_ = *std::move(contents);

@@ -17,7 +17,9 @@
 #define BLOOMTABLE_TABLE_SCAN_FILTERS_H_
 
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -51,6 +53,17 @@ class ScanFilters {
                    const ReadBlockOptions& read_options,
                    TableCounters* counters,
                    std::unique_ptr<ScanFilters>* filters, ScanFilterInfo* info);
+
+  // The same filters from blocks kept outside the table (a sidecar filter
+  // file's): `prefix_block` a prefix filter block built with the policy
+  // named `prefix_policy_name`, `range_block` a range filter; an empty block
+  // means none. Each is used as Load would use it read from a table.
+  static void FromBlocks(const Options& options,
+                         std::string_view prefix_policy_name,
+                         std::string_view prefix_block,
+                         std::string_view range_block, TableCounters* counters,
+                         std::unique_ptr<ScanFilters>* filters,
+                         ScanFilterInfo* info);
 
   ScanFilters(const ScanFilters&) = delete;
   ScanFilters& operator=(const ScanFilters&) = delete;
@@ -89,14 +102,23 @@ class ScanFilters {
  private:
   explicit ScanFilters(TableCounters* counters, bool bytewise);
 
-  // Load's two parts, for the metaindex entry `key` -> `handle`.
-  void LoadPrefixFilter(const Options& options, const RandomAccessFile& file,
-                        std::string_view key, const BlockHandle& handle,
-                        const ReadBlockOptions& read_options,
-                        ScanFilterInfo* info);
-  void LoadRangeFilter(const RandomAccessFile& file, std::string_view key,
-                       const BlockHandle& handle,
-                       const ReadBlockOptions& read_options,
+  // Load's and FromBlocks' first and last steps: clear the outputs and make
+  // an empty set; hand it over if it holds a filter.
+  static std::unique_ptr<ScanFilters> Start(
+      const Options& options, TableCounters* counters,
+      std::unique_ptr<ScanFilters>* filters, ScanFilterInfo* info);
+  static void KeepIfAny(std::unique_ptr<ScanFilters> loaded,
+                        std::unique_ptr<ScanFilters>* filters);
+
+  // Reads a filter block when it is needed (from the table file, or from
+  // memory for FromBlocks).
+  using BlockSource = std::function<absl::StatusOr<BlockContents>()>;
+
+  // Load's two parts, for the metaindex entry `key`, whose block `read`
+  // gives.
+  void LoadPrefixFilter(const Options& options, std::string_view key,
+                        const BlockSource& read, ScanFilterInfo* info);
+  void LoadRangeFilter(std::string_view key, const BlockSource& read,
                        ScanFilterInfo* info);
 
   TableCounters* const counters_;

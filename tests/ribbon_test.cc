@@ -315,6 +315,34 @@ TEST(Ribbon, AFailedSeedIsRetriedWithTheNextOne) {
   EXPECT_EQ(retried, 2);
 }
 
+TEST(Ribbon, HashedQueryAnswersAsTheKeyQuery) {
+  // Filters of seed 0 and of a later seed (a set whose first seed fails,
+  // as above): HashMayMatch(Hash(key, seed())) is KeyMayMatch(key), for
+  // the keys built in and for others.
+  int seeds_seen[2] = {0, 0};
+  for (uint64_t set = 0; set < 20; ++set) {
+    const std::vector<std::string> keys = RandomKeys(20000, 16, 300 + set);
+    RibbonBuildOptions options = Columns(5);
+    options.num_slots_override = 20224;
+    RibbonBuildInfo info;
+    const std::string filter = Build(keys, options, &info);
+    if (info.is_bloom) continue;
+    const RibbonView view(filter);
+    ASSERT_TRUE(view.is_ribbon());
+    ++seeds_seen[view.seed() == 0 ? 0 : 1];
+    const std::vector<std::string> others = RandomKeys(2000, 16, 900 + set);
+    for (const std::vector<std::string>* some : {&keys, &others}) {
+      for (const std::string& key : *some) {
+        ASSERT_EQ(view.HashMayMatch(RibbonView::Hash(key, view.seed())),
+                  view.KeyMayMatch(key))
+            << key;
+      }
+    }
+  }
+  EXPECT_GT(seeds_seen[0], 0);
+  EXPECT_GT(seeds_seen[1], 0);
+}
+
 TEST(Ribbon, UnsolvableKeySetsFallBackToACacheLocalBloomFilter) {
   const std::vector<std::string> keys = RandomKeys(2000, 16, 11);
   RibbonBuildOptions options = BitsPerKey(8);

@@ -22,7 +22,7 @@
 #include "tools/commands.h"
 #include "tools/exit_status.h"
 #include "tools/filter_policies.h"
-#include "tools/prefix_extractor_spec.h"
+#include "tools/scan_filter_flags.h"
 #include "tools/tool_errors.h"
 
 namespace bloomtable {
@@ -34,54 +34,6 @@ namespace {
 // LZ4 and of little use in a table).
 constexpr int32_t kMinZstdLevel = -7;
 constexpr int32_t kMaxZstdLevel = 22;
-
-// Reads the scan filter flags into `*options`; prints a usage error and
-// returns false if one is bad.
-bool ReadScanFilterFlags(const CommandLine& command_line, Options* options) {
-  const std::string spec = absl::GetFlag(FLAGS_prefix_extractor);
-  if (command_line.FlagGiven("prefix_extractor")) {
-    if (options->filter_policy == nullptr) {
-      ReportUsageError("build",
-                       "--prefix_extractor needs a filter, but --filter is "
-                       "none");
-      return false;
-    }
-    absl::StatusOr<std::shared_ptr<const PrefixExtractor>> extractor =
-        ParsePrefixExtractorSpec(spec);
-    if (!extractor.ok()) {
-      ReportUsageError("build", std::string(extractor.status().message()));
-      return false;
-    }
-    options->prefix_extractor = *std::move(extractor);
-  } else if (command_line.FlagGiven("whole_key_filtering")) {
-    ReportUsageError("build", "--whole_key_filtering needs --prefix_extractor");
-    return false;
-  }
-  options->whole_key_filtering = absl::GetFlag(FLAGS_whole_key_filtering);
-  const double range_bits = absl::GetFlag(FLAGS_range_filter_bits_per_key);
-  if (!(range_bits == 0 || (range_bits >= 4 && range_bits <= 40))) {
-    ReportUsageError("build", absl::StrCat("--range_filter_bits_per_key must "
-                                           "be 0 (none) or in [4, 40], got ",
-                                           range_bits));
-    return false;
-  }
-  options->range_filter_bits_per_key = range_bits;
-  const int64_t max_range_length = absl::GetFlag(FLAGS_max_range_length);
-  if (max_range_length < 1) {
-    ReportUsageError("build", absl::StrCat("--max_range_length must be at "
-                                           "least 1, got ",
-                                           max_range_length));
-    return false;
-  }
-  if (range_bits == 0 && command_line.FlagGiven("max_range_length")) {
-    ReportUsageError("build",
-                     "--max_range_length needs --range_filter_bits_per_key");
-    return false;
-  }
-  options->range_filter_max_range_length =
-      static_cast<uint64_t>(max_range_length);
-  return true;
-}
 
 // Reads the build flags into `*options` and `*format`; prints a usage error
 // and returns false if one is bad.
@@ -176,7 +128,7 @@ bool ReadBuildFlags(const CommandLine& command_line, Options* options,
                                   "' (per_block, whole_table or partitioned)"));
     return false;
   }
-  return ReadScanFilterFlags(command_line, options);
+  return ReadScanFilterFlags("build", command_line, options);
 }
 
 }  // namespace

@@ -102,3 +102,17 @@ ABSL_FLAG(double, range_filter_bits_per_key, 0,
 ABSL_FLAG(int64_t, max_range_length, 64,
           "the range filter's false-positive bound holds for ranges of up to "
           "this many consecutive key values");
+ABSL_FLAG(std::string, into, "",
+          "the directory to write the sidecar filters into (created if "
+          "missing; never the database directory or one inside it)");
+ABSL_FLAG(std::string, policy, "ribbon",
+          "the sidecar filter's policy: ribbon (whole-table Ribbon), "
+          "cache_local_bloom, or bloom (LevelDB's Bloom filter, whole-table)");
+ABSL_FLAG(int32_t, threads, 1, "tables built at once, one per thread");
+ABSL_FLAG(bool, prune, false,
+          "remove the sidecar filters of tables the database no longer "
+          "lists (without it they are only listed)");
+ABSL_FLAG(std::string, filters, "",
+          "database directories: a directory of sidecar filters (written by "
+          "index) to ask before each table; one that is missing, stale or "
+          "damaged is ignored with a warning");

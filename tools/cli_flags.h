@@ -55,4 +55,12 @@ ABSL_DECLARE_FLAG(bool, whole_key_filtering);
 ABSL_DECLARE_FLAG(double, range_filter_bits_per_key);
 ABSL_DECLARE_FLAG(int64_t, max_range_length);
 
+// Sidecar filters: index builds them, get, scan and verify of a database
+// directory read them.
+ABSL_DECLARE_FLAG(std::string, into);
+ABSL_DECLARE_FLAG(std::string, policy);
+ABSL_DECLARE_FLAG(int32_t, threads);
+ABSL_DECLARE_FLAG(bool, prune);
+ABSL_DECLARE_FLAG(std::string, filters);
+
 #endif  // BLOOMTABLE_TOOLS_CLI_FLAGS_H_

@@ -18,6 +18,7 @@ int RunGet(const CommandLine& command_line);
 int RunScan(const CommandLine& command_line);
 int RunBuild(const CommandLine& command_line);
 int RunStats(const CommandLine& command_line);
+int RunIndex(const CommandLine& command_line);
 
 }  // namespace tool
 }  // namespace bloomtable

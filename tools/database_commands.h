@@ -45,9 +45,13 @@ int RunDatabaseGet(const CommandLine& command_line,
                    const std::vector<std::string>& keys, bool from_file);
 int RunDatabaseScan(const CommandLine& command_line);
 int RunDatabaseStats(const CommandLine& command_line);
-// Verifies the database `dir`, printing one line per file; returns the
+// Verifies the database `dir`, printing one line per file, and with
+// `filters_dir` (not empty) each table's sidecar filter there; returns the
 // exit status as `verify` does for files.
-int RunDatabaseVerify(const std::string& dir);
+int RunDatabaseVerify(const std::string& dir, const std::string& filters_dir);
+
+// The options get and scan open a database with: --filters.
+DatabaseOptions ToolDatabaseOptions();
 int RunDatabaseDump(const CommandLine& command_line);
 
 }  // namespace tool

@@ -21,6 +21,7 @@
 #include "tools/escaping.h"
 #include "tools/exit_status.h"
 #include "tools/output_format.h"
+#include "tools/sidecar_commands.h"
 #include "tools/tool_errors.h"
 #include "tools/verify_file.h"
 
@@ -258,7 +259,7 @@ int RunDatabaseStats(const CommandLine& command_line) {
   return kExitSuccess;
 }
 
-int RunDatabaseVerify(const std::string& dir) {
+int RunDatabaseVerify(const std::string& dir, const std::string& filters_dir) {
   // Every edit that can be read, so that the MANIFEST's first damage is
   // named on its own line whether or not the database opens.
   ReadVersionOptions version_options;
@@ -326,6 +327,7 @@ int RunDatabaseVerify(const std::string& dir) {
     const absl::Status status = CheckLog(dir, log.name, &records);
     note(PrintVerdict(path, status, absl::StrCat(" (", records, " records)")));
   }
+  if (!filters_dir.empty()) note(VerifyDatabaseSidecars(dir, filters_dir, db));
   return worst;
 }
 

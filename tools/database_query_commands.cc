@@ -227,6 +227,12 @@ absl::StatusOr<std::unique_ptr<Database>> OpenDatabaseForTool(
   return db;
 }
 
+DatabaseOptions ToolDatabaseOptions() {
+  DatabaseOptions options;
+  options.filters_dir = absl::GetFlag(FLAGS_filters);
+  return options;
+}
+
 int ReportDatabaseError(const std::string& dir, const Database& db,
                         const absl::Status& status) {
   std::fflush(stdout);
@@ -248,7 +254,8 @@ int RunDatabaseGet(const CommandLine& command_line,
   }
   DatabaseReadOptions options;
   if (!ReadSequence("get", &options)) return kExitUsage;
-  absl::StatusOr<std::unique_ptr<Database>> db = OpenDatabaseForTool(dir);
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      OpenDatabaseForTool(dir, ToolDatabaseOptions());
   if (!db.ok()) return ReportFileError(dir, db.status());
   uint64_t missing = 0;
   for (const std::string& key : keys) {
@@ -281,6 +288,15 @@ int RunDatabaseGet(const CommandLine& command_line,
     absl::FPrintF(stderr, "%d keys: %d found, %d missing\n", keys.size(),
                   keys.size() - missing, missing);
   }
+  if (command_line.FlagGiven("filters")) {
+    const DatabaseStats stats = (*db)->GetStats();
+    std::fflush(stdout);
+    absl::FPrintF(stderr,
+                  "bloomtable: sidecar filters: %d of %d tables have one; "
+                  "asked %d times, %d answered absent (no table read)\n",
+                  stats.sidecar_tables, (*db)->tables().size(),
+                  stats.sidecar_filter_checks, stats.sidecar_filter_negatives);
+  }
   if (missing > 0) return kExitKeyNotFound;
   return PartialOr(**db, kExitSuccess);
 }
@@ -312,7 +328,7 @@ int RunDatabaseScan(const CommandLine& command_line) {
   if (leftovers && !all_versions) {
     return ReportUsageError("scan", "--leftovers needs --all_versions");
   }
-  DatabaseOptions db_options;
+  DatabaseOptions db_options = ToolDatabaseOptions();
   db_options.read_leftovers = leftovers;
   absl::StatusOr<std::unique_ptr<Database>> db =
       OpenDatabaseForTool(dir, db_options);
@@ -366,6 +382,14 @@ int RunDatabaseScan(const CommandLine& command_line) {
     printer.Flush();
   }
   if (!status.ok()) return ReportDatabaseError(dir, **db, status);
+  if (command_line.FlagGiven("filters")) {
+    const DatabaseStats stats = (*db)->GetStats();
+    absl::FPrintF(stderr,
+                  "bloomtable: sidecar filters: %d of %d tables have one; "
+                  "%d tables left out of the scan\n",
+                  stats.sidecar_tables, (*db)->tables().size(),
+                  stats.sidecar_range_negatives);
+  }
   return PartialOr(**db, kExitSuccess);
 }
 

@@ -32,6 +32,7 @@
 #include "tools/output_format.h"
 #include "tools/scan_filter_analysis.h"
 #include "tools/table_dump.h"
+#include "tools/sidecar_commands.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
 #include "util/coding.h"
@@ -210,6 +211,9 @@ int RunDump(const CommandLine& command_line) {
   if (!ReadOutputFormat("dump", &format)) return kExitUsage;
   const bool json = format == OutputFormat::kJson;
 
+  if (IsSidecarFile(path, command_line.open_file())) {
+    return DumpSidecarFile(path, json);
+  }
   {
     std::unique_ptr<RandomAccessFile> log_file;
     uint64_t log_size = 0;

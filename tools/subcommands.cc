@@ -42,6 +42,10 @@ std::string_view ValuePlaceholder(std::string_view flag) {
           {"max_range_length", "N"},
           {"sequence", "N"},
           {"comparator", "NAME"},
+          {"into", "SIDECAR_DIR"},
+          {"policy", "ribbon|cache_local_bloom|bloom"},
+          {"threads", "N"},
+          {"filters", "SIDECAR_DIR"},
       };
   for (const auto& [name, placeholder] : *kPlaceholders) {
     if (name == flag) return placeholder;
@@ -129,10 +133,14 @@ const std::vector<Subcommand>& Subcommands() {
        "database directory DIR, checks its MANIFEST's records, that every "
        "table the MANIFEST lists exists with its recorded size and key range "
        "and verifies as a file does, and every log record's checksum: one "
-       "line per file, the first damage named with its offset.",
+       "line per file, the first damage named with its offset. With "
+       "--filters SIDECAR_DIR, also each table's sidecar filter there: OK, "
+       "MISSING, STALE (bound to another table: ignored by readers) or "
+       "CORRUPT (damaged, or rejecting a key its table holds). A sidecar "
+       "filter file given as FILE is checked alone.",
        1,
        kAnyNumber,
-       {"internal_keys", "salvage"},
+       {"internal_keys", "salvage", "filters"},
        RunVerify},
       {"get",
        "FILE|DIR [KEY]",
@@ -151,11 +159,13 @@ const std::vector<Subcommand>& Subcommands() {
        "IndexedDB databases (comparator idb_cmp1) are ordered as Chromium "
        "orders them; --comparator NAME refuses a database of another "
        "comparator. --local_storage prints a Chrome Local Storage value as "
-       "text.",
+       "text. --filters SIDECAR_DIR asks the sidecar filters there before "
+       "each table (see index), and says on standard error how often they "
+       "answered.",
        1,
        2,
        {"hex", "key_file", "internal_keys", "sequence", "salvage", "comparator",
-        "local_storage"},
+        "local_storage", "filters"},
        RunGet},
       {"scan",
        "FILE|DIR",
@@ -175,18 +185,20 @@ const std::vector<Subcommand>& Subcommands() {
        "leftover), file and offset, separated by tabs (with --leftovers also "
        "from files the MANIFEST no longer lists). --local_storage prints a "
        "Chrome Local Storage item as origin, key and value, decoded to text. "
-       "--json, --sequence, --all_versions, --leftovers, --comparator and "
-       "--local_storage apply to directories only. --jsonl prints one JSON "
-       "object per entry (key, value; with --all_versions the fields of "
-       "--json's versions) as it is read, for a table or a directory. Given "
-       "a log or a MANIFEST, points at dump; given a table of a database's "
-       "directory without --internal_keys, says on standard error that its "
-       "keys are internal keys.",
+       "--filters SIDECAR_DIR asks the sidecar filters there (see index) "
+       "before opening a table for a bounded scan. --json, --sequence, "
+       "--all_versions, --leftovers, --comparator, --local_storage and "
+       "--filters apply to directories only. --jsonl prints one JSON object "
+       "per entry (key, value; with --all_versions the fields of --json's "
+       "versions) as it is read, for a table or a directory. Given a log or "
+       "a MANIFEST, points at dump; given a table of a database's directory "
+       "without --internal_keys, says on standard error that its keys are "
+       "internal keys.",
        1,
        1,
        {"from", "to", "limit", "hex", "reverse", "internal_keys", "sequence",
         "json", "jsonl", "all_versions", "leftovers", "salvage", "comparator",
-        "local_storage"},
+        "local_storage", "filters"},
        RunScan},
       {"build",
        "OUT",
@@ -224,6 +236,28 @@ const std::vector<Subcommand>& Subcommands() {
        1,
        {"json", "internal_keys", "salvage"},
        RunStats},
+      {"index",
+       "DIR|FILE",
+       "build sidecar filters for a database's tables or a table",
+       "Writes into --into SIDECAR_DIR (created if missing, never inside the "
+       "database directory, which is not written) a sidecar filter for each "
+       "table of the LevelDB database DIR that has none bound to it and "
+       "built with these settings: one filter over the table's user keys, "
+       "whole-table Ribbon at 10 bits per key unless --policy and "
+       "--bits_per_key say otherwise, with a prefix filter and a range "
+       "filter if asked. Run again after the database changed, it builds "
+       "only the new tables' sidecars, and lists those of tables that are "
+       "gone (--prune removes them). Given a table FILE, builds its sidecar "
+       "(--internal_keys for a database's .ldb file). get and scan of DIR "
+       "use them with --filters SIDECAR_DIR. Prints a summary (--json: one "
+       "document) and, on a terminal, a progress bar on standard error. "
+       "Exit status 3 if a table could not be read (the others are built).",
+       1,
+       1,
+       {"into", "policy", "bits_per_key", "threads", "prefix_extractor",
+        "range_filter_bits_per_key", "max_range_length", "prune", "json",
+        "internal_keys"},
+       RunIndex},
   };
   return *kSubcommands;
 }

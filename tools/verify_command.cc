@@ -39,6 +39,7 @@
 #include "tools/filter_analysis.h"
 #include "tools/filter_policies.h"
 #include "tools/scan_filter_analysis.h"
+#include "tools/sidecar_commands.h"
 #include "tools/table_file.h"
 #include "tools/table_walker.h"
 #include "tools/tool_errors.h"
@@ -384,7 +385,7 @@ int RunVerify(const CommandLine& command_line) {
   bool any_unsupported = false;
   for (const std::string& path : command_line.args()) {
     if (IsDirectory(path)) {
-      switch (RunDatabaseVerify(path)) {
+      switch (RunDatabaseVerify(path, absl::GetFlag(FLAGS_filters))) {
         case kExitSuccess:
           break;
         case kExitDamaged:
@@ -400,7 +401,9 @@ int RunVerify(const CommandLine& command_line) {
       continue;
     }
     const Verdict verdict =
-        VerifyFile(path, internal_keys, command_line.open_file());
+        IsSidecarFile(path, command_line.open_file())
+            ? Verdict{VerifySidecarFile(path)}
+            : VerifyFile(path, internal_keys, command_line.open_file());
     const absl::Status& status = verdict.status;
     if (status.ok()) {
       absl::PrintF("%s: OK\n", path);

@@ -36,6 +36,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/iterator.h"
+#include "bloomtable/sidecar.h"
 #include "bloomtable/table.h"
 
 namespace bloomtable {
@@ -138,6 +139,29 @@ struct DatabaseOptions {
   std::function<std::unique_ptr<RandomAccessFile>(
       std::unique_ptr<RandomAccessFile>)>
       wrap_table_file;
+
+  // Sidecar filters (bloomtable/sidecar.h): a directory of sidecars that
+  // BuildSidecarFilters (or `bloomtable index DIR --into FILTERS_DIR`) wrote
+  // for this database. Each one bound to its table is read at open (with a
+  // few small reads at the end of its table: no data block) and asked by
+  // Get before the table, and by bounded iterators before they open the
+  // table; a table with one is opened without its own filter block, so
+  // that no filter is held twice. A sidecar that is missing, stale, damaged
+  // or foreign is not used (a warning says why) and the table's own filter
+  // answers. Empty (the default): none.
+  std::string filters_dir;
+
+  // Build a sidecar filter in memory for every table that has none (in
+  // filters_dir, or at all), on a background thread started by
+  // OpenReadOnly, level 0 first: opening still reads no data block, and
+  // each table's filter is asked as soon as it is built (until then, the
+  // table's own filter answers). Nothing is written anywhere. The thread
+  // reads each table whole once; it stops when the Database is destroyed.
+  // A table opened before its filter was built keeps its own filter too.
+  bool build_filters_in_memory = false;
+  // What the in-memory filters hold (default: whole-table Ribbon, 10 bits
+  // per key).
+  SidecarFilterOptions in_memory_filters;
 };
 
 struct DatabaseReadOptions {
@@ -190,6 +214,23 @@ struct DatabaseStats {
   TableStats tables;
   // The sum of the open tables' Table::ApproximateMemoryUsage.
   uint64_t table_memory_bytes = 0;
+
+  // Sidecar filters (DatabaseOptions::filters_dir, build_filters_in_memory):
+  // tables whose sidecar is in use, and the bytes those filters hold.
+  uint64_t sidecar_tables = 0;
+  uint64_t sidecar_memory_bytes = 0;
+  // Get's questions to a sidecar's filter, and the answers "absent", each a
+  // table not asked at all.
+  uint64_t sidecar_filter_checks = 0;
+  uint64_t sidecar_filter_negatives = 0;
+  // Bounded iterators' questions to a sidecar's prefix or range filter, and
+  // the answers "no key in range", each a table not opened.
+  uint64_t sidecar_range_checks = 0;
+  uint64_t sidecar_range_negatives = 0;
+  // build_filters_in_memory: tables whose filter is still to be built, and
+  // those that could not be read (they answer through their own filter).
+  uint64_t sidecars_pending = 0;
+  uint64_t sidecar_build_failures = 0;
 };
 
 // What RecordStatus a version has in ListVersions.

@@ -25,6 +25,13 @@ Arrow PyCapsule interface, spread a scan over a Dask cluster
         [r.status for r in db.versions()] # 'live', 'overwritten', ...
         pyarrow.table(db)                 # key and value columns
 
+    # Sidecar filters: a Ribbon filter per table, kept outside the database.
+    bloomtable.build_filters("some/leveldb/dir", into="some/filters")
+    with bloomtable.Database.open("some/leveldb/dir",
+                                  filters_dir="some/filters") as db:
+        db.get(b"absent")                 # usually no table read at all
+        db.stats()["sidecar_filter_negatives"]
+
 Errors: bloomtable.Error and its subclasses CorruptionError (damaged
 bytes), UnsupportedError (a valid file this build does not read),
 ResourceLimitError and InvalidArgumentError (misuse; also a ValueError);
@@ -57,6 +64,7 @@ from ._bloomtable import (
     __version__,
     bloom_false_positive_rate,
     bloom_sizing_for_rate,
+    build_filters,
     build_table,
     decode_local_storage,
 )
@@ -86,6 +94,7 @@ __all__ = [
     "__version__",
     "bloom_false_positive_rate",
     "bloom_sizing_for_rate",
+    "build_filters",
     "build_table",
     "decode_local_storage",
     "partitions",

@@ -334,6 +334,8 @@ class Database:
         salvage: bool = False,
         comparator: Union[None, str, Callable[[bytes, bytes], int]] = None,
         comparator_name: Optional[str] = None,
+        filters_dir: Union[str, bytes, os.PathLike[str], None] = None,
+        filters_in_memory: bool = False,
     ) -> None: ...
     @staticmethod
     def open(
@@ -347,6 +349,8 @@ class Database:
         salvage: bool = False,
         comparator: Union[None, str, Callable[[bytes, bytes], int]] = None,
         comparator_name: Optional[str] = None,
+        filters_dir: Union[str, bytes, os.PathLike[str], None] = None,
+        filters_in_memory: bool = False,
     ) -> Database: ...
     @overload
     def get(self, key: BytesLike, *, sequence: Optional[int] = None) -> Optional[bytes]: ...
@@ -418,6 +422,7 @@ class Database:
     def _cpp_scan_seconds(self) -> Tuple[float, int]: ...
     def tables(self) -> list[dict[str, Any]]: ...
     def logs(self) -> list[dict[str, Any]]: ...
+    def stats(self) -> dict[str, int]: ...
     @property
     def ordered(self) -> bool: ...
     @property
@@ -444,3 +449,17 @@ def decode_local_storage(
     Optional[str],
     Union[str, bytes],
 ]: ...
+def build_filters(
+    path: Union[str, bytes, os.PathLike[str]],
+    *,
+    into: Union[str, bytes, os.PathLike[str]],
+    filter: Union[FilterPolicy, str] = "ribbon",
+    bits_per_key: Optional[float] = None,
+    fp_rate: Optional[float] = None,
+    threads: int = 1,
+    prune: bool = False,
+    prefix_extractor: Optional[PrefixExtractor] = None,
+    range_filter_bits_per_key: float = 0,
+    max_range_length: int = 64,
+    internal_keys: bool = False,
+) -> dict[str, Any]: ...

@@ -55,7 +55,8 @@ std::unique_ptr<PyDatabase> PyDatabase::Open(
     const py::object& path_arg, bool verify_checksums, bool fill_cache,
     std::optional<size_t> cache_bytes, int max_open_files, bool read_leftovers,
     bool salvage, const py::object& comparator_arg,
-    const py::object& comparator_name) {
+    const py::object& comparator_name, const py::object& filters_dir,
+    bool filters_in_memory) {
   const std::string path = PathArg(path_arg);
   std::shared_ptr<const Comparator> comparator =
       ComparatorArg(comparator_arg, comparator_name);
@@ -67,6 +68,8 @@ std::unique_ptr<PyDatabase> PyDatabase::Open(
   options.read_leftovers = read_leftovers;
   options.comparator = comparator.get();
   if (salvage) options.salvage = SalvageOptions::All();
+  if (!filters_dir.is_none()) options.filters_dir = PathArg(filters_dir);
+  options.build_filters_in_memory = filters_in_memory;
   const size_t bytes = cache_bytes.value_or(kDefaultBlockCacheBytes);
   if (bytes > 0) options.block_cache = NewLRUCache(bytes);
   absl::StatusOr<std::unique_ptr<Database>> database;
@@ -251,6 +254,29 @@ py::list PyDatabase::Logs() {
     list.append(d);
   }
   return list;
+}
+
+py::dict PyDatabase::Stats() {
+  CheckOpen();
+  const DatabaseStats stats = handle_->database().GetStats();
+  py::dict d;
+  d["open_tables"] = stats.open_tables;
+  d["table_memory_bytes"] = stats.table_memory_bytes;
+  d["filter_checks"] = stats.tables.filter_checks;
+  d["filter_negatives"] = stats.tables.filter_negatives;
+  d["data_block_reads"] = stats.tables.data_block_reads;
+  d["bytes_read"] = stats.tables.bytes_read;
+  d["block_cache_hits"] = stats.tables.block_cache_hits;
+  d["block_cache_misses"] = stats.tables.block_cache_misses;
+  d["sidecar_tables"] = stats.sidecar_tables;
+  d["sidecar_memory_bytes"] = stats.sidecar_memory_bytes;
+  d["sidecar_filter_checks"] = stats.sidecar_filter_checks;
+  d["sidecar_filter_negatives"] = stats.sidecar_filter_negatives;
+  d["sidecar_range_checks"] = stats.sidecar_range_checks;
+  d["sidecar_range_negatives"] = stats.sidecar_range_negatives;
+  d["sidecars_pending"] = stats.sidecars_pending;
+  d["sidecar_build_failures"] = stats.sidecar_build_failures;
+  return d;
 }
 
 bool PyDatabase::ordered() const {

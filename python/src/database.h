@@ -53,7 +53,8 @@ class PyDatabase {
       const pybind11::object& path_arg, bool verify_checksums, bool fill_cache,
       std::optional<size_t> cache_bytes, int max_open_files,
       bool read_leftovers, bool salvage, const pybind11::object& comparator_arg,
-      const pybind11::object& comparator_name);
+      const pybind11::object& comparator_name,
+      const pybind11::object& filters_dir, bool filters_in_memory);
 
   // Lookups of `key_prefix` + key (a prefixed database's prefix, or empty).
   pybind11::object Get(std::string_view key_prefix, const pybind11::object& key,
@@ -91,6 +92,8 @@ class PyDatabase {
 
   pybind11::list Tables();
   pybind11::list Logs();
+  // Counts of the open tables and of the sidecar filters (GetStats).
+  pybind11::dict Stats();
   bool ordered() const;
   std::string comparator_name() const;
   uint64_t last_sequence() const;

@@ -276,6 +276,11 @@ comparator: None (default): the comparator the MANIFEST names, if built in
     db = bloomtable.Database.open("profile/IndexedDB/x.indexeddb.leveldb")
     db = bloomtable.Database.open("dir", comparator=lambda a, b: (a > b) - (a < b),
                                   comparator_name="my.Comparator")
+filters_dir: a directory of sidecar filters (bloomtable.build_filters) to
+    ask before each table; one that is missing, stale or damaged is ignored
+    (see warnings) and the table's own filter answers. Default None.
+filters_in_memory: build the missing sidecar filters in memory, on a
+    background thread, without writing anything (default False).
 )doc";
   database
       .def(py::init(&PyDatabase::Open), py::arg("path"), py::kw_only(),
@@ -283,14 +288,18 @@ comparator: None (default): the comparator the MANIFEST names, if built in
            py::arg("block_cache_bytes") = py::none(),
            py::arg("max_open_files") = 1000, py::arg("read_leftovers") = false,
            py::arg("salvage") = false, py::arg("comparator") = py::none(),
-           py::arg("comparator_name") = py::none(), kOpenDoc)
+           py::arg("comparator_name") = py::none(),
+           py::arg("filters_dir") = py::none(),
+           py::arg("filters_in_memory") = false, kOpenDoc)
       .def_static(
           "open", &PyDatabase::Open, py::arg("path"), py::kw_only(),
           py::arg("verify_checksums") = true, py::arg("fill_cache") = true,
           py::arg("block_cache_bytes") = py::none(),
           py::arg("max_open_files") = 1000, py::arg("read_leftovers") = false,
           py::arg("salvage") = false, py::arg("comparator") = py::none(),
-          py::arg("comparator_name") = py::none(), kOpenDoc)
+          py::arg("comparator_name") = py::none(),
+          py::arg("filters_dir") = py::none(),
+          py::arg("filters_in_memory") = false, kOpenDoc)
       .def(
           "get",
           [](PyDatabase& self, const py::object& key,
@@ -439,6 +448,15 @@ comparator: None (default): the comparator the MANIFEST names, if built in
       .def("logs", &PyDatabase::Logs,
            "The live logs, oldest first, as dicts: number, name, records, "
            "damaged, min_sequence, max_sequence.")
+      .def("stats", &PyDatabase::Stats,
+           "Counts of the tables open now and of the sidecar filters, as a "
+           "dict: open_tables, table_memory_bytes, filter_checks, "
+           "filter_negatives, data_block_reads, bytes_read, "
+           "block_cache_hits, block_cache_misses, sidecar_tables, "
+           "sidecar_memory_bytes, sidecar_filter_checks, "
+           "sidecar_filter_negatives, sidecar_range_checks, "
+           "sidecar_range_negatives, sidecars_pending, "
+           "sidecar_build_failures. Opens no table.")
       .def_property_readonly("ordered", &PyDatabase::ordered,
                              "Whether the comparator is known (bytewise): "
                              "get and iteration need it.")

@@ -10,6 +10,7 @@
 #include "python/src/filters.h"
 #include "python/src/local_storage.h"
 #include "python/src/raw_iterator.h"
+#include "python/src/sidecar_filters.h"
 #include "python/src/table.h"
 #include "python/src/version_iterator.h"
 
@@ -26,4 +27,5 @@ PYBIND11_MODULE(_bloomtable, module) {
   bloomtable::python::DefineVersions(module);
   bloomtable::python::DefineDatabase(module);
   bloomtable::python::DefineLocalStorage(module);
+  bloomtable::python::DefineSidecarFilters(module);
 }

@@ -49,7 +49,8 @@ struct WrittenDatabase {
 // last writes in the log. `comparator` null: bytewise.
 inline WrittenDatabase WriteLevelDBDatabase(
     const std::string& dir, uint32_t seed,
-    const leveldb::Comparator* comparator = nullptr, int operations = 12000) {
+    const leveldb::Comparator* comparator = nullptr, int operations = 12000,
+    leveldb::CompressionType compression = leveldb::kSnappyCompression) {
   WrittenDatabase out;
   std::unique_ptr<const leveldb::FilterPolicy> bloom(
       leveldb::NewBloomFilterPolicy(10));
@@ -59,6 +60,7 @@ inline WrittenDatabase WriteLevelDBDatabase(
   options.write_buffer_size = 64 * 1024;  // LevelDB's smallest
   options.max_file_size = 1024 * 1024;
   options.block_size = 1024;
+  options.compression = compression;
   if (comparator != nullptr) options.comparator = comparator;
   leveldb::DB* raw = nullptr;
   leveldb::Status s = leveldb::DB::Open(options, dir, &raw);
