@@ -115,9 +115,12 @@ class DbIterator final : public Iterator {
   }
   void NextUnchecked() {
     if (forward_) {
-      // The internal iterator is at key_'s newest visible version.
+      // The internal iterator is at key_'s newest visible version. A
+      // comparator that may fail sees that entry compared with key_ too, as
+      // FindNext compares each later version: a key it cannot order is
+      // reported on the step that reaches it, whatever lies around it.
       skip_.assign(key_.data(), key_.size());
-      iter_->Next();
+      if (!checked_) iter_->Next();
     } else {
       // The internal iterator is before key_'s versions: go to them.
       skip_ = std::move(saved_key_);

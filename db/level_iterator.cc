@@ -26,8 +26,13 @@ class LevelIterator final : public MergeSource {
 
   void SeekToFirst() override {
     Restart();
+    // Not deferred: a scan from the first key reads every level's first
+    // table anyway, and reading it at once never trusts the MANIFEST's
+    // smallest key for the order of what comes out.
     if (files_.empty() || AtOrPastUpper(0)) return Close();
-    Defer(0, /*from_first=*/true, {});
+    if (!OpenAt(0)) return;
+    iter_->SeekToFirst();
+    SkipEmptyForward();
   }
   void SeekToLast() override {
     Restart();
@@ -63,7 +68,7 @@ class LevelIterator final : public MergeSource {
     }
     if (lo == files_.size() || AtOrPastUpper(lo)) return Close();
     if (comparator_->CompareKeys(target, files_[lo].smallest) < 0) {
-      return Defer(lo, /*from_first=*/false, target);
+      return Defer(lo, target);
     }
     if (!OpenAt(lo)) return;
     iter_->Seek(target);
@@ -72,11 +77,7 @@ class LevelIterator final : public MergeSource {
   void Position() override {
     deferred_ = false;
     if (!OpenAt(deferred_index_)) return;
-    if (from_first_) {
-      iter_->SeekToFirst();
-    } else {
-      iter_->Seek(target_);
-    }
+    iter_->Seek(target_);
     if (iter_->Valid() &&
         comparator_->CompareKeys(iter_->key(), files_[index_].smallest) < 0) {
       status_ = absl::DataLossError(absl::StrCat(
@@ -117,10 +118,9 @@ class LevelIterator final : public MergeSource {
   }
 
   // Leaves the iterator showing the first key of file `index`, unopened.
-  void Defer(size_t index, bool from_first, std::string_view target) {
+  void Defer(size_t index, std::string_view target) {
     deferred_ = true;
     deferred_index_ = index;
-    from_first_ = from_first;
     target_.assign(target.data(), target.size());
   }
 
@@ -184,11 +184,10 @@ class LevelIterator final : public MergeSource {
   std::shared_ptr<const Table> table_;
   std::unique_ptr<Iterator> iter_;
   absl::Status status_;
-  // Deferred (MergeSource): the file whose first key is shown, and what
-  // Position does there: SeekToFirst, or Seek(target_).
+  // Deferred (MergeSource): the file whose first key is shown, and the
+  // target Position seeks there.
   bool deferred_ = false;
   size_t deferred_index_ = 0;
-  bool from_first_ = false;
   std::string target_;
 };
 

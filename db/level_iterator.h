@@ -3,10 +3,12 @@
 // single level-0 table, each opened through a TableSet only when the walk
 // reaches it.
 //
-// As a source of a merged iterator (MergeSource) it defers: a Seek or
-// SeekToFirst that lands before the first key of a table (as the MANIFEST
-// records it) opens nothing and reads nothing, and shows that key until the
-// merge positions it. It never opens a table whose keys all lie at or past
+// As a source of a merged iterator (MergeSource) it defers: a Seek that
+// lands before the first key of a table (as the MANIFEST records it) opens
+// nothing and reads nothing, and shows that key until the merge positions
+// it. SeekToFirst does not defer (a scan from the start reads every
+// level's first table anyway, and then trusts no recorded key for order). It
+// never opens a table whose keys all lie at or past
 // ReadOptions::iterate_upper_bound, nor (walking backward) one whose keys
 // all lie below iterate_lower_bound (user keys). A table whose first key
 // turns out to lie below the MANIFEST's record is DataLoss: the merge may

@@ -125,7 +125,10 @@ class MergingIterator final : public Iterator {
     uint32_t order = 0;
   };
 
-  // True if `a` comes out before `b` in the current direction.
+  // True if `a` comes out before `b` in the current direction: a strict
+  // total order of the children (equal keys go by `order`). A comparison
+  // that fails is reported naming `a`'s key first, so callers put the
+  // child that moved there.
   bool Before(const Child& a, const Child& b) const {
     const int order = comparator_->CompareKeys(a.key, b.key);
     if (order != 0) return forward_ ? order < 0 : order > 0;
@@ -178,7 +181,7 @@ class MergingIterator final : public Iterator {
   void Replace(Child* child) {
     current_ = nullptr;
     if (child->valid) {
-      if (heap_.empty() || !Before(*heap_.front(), *child)) {
+      if (heap_.empty() || Before(*child, *heap_.front())) {
         current_ = child;
       } else {
         Push(child);
@@ -200,7 +203,7 @@ class MergingIterator final : public Iterator {
       current_ = nullptr;
       Undefer(child);
       if (child->valid) {
-        if (heap_.empty() || !Before(*heap_.front(), *child)) {
+        if (heap_.empty() || Before(*child, *heap_.front())) {
           current_ = child;
         } else {
           Push(child);
