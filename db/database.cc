@@ -18,6 +18,7 @@
 #include "bloomtable/write_batch.h"
 #include "db/database_rep.h"
 #include "db/db_iterator.h"
+#include "db/level_iterator.h"
 #include "db/log_view.h"
 #include "db/merging_iterator.h"
 #include "db/salvage.h"
@@ -540,8 +541,9 @@ std::unique_ptr<Iterator> Database::NewIterator(
   table_read.fill_cache = read_options.fill_cache;
   table_read.iterate_lower_bound = read_options.lower_bound;
   table_read.iterate_upper_bound = read_options.upper_bound;
-  std::vector<std::unique_ptr<Iterator>> children;
-  children.push_back(r.log_view.NewIterator());
+  table_read.max_readahead_size = read_options.max_readahead_size;
+  std::vector<std::unique_ptr<MergeSource>> children;
+  children.push_back(AsMergeSource(r.log_view.NewIterator()));
   for (size_t level = 0; level < r.levels.size() && !r.tables_in_memory;
        ++level) {
     std::vector<DatabaseTableFile> files = r.levels[level];

@@ -5,17 +5,23 @@
 #include "absl/strings/str_cat.h"
 #include "table/internal_key.h"
 #include "util/comparison_errors.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 namespace {
 
+// Forward, the iterator stays on the internal entry it shows: key() and
+// value() are views of it, and a step copies only the user key it passes
+// over. Backward, it must read past the entry it shows (to the versions
+// before it), so it keeps copies.
 class DbIterator final : public Iterator {
  public:
   DbIterator(const Comparator* user_comparator,
              std::unique_ptr<Iterator> internal, uint64_t sequence,
              std::optional<std::string> lower, std::optional<std::string> upper)
       : ucmp_(user_comparator),
-        checked_(user_comparator != BytewiseComparator()),
+        bytewise_(user_comparator == BytewiseComparator()),
+        checked_(!bytewise_),
         iter_(std::move(internal)),
         sequence_(std::min(sequence, kMaxSequenceNumber)),
         lower_(std::move(lower)),
@@ -41,7 +47,7 @@ class DbIterator final : public Iterator {
       return;
     }
     iter_->SeekToFirst();
-    FindNext(/*skip=*/false);
+    FindNext(/*skipping=*/false);
   }
   void Seek(std::string_view target) override {
     if (!checked_) return SeekUnchecked(target);
@@ -51,11 +57,11 @@ class DbIterator final : public Iterator {
   }
   void SeekUnchecked(std::string_view target) {
     std::string_view start = target;
-    if (lower_.has_value() && ucmp_->Compare(start, *lower_) < 0) {
+    if (lower_.has_value() && UserCompare(start, *lower_) < 0) {
       start = *lower_;
     }
     iter_->Seek(SeekKey(start, sequence_));
-    FindNext(/*skip=*/false);
+    FindNext(/*skipping=*/false);
   }
   void SeekToLast() override {
     if (!checked_) return SeekToLastUnchecked();
@@ -84,7 +90,7 @@ class DbIterator final : public Iterator {
     Check(errors);
   }
   void SeekForPrevUnchecked(std::string_view target) {
-    if (upper_.has_value() && ucmp_->Compare(target, *upper_) >= 0) {
+    if (upper_.has_value() && UserCompare(target, *upper_) >= 0) {
       SeekToLastUnchecked();
       return;
     }
@@ -93,7 +99,7 @@ class DbIterator final : public Iterator {
     if (iter_->Valid()) {
       ParsedInternalKey parsed;
       if (!ParseInternalKey(iter_->key(), &parsed) ||
-          ucmp_->Compare(parsed.user_key, target) != 0) {
+          UserCompare(parsed.user_key, target) != 0) {
         iter_->Prev();
       }
     } else if (iter_->status().ok()) {
@@ -108,12 +114,19 @@ class DbIterator final : public Iterator {
     Check(errors);
   }
   void NextUnchecked() {
-    if (!forward_) {
+    if (forward_) {
+      // The internal iterator is at key_'s newest visible version. A
+      // comparator that may fail sees that entry compared with key_ too, as
+      // FindNext compares each later version: a key it cannot order is
+      // reported on the step that reaches it, whatever lies around it.
+      skip_.assign(key_.data(), key_.size());
+      if (!checked_) iter_->Next();
+    } else {
       // The internal iterator is before key_'s versions: go to them.
-      iter_->Seek(SeekKey(key_, kMaxSequenceNumber));
-      forward_ = true;
+      skip_ = std::move(saved_key_);
+      iter_->Seek(SeekKey(skip_, kMaxSequenceNumber));
     }
-    FindNext(/*skip=*/true);
+    FindNext(/*skipping=*/true);
   }
   void Prev() override {
     if (!checked_) return PrevUnchecked();
@@ -124,18 +137,22 @@ class DbIterator final : public Iterator {
   void PrevUnchecked() {
     if (forward_) {
       // The internal iterator is at key_'s versions: go before them.
-      iter_->Seek(SeekKey(key_, kMaxSequenceNumber));
+      saved_key_.assign(key_.data(), key_.size());
+      iter_->Seek(SeekKey(saved_key_, kMaxSequenceNumber));
       if (iter_->Valid()) {
         iter_->Prev();
       } else if (iter_->status().ok()) {
         iter_->SeekToLast();
       }
-      forward_ = false;
     }
     FindPrev();
   }
 
  private:
+  int UserCompare(std::string_view a, std::string_view b) const {
+    return bytewise_ ? BytewiseCompare(a, b) : ucmp_->Compare(a, b);
+  }
+
   // A key the comparator could not order ends the iteration: the order
   // around it is the comparator's fallback, not the database's.
   void Check(const ComparisonErrorScope& errors) {
@@ -143,11 +160,13 @@ class DbIterator final : public Iterator {
     if (!status_.ok()) valid_ = false;
   }
 
-  static std::string SeekKey(std::string_view user_key, uint64_t sequence,
-                             ValueType type = ValueType::kValue) {
-    std::string key;
-    AppendInternalKey(&key, user_key, sequence, type);
-    return key;
+  // The internal key (user_key, sequence, type), in a buffer reused from
+  // one seek to the next.
+  std::string_view SeekKey(std::string_view user_key, uint64_t sequence,
+                           ValueType type = ValueType::kValue) {
+    seek_key_.clear();
+    AppendInternalKey(&seek_key_, user_key, sequence, type);
+    return seek_key_;
   }
 
   bool Parse(ParsedInternalKey* parsed) {
@@ -160,68 +179,71 @@ class DbIterator final : public Iterator {
   }
 
   // Moves forward to the first visible value at or after the internal
-  // iterator's position; with `skip`, passes over key_'s versions first.
-  void FindNext(bool skip) {
+  // iterator's position, passing over versions of user keys up to skip_
+  // while `skipping`; leaves the internal iterator on it.
+  void FindNext(bool skipping) {
     forward_ = true;
     valid_ = false;
-    std::string skip_key;
-    if (skip) skip_key = key_;
-    bool skipping = skip;
     for (; iter_->Valid(); iter_->Next()) {
       ParsedInternalKey parsed;
       if (!Parse(&parsed)) return;
       if (parsed.sequence > sequence_) continue;
-      if (skipping && ucmp_->Compare(parsed.user_key, skip_key) <= 0) continue;
-      if (upper_.has_value() && ucmp_->Compare(parsed.user_key, *upper_) >= 0) {
+      if (skipping && UserCompare(parsed.user_key, skip_) <= 0) continue;
+      if (upper_.has_value() && UserCompare(parsed.user_key, *upper_) >= 0) {
         return;
       }
       if (parsed.type == ValueType::kDeletion) {
-        skip_key.assign(parsed.user_key);
+        skip_.assign(parsed.user_key.data(), parsed.user_key.size());
         skipping = true;
         continue;
       }
-      key_.assign(parsed.user_key);
-      value_.assign(iter_->value());
+      key_ = parsed.user_key;
+      value_ = iter_->value();
       valid_ = true;
       return;
     }
   }
 
   // Moves backward from the internal iterator's position (the last version
-  // of some user key) to the previous visible value; leaves the internal
-  // iterator before that key's versions.
+  // of some user key) to the previous visible value, copied into
+  // saved_key_ and saved_value_; leaves the internal iterator before that
+  // key's versions.
   void FindPrev() {
     forward_ = false;
     valid_ = false;
-    bool have = false;  // key_/value_ hold the newest visible value so far
-    bool seen = false;  // a visible version of key_ was met
+    bool have = false;  // saved_value_ holds the newest visible value so far
+    bool seen = false;  // a visible version of saved_key_ was met
     for (; iter_->Valid(); iter_->Prev()) {
       ParsedInternalKey parsed;
       if (!Parse(&parsed)) return;
       if (parsed.sequence > sequence_) continue;
-      if (seen && ucmp_->Compare(parsed.user_key, key_) < 0) {
+      if (seen && UserCompare(parsed.user_key, saved_key_) < 0) {
         if (have) break;
         seen = false;
       }
       if (!seen && lower_.has_value() &&
-          ucmp_->Compare(parsed.user_key, *lower_) < 0) {
+          UserCompare(parsed.user_key, *lower_) < 0) {
         break;
       }
       seen = true;
-      key_.assign(parsed.user_key);
+      saved_key_.assign(parsed.user_key.data(), parsed.user_key.size());
       if (parsed.type == ValueType::kDeletion) {
         have = false;
-        value_.clear();
+        saved_value_.clear();
       } else {
         have = true;
-        value_.assign(iter_->value());
+        const std::string_view value = iter_->value();
+        saved_value_.assign(value.data(), value.size());
       }
     }
     if (!iter_->status().ok()) return;
     valid_ = have;
+    key_ = saved_key_;
+    value_ = saved_value_;
   }
 
   const Comparator* const ucmp_;
+  const bool bytewise_;
   // Whether comparisons may fail (every comparator but the bytewise one).
   const bool checked_;
   const std::unique_ptr<Iterator> iter_;
@@ -230,8 +252,15 @@ class DbIterator final : public Iterator {
   const std::optional<std::string> upper_;
   bool valid_ = false;
   bool forward_ = true;
-  std::string key_;
-  std::string value_;
+  // What key() and value() show: views of the internal iterator's entry
+  // (forward) or of saved_key_ and saved_value_ (backward).
+  std::string_view key_;
+  std::string_view value_;
+  // The user key whose versions a forward step passes over.
+  std::string skip_;
+  std::string saved_key_;
+  std::string saved_value_;
+  std::string seek_key_;
   absl::Status status_;
 };
 

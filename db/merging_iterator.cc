@@ -1,5 +1,7 @@
 #include "db/merging_iterator.h"
 
+#include <algorithm>
+#include <string>
 #include <utility>
 
 namespace bloomtable {
@@ -22,241 +24,276 @@ class ErrorIterator final : public Iterator {
   const absl::Status status_;
 };
 
-class LevelIterator final : public Iterator {
+class PlainSource final : public MergeSource {
  public:
-  LevelIterator(TableSet* tables, const InternalKeyComparator* comparator,
-                std::vector<DatabaseTableFile> files,
-                const ReadOptions& read_options)
-      : tables_(tables),
-        comparator_(comparator),
-        files_(std::move(files)),
-        read_options_(read_options),
-        index_(files_.size()) {}
-
-  bool Valid() const override {
-    return status_.ok() && iter_ != nullptr && iter_->Valid();
-  }
-  void SeekToFirst() override {
-    if (!OpenAt(0)) return;
-    iter_->SeekToFirst();
-    SkipEmptyForward();
-  }
-  void SeekToLast() override {
-    if (files_.empty()) {
-      Close();
-      return;
-    }
-    if (!OpenAt(files_.size() - 1)) return;
-    iter_->SeekToLast();
-    SkipEmptyBackward();
-  }
-  void Seek(std::string_view target) override {
-    // The first file whose largest key is >= target.
-    size_t lo = 0;
-    size_t hi = files_.size();
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (comparator_->Compare(files_[mid].largest, target) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    if (!OpenAt(lo)) return;
-    iter_->Seek(target);
-    SkipEmptyForward();
-  }
-  void Next() override {
-    iter_->Next();
-    SkipEmptyForward();
-  }
-  void Prev() override {
-    iter_->Prev();
-    SkipEmptyBackward();
-  }
+  explicit PlainSource(std::unique_ptr<Iterator> iter)
+      : iter_(std::move(iter)) {}
+  bool Valid() const override { return iter_->Valid(); }
+  void SeekToFirst() override { iter_->SeekToFirst(); }
+  void SeekToLast() override { iter_->SeekToLast(); }
+  void Seek(std::string_view target) override { iter_->Seek(target); }
+  void Next() override { iter_->Next(); }
+  void Prev() override { iter_->Prev(); }
   std::string_view key() const override { return iter_->key(); }
   std::string_view value() const override { return iter_->value(); }
-  absl::Status status() const override {
-    if (!status_.ok()) return status_;
-    return iter_ != nullptr ? iter_->status() : absl::OkStatus();
-  }
+  absl::Status status() const override { return iter_->status(); }
 
  private:
-  void Close() {
-    iter_.reset();
-    table_.reset();
-    index_ = files_.size();
-  }
-
-  // Opens file `index` (if not already); false (and !Valid()) past the end
-  // or on error.
-  bool OpenAt(size_t index) {
-    status_ = absl::OkStatus();
-    if (index >= files_.size()) {
-      Close();
-      return false;
-    }
-    if (index == index_ && iter_ != nullptr) return true;
-    Close();
-    absl::StatusOr<std::shared_ptr<const Table>> table =
-        tables_->Open(files_[index]);
-    if (!table.ok()) {
-      status_ = table.status();
-      return false;
-    }
-    table_ = *std::move(table);
-    iter_ = table_->NewIterator(read_options_);
-    index_ = index;
-    return true;
-  }
-
-  void SkipEmptyForward() {
-    while (iter_ != nullptr && !iter_->Valid() && iter_->status().ok() &&
-           status_.ok()) {
-      if (!OpenAt(index_ + 1)) return;
-      iter_->SeekToFirst();
-    }
-  }
-  void SkipEmptyBackward() {
-    while (iter_ != nullptr && !iter_->Valid() && iter_->status().ok() &&
-           status_.ok()) {
-      if (index_ == 0) {
-        Close();
-        return;
-      }
-      if (!OpenAt(index_ - 1)) return;
-      iter_->SeekToLast();
-    }
-  }
-
-  TableSet* const tables_;
-  const InternalKeyComparator* const comparator_;
-  const std::vector<DatabaseTableFile> files_;
-  const ReadOptions read_options_;
-  size_t index_;
-  std::shared_ptr<const Table> table_;
-  std::unique_ptr<Iterator> iter_;
-  absl::Status status_;
+  const std::unique_ptr<Iterator> iter_;
 };
 
 class MergingIterator final : public Iterator {
  public:
   MergingIterator(const InternalKeyComparator* comparator,
-                  std::vector<std::unique_ptr<Iterator>> children)
-      : comparator_(comparator), children_(std::move(children)) {}
+                  std::vector<std::unique_ptr<MergeSource>> children)
+      : comparator_(comparator), sources_(std::move(children)) {
+    children_.resize(sources_.size());
+    for (size_t i = 0; i < sources_.size(); ++i) {
+      children_[i].iter = sources_[i].get();
+      children_[i].order = static_cast<uint32_t>(i);
+    }
+    heap_.reserve(children_.size());
+  }
 
   bool Valid() const override { return current_ != nullptr; }
+
   void SeekToFirst() override {
-    for (auto& child : children_) child->SeekToFirst();
-    forward_ = true;
-    FindSmallest();
+    failed_ = false;
+    for (Child& child : children_) {
+      child.iter->SeekToFirst();
+      Refresh(&child);
+    }
+    Start(/*forward=*/true);
   }
   void SeekToLast() override {
-    for (auto& child : children_) child->SeekToLast();
-    forward_ = false;
-    FindLargest();
+    failed_ = false;
+    for (Child& child : children_) {
+      child.iter->SeekToLast();
+      Refresh(&child);
+      Undefer(&child);
+    }
+    Start(/*forward=*/false);
   }
   void Seek(std::string_view target) override {
-    for (auto& child : children_) child->Seek(target);
-    forward_ = true;
-    FindSmallest();
+    failed_ = false;
+    for (Child& child : children_) {
+      child.iter->Seek(target);
+      Refresh(&child);
+    }
+    Start(/*forward=*/true);
   }
+
   void Next() override {
     if (!forward_) {
-      // Every other child moves to the first entry after key().
-      const std::string key(current_->key());
-      for (auto& child : children_) {
-        if (child.get() == current_) continue;
-        child->Seek(key);
-        if (child->Valid() && comparator_->Compare(key, child->key()) == 0) {
-          child->Next();
-        }
-      }
-      forward_ = true;
+      TurnForward();
+      if (current_ == nullptr) return;  // a child failed
     }
-    current_->Next();
-    FindSmallest();
+    Child* child = current_;
+    child->iter->Next();
+    RefreshMoved(child);
+    Replace(child);
   }
   void Prev() override {
     if (forward_) {
-      // Every other child moves to the last entry before key().
-      const std::string key(current_->key());
-      for (auto& child : children_) {
-        if (child.get() == current_) continue;
-        child->Seek(key);
-        if (child->Valid()) {
-          child->Prev();
-        } else if (child->status().ok()) {
-          child->SeekToLast();
-        }
-      }
-      forward_ = false;
+      TurnBackward();
+      if (current_ == nullptr) return;  // a child failed
     }
-    current_->Prev();
-    FindLargest();
+    Child* child = current_;
+    child->iter->Prev();
+    RefreshMoved(child);
+    Replace(child);
   }
-  std::string_view key() const override { return current_->key(); }
-  std::string_view value() const override { return current_->value(); }
+
+  std::string_view key() const override { return current_->key; }
+  std::string_view value() const override { return current_->iter->value(); }
   absl::Status status() const override {
-    for (const auto& child : children_) {
-      absl::Status status = child->status();
+    for (const Child& child : children_) {
+      absl::Status status = child.iter->status();
       if (!status.ok()) return status;
     }
     return absl::OkStatus();
   }
 
  private:
-  // False (and current_ null) if a child failed.
-  bool ChildrenOk() {
-    for (const auto& child : children_) {
-      if (!child->status().ok()) {
-        current_ = nullptr;
-        return false;
-      }
-    }
-    return true;
+  struct Child {
+    MergeSource* iter = nullptr;
+    // The source's key, cached while it is valid.
+    std::string_view key;
+    bool valid = false;
+    bool deferred = false;
+    // Its place among the sources: the order of equal keys.
+    uint32_t order = 0;
+  };
+
+  // True if `a` comes out before `b` in the current direction: a strict
+  // total order of the children (equal keys go by `order`). A comparison
+  // that fails is reported naming `a`'s key first, so callers put the
+  // child that moved there.
+  bool Before(const Child& a, const Child& b) const {
+    const int order = comparator_->CompareKeys(a.key, b.key);
+    if (order != 0) return forward_ ? order < 0 : order > 0;
+    return forward_ ? a.order < b.order : a.order > b.order;
   }
-  void FindSmallest() {
-    current_ = nullptr;
-    if (!ChildrenOk()) return;
-    for (auto& child : children_) {
-      if (!child->Valid()) continue;
-      if (current_ == nullptr ||
-          comparator_->Compare(child->key(), current_->key()) < 0) {
-        current_ = child.get();
-      }
+  // The heap's order: its front is the child that comes out first.
+  auto HeapOrder() const {
+    return [this](const Child* a, const Child* b) { return Before(*b, *a); };
+  }
+
+  void Refresh(Child* child) {
+    child->valid = child->iter->Valid();
+    if (child->valid) {
+      child->key = child->iter->key();
+      child->deferred = child->iter->deferred();
+    } else if (!child->iter->status().ok()) {
+      failed_ = true;
     }
   }
-  void FindLargest() {
+  // After Next or Prev, which never defer.
+  void RefreshMoved(Child* child) {
+    child->valid = child->iter->Valid();
+    if (child->valid) {
+      child->key = child->iter->key();
+      child->deferred = false;
+    } else if (!child->iter->status().ok()) {
+      failed_ = true;
+    }
+  }
+  void Undefer(Child* child) {
+    if (!child->valid || !child->deferred) return;
+    child->iter->Position();
+    Refresh(child);
+  }
+
+  // After every child was positioned (or deferred) anew.
+  void Start(bool forward) {
+    forward_ = forward;
+    heap_.clear();
     current_ = nullptr;
-    if (!ChildrenOk()) return;
-    for (auto& child : children_) {
-      if (!child->Valid()) continue;
-      if (current_ == nullptr ||
-          comparator_->Compare(child->key(), current_->key()) > 0) {
-        current_ = child.get();
+    for (Child& child : children_) {
+      if (child.valid) heap_.push_back(&child);
+    }
+    std::make_heap(heap_.begin(), heap_.end(), HeapOrder());
+    Settle();
+  }
+
+  // `child`, the current one, moved: it stays current while it still
+  // comes out first, else goes back into the heap.
+  void Replace(Child* child) {
+    current_ = nullptr;
+    if (child->valid) {
+      if (heap_.empty() || Before(*child, *heap_.front())) {
+        current_ = child;
+      } else {
+        Push(child);
       }
     }
+    Settle();
+  }
+
+  // Makes current_ the child that comes out first, positioning deferred
+  // children as they reach the top; null when none is left or one failed.
+  void Settle() {
+    while (!failed_) {
+      if (current_ == nullptr) {
+        if (heap_.empty()) return;
+        current_ = Pop();
+      }
+      if (!current_->deferred) return;
+      Child* child = current_;
+      current_ = nullptr;
+      Undefer(child);
+      if (child->valid) {
+        if (heap_.empty() || Before(*child, *heap_.front())) {
+          current_ = child;
+        } else {
+          Push(child);
+        }
+      }
+    }
+    current_ = nullptr;
+  }
+
+  void Push(Child* child) {
+    heap_.push_back(child);
+    std::push_heap(heap_.begin(), heap_.end(), HeapOrder());
+  }
+  Child* Pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), HeapOrder());
+    Child* child = heap_.back();
+    heap_.pop_back();
+    return child;
+  }
+
+  // Every child but the current one moves to the first entry after key(),
+  // as a forward walk would have left it.
+  void TurnForward() {
+    const std::string key(current_->key);
+    for (Child& child : children_) {
+      if (&child == current_) continue;
+      child.iter->Seek(key);
+      Refresh(&child);
+      // A deferred child's first key lies beyond `key`.
+      if (child.valid && !child.deferred &&
+          comparator_->CompareKeys(key, child.key) == 0) {
+        child.iter->Next();
+        RefreshMoved(&child);
+      }
+    }
+    RebuildAround(/*forward=*/true);
+  }
+
+  // Every child but the current one moves to the last entry before key().
+  void TurnBackward() {
+    const std::string key(current_->key);
+    for (Child& child : children_) {
+      if (&child == current_) continue;
+      child.iter->Seek(key);
+      Refresh(&child);
+      Undefer(&child);
+      if (child.valid) {
+        child.iter->Prev();
+        RefreshMoved(&child);
+      } else if (child.iter->status().ok()) {
+        child.iter->SeekToLast();
+        Refresh(&child);
+        Undefer(&child);
+      }
+    }
+    RebuildAround(/*forward=*/false);
+  }
+
+  // The heap of every valid child but the current one, in a new direction.
+  void RebuildAround(bool forward) {
+    forward_ = forward;
+    heap_.clear();
+    for (Child& child : children_) {
+      if (&child != current_ && child.valid) heap_.push_back(&child);
+    }
+    std::make_heap(heap_.begin(), heap_.end(), HeapOrder());
+    if (failed_) current_ = nullptr;
   }
 
   const InternalKeyComparator* const comparator_;
-  std::vector<std::unique_ptr<Iterator>> children_;
-  Iterator* current_ = nullptr;
+  const std::vector<std::unique_ptr<MergeSource>> sources_;
+  std::vector<Child> children_;
+  // The valid children but current_, front first.
+  std::vector<Child*> heap_;
+  // The child whose entry is shown; null when !Valid().
+  Child* current_ = nullptr;
   bool forward_ = true;
+  // A child reported an error: stopped until the next Seek*.
+  bool failed_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<Iterator> NewLevelIterator(
-    TableSet* tables, const InternalKeyComparator* comparator,
-    std::vector<DatabaseTableFile> files, const ReadOptions& read_options) {
-  return std::make_unique<LevelIterator>(tables, comparator, std::move(files),
-                                         read_options);
+std::unique_ptr<MergeSource> AsMergeSource(std::unique_ptr<Iterator> iterator) {
+  return std::make_unique<PlainSource>(std::move(iterator));
 }
 
 std::unique_ptr<Iterator> NewMergingIterator(
     const InternalKeyComparator* comparator,
-    std::vector<std::unique_ptr<Iterator>> children) {
+    std::vector<std::unique_ptr<MergeSource>> children) {
   return std::make_unique<MergingIterator>(comparator, std::move(children));
 }
 

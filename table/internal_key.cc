@@ -4,47 +4,10 @@
 #include "util/string_util.h"
 
 namespace bloomtable {
-namespace {
-
-uint64_t ExtractTag(std::string_view internal_key) {
-  if (internal_key.size() < kInternalKeyTagSize) return 0;
-  return DecodeFixed64(internal_key.data() + internal_key.size() -
-                       kInternalKeyTagSize);
-}
-
-}  // namespace
-
 void AppendInternalKey(std::string* dst, std::string_view user_key,
                        uint64_t sequence, ValueType type) {
   dst->append(user_key.data(), user_key.size());
   PutFixed64(dst, PackSequenceAndType(sequence, type));
-}
-
-bool ParseInternalKey(std::string_view internal_key,
-                      ParsedInternalKey* result) {
-  if (internal_key.size() < kInternalKeyTagSize) return false;
-  const uint64_t tag = ExtractTag(internal_key);
-  const auto type = static_cast<unsigned char>(tag & 0xff);
-  if (type > static_cast<unsigned char>(ValueType::kValue)) return false;
-  result->user_key = ExtractUserKey(internal_key);
-  result->sequence = tag >> 8;
-  result->type = static_cast<ValueType>(type);
-  return true;
-}
-
-int InternalKeyComparator::Compare(std::string_view a,
-                                   std::string_view b) const {
-  const std::string_view user_a = ExtractUserKey(a);
-  const std::string_view user_b = ExtractUserKey(b);
-  const int by_user_key = user_bytewise_
-                              ? BytewiseCompare(user_a, user_b)
-                              : user_comparator_->Compare(user_a, user_b);
-  if (by_user_key != 0) return by_user_key;
-  const uint64_t a_tag = ExtractTag(a);
-  const uint64_t b_tag = ExtractTag(b);
-  if (a_tag > b_tag) return -1;  // newer first
-  if (a_tag < b_tag) return 1;
-  return 0;
 }
 
 std::string_view InternalKeyComparator::Name() const {

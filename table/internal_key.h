@@ -15,6 +15,8 @@
 #include <string_view>
 
 #include "bloomtable/comparator.h"
+#include "util/coding.h"
+#include "util/string_util.h"
 
 namespace bloomtable {
 
@@ -48,15 +50,32 @@ struct ParsedInternalKey {
   ValueType type = ValueType::kValue;
 };
 
-// False if `internal_key` is shorter than the tag or its type is neither
-// kDeletion nor kValue.
-bool ParseInternalKey(std::string_view internal_key, ParsedInternalKey* result);
-
 // The user-key part. A key shorter than the tag (malformed) is returned
 // whole, so that callers never read out of bounds.
 inline std::string_view ExtractUserKey(std::string_view internal_key) {
   if (internal_key.size() < kInternalKeyTagSize) return internal_key;
   return internal_key.substr(0, internal_key.size() - kInternalKeyTagSize);
+}
+
+// The tag; 0 for a key shorter than the tag (malformed).
+inline uint64_t ExtractTag(std::string_view internal_key) {
+  if (internal_key.size() < kInternalKeyTagSize) return 0;
+  return DecodeFixed64(internal_key.data() + internal_key.size() -
+                       kInternalKeyTagSize);
+}
+
+// False if `internal_key` is shorter than the tag or its type is neither
+// kDeletion nor kValue. Inline: iterators parse every entry.
+inline bool ParseInternalKey(std::string_view internal_key,
+                             ParsedInternalKey* result) {
+  if (internal_key.size() < kInternalKeyTagSize) return false;
+  const uint64_t tag = ExtractTag(internal_key);
+  const auto type = static_cast<unsigned char>(tag & 0xff);
+  if (type > static_cast<unsigned char>(ValueType::kValue)) return false;
+  result->user_key = ExtractUserKey(internal_key);
+  result->sequence = tag >> 8;
+  result->type = static_cast<ValueType>(type);
+  return true;
 }
 
 // Orders internal keys: user key by `user_comparator`, then tag descending.
@@ -72,7 +91,25 @@ class InternalKeyComparator final : public Comparator {
       : user_comparator_(user_comparator),
         user_bytewise_(user_comparator == BytewiseComparator()) {}
 
-  int Compare(std::string_view a, std::string_view b) const override;
+  int Compare(std::string_view a, std::string_view b) const override {
+    return CompareKeys(a, b);
+  }
+  // Compare without the virtual call, for callers that hold this class
+  // (merging iterators compare on every entry).
+  int CompareKeys(std::string_view a, std::string_view b) const {
+    const std::string_view user_a = ExtractUserKey(a);
+    const std::string_view user_b = ExtractUserKey(b);
+    const int by_user_key = user_bytewise_
+                                ? BytewiseCompare(user_a, user_b)
+                                : user_comparator_->Compare(user_a, user_b);
+    if (by_user_key != 0) return by_user_key;
+    const uint64_t a_tag = ExtractTag(a);
+    const uint64_t b_tag = ExtractTag(b);
+    if (a_tag > b_tag) return -1;  // newer first
+    return a_tag < b_tag ? 1 : 0;
+  }
+  // Whether user keys compare as bytes (the bytewise comparator).
+  bool user_bytewise() const { return user_bytewise_; }
   std::string_view Name() const override;
   void FindShortestSeparator(std::string* start,
                              std::string_view limit) const override;

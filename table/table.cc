@@ -231,11 +231,18 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   // (A checksum covers the stored bytes, which a cached block no longer
   // has: it cannot be verified later.)
   absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
-      const ReadOptions& read_options,
-      const BlockHandle& handle) const override {
+      const ReadOptions& read_options, const BlockHandle& handle,
+      BlockReadahead* readahead) const override {
+    const bool ahead = readahead != nullptr && readahead->Visit(handle);
     std::shared_ptr<const Block> cached = CachedDataBlock(handle);
     if (cached != nullptr) return cached;
-    return ReadDataBlockFromFile(read_options, handle);
+    if (!ahead || !handle.FitsWithin(block_read_options.readable_limit)) {
+      return ReadDataBlockFromFile(read_options, handle);
+    }
+    std::string_view bytes;
+    const absl::Status status = readahead->Read(
+        *file, handle, block_read_options.readable_limit, &bytes);
+    return DataBlockFromRead(read_options, handle, status, bytes);
   }
 
   std::shared_ptr<const Block> CachedDataBlock(
@@ -470,7 +477,7 @@ absl::Status Table::Get(const ReadOptions& read_options, std::string_view key,
   absl::Status status = r.FindDataBlock(key, target.view(), &handle);
   if (!status.ok()) return status;
   absl::StatusOr<std::shared_ptr<const Block>> block =
-      r.ReadDataBlock(read_options, handle);
+      r.ReadDataBlock(read_options, handle, nullptr);
   if (!block.ok()) return block.status();
   return r.GetFromBlock(**block, handle, key, target.view(), value);
 }
@@ -491,7 +498,7 @@ absl::Status Table::GetVersion(const ReadOptions& read_options,
   absl::Status status = r.FindDataBlock(user_key, target.view(), &handle);
   if (!status.ok()) return status;
   absl::StatusOr<std::shared_ptr<const Block>> block =
-      r.ReadDataBlock(read_options, handle);
+      r.ReadDataBlock(read_options, handle, nullptr);
   if (!block.ok()) return block.status();
   BlockIter data_iter(r.comparator, block->get());
   data_iter.Seek(target.view());
@@ -521,6 +528,7 @@ absl::Status Table::ForEachEntry(
     const std::function<bool(std::string_view key, std::string_view value,
                              uint64_t block_offset)>& visit) const {
   const Rep& r = *rep_;
+  BlockReadahead readahead(read_options.max_readahead_size);
   BlockIter index_iter(r.comparator, r.index_block.get());
   for (index_iter.SeekToFirst(); index_iter.Valid(); index_iter.Next()) {
     std::string_view encoded_handle = index_iter.value();
@@ -528,7 +536,7 @@ absl::Status Table::ForEachEntry(
     absl::Status status = handle.DecodeFrom(&encoded_handle);
     if (!status.ok()) return r.PlaceError(nullptr, status);
     absl::StatusOr<std::shared_ptr<const Block>> block =
-        r.ReadDataBlock(read_options, handle);
+        r.ReadDataBlock(read_options, handle, &readahead);
     if (!block.ok()) return block.status();
     BlockIter data_iter(r.comparator, block->get());
     for (data_iter.SeekToFirst(); data_iter.Valid(); data_iter.Next()) {
@@ -568,7 +576,7 @@ absl::Status Table::ForEachEntryInBlock(
   handle.set_offset(block.offset);
   handle.set_size(block.size);
   absl::StatusOr<std::shared_ptr<const Block>> read =
-      r.ReadDataBlock(read_options, handle);
+      r.ReadDataBlock(read_options, handle, nullptr);
   if (!read.ok()) return read.status();
   BlockIter data_iter(r.comparator, read->get());
   for (data_iter.SeekToFirst(); data_iter.Valid(); data_iter.Next()) {

@@ -19,9 +19,13 @@ class TwoLevelIterator final : public Iterator {
         reader_(reader),
         read_options_(read_options),
         index_iter_(comparator, index_block),
-        bounds_(setup, read_options) {}
+        bounds_(setup, read_options),
+        readahead_(read_options.max_readahead_size) {}
 
-  ~TwoLevelIterator() override { ClearDataBlock(); }
+  ~TwoLevelIterator() override {
+    ClearDataBlock();
+    reader_->AddPinnedBytes(-static_cast<int64_t>(readahead_bytes_));
+  }
 
   bool Valid() const override { return !exhausted_ && DataValid(); }
 
@@ -153,7 +157,12 @@ class TwoLevelIterator final : public Iterator {
     if (!status.ok()) return Fail(reader_->PlaceError(nullptr, status));
     if (data_iter_ && handle.offset() == data_block_handle_.offset()) return;
     absl::StatusOr<std::shared_ptr<const Block>> block =
-        reader_->ReadDataBlock(read_options_, handle);
+        reader_->ReadDataBlock(read_options_, handle, &readahead_);
+    if (readahead_.buffer_size() != readahead_bytes_) {
+      reader_->AddPinnedBytes(static_cast<int64_t>(readahead_.buffer_size()) -
+                              static_cast<int64_t>(readahead_bytes_));
+      readahead_bytes_ = readahead_.buffer_size();
+    }
     if (!block.ok()) return Fail(block.status());
     data_iter_.reset();  // before the block it points into
     SetDataBlock(*std::move(block));
@@ -179,6 +188,7 @@ class TwoLevelIterator final : public Iterator {
   void Restart() {
     status_ = absl::OkStatus();
     exhausted_ = false;
+    readahead_.Restart();
   }
 
   // Ends the scan at a bound, keeping the current data block for a later
@@ -268,6 +278,9 @@ class TwoLevelIterator final : public Iterator {
   bool exhausted_ = false;
   std::shared_ptr<const Block> data_block_;
   BlockHandle data_block_handle_;  // where data_block_ was read
+  BlockReadahead readahead_;
+  // The readahead buffer's bytes, as last told to the reader.
+  size_t readahead_bytes_ = 0;
   // Declared after data_block_: destroyed before the block it reads.
   std::optional<BlockIter> data_iter_;
   absl::Status status_;

@@ -2,7 +2,8 @@
 // data block its value (a BlockHandle) points to.
 //
 // Data blocks come from a DataBlockReader, the one place where a table reads
-// a data block (a block cache slots in there). The iterator holds the
+// a data block (a block cache slots in there), read ahead when the iterator
+// moves forward block after block (readahead.h). The iterator holds the
 // current data block by shared_ptr, so the block lives as long as it is
 // being iterated. It stops at the first error (a damaged data block, a bad
 // handle): it becomes !Valid() and status() says why, until the next Seek*.
@@ -21,6 +22,7 @@
 #include "table/block.h"
 #include "table/format.h"
 #include "table/iterate_bounds.h"
+#include "table/readahead.h"
 
 namespace bloomtable {
 
@@ -29,8 +31,12 @@ namespace bloomtable {
 class DataBlockReader {
  public:
   virtual ~DataBlockReader();
+  // The data block at `handle`, from the block cache or the file. An
+  // iterator passes its `readahead` (may be null), which is told of every
+  // block and reads those it says to.
   virtual absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
-      const ReadOptions& read_options, const BlockHandle& handle) const = 0;
+      const ReadOptions& read_options, const BlockHandle& handle,
+      BlockReadahead* readahead) const = 0;
 
   // Told when an iterator starts (delta > 0) or stops (delta < 0) holding a
   // data block of that many bytes, for memory accounting.

@@ -31,6 +31,11 @@ class CountingRandomAccessFile final : public RandomAccessFile {
     return path;
   }
 
+  // A hint, not a read: not counted.
+  bool WillNeed(uint64_t offset, size_t n) const override {
+    return base_->WillNeed(offset, n);
+  }
+
   const std::string& name() const override { return base_->name(); }
 
  private:
@@ -55,6 +60,11 @@ class DelayedRandomAccessFile final : public RandomAccessFile {
       std::this_thread::sleep_for(latency_);
     }
     return base_->MultiRead(requests, count);
+  }
+
+  // A hint, not a read: not delayed.
+  bool WillNeed(uint64_t offset, size_t n) const override {
+    return base_->WillNeed(offset, n);
   }
 
   const std::string& name() const override { return base_->name(); }

@@ -23,6 +23,11 @@ class MemoryRandomAccessFile final : public RandomAccessFile {
     return absl::OkStatus();
   }
 
+  // Reads are views of contents_: nothing to bring in.
+  bool WillNeed(uint64_t /*offset*/, size_t /*n*/) const override {
+    return true;
+  }
+
   const std::string& name() const override { return name_; }
 
  private:
@@ -43,6 +48,11 @@ MultiReadPath RandomAccessFile::MultiRead(ReadRequest* requests,
   }
   return MultiReadPath::kPread;
 }
+
+bool RandomAccessFile::WillNeed(uint64_t /*offset*/, size_t /*n*/) const {
+  return false;
+}
+
 WritableFile::~WritableFile() = default;
 
 std::unique_ptr<RandomAccessFile> NewMemoryRandomAccessFile(

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <utility>
@@ -35,6 +36,17 @@ class MmapRandomAccessFile final : public RandomAccessFile {
     const size_t available = size_ - static_cast<size_t>(offset);
     *result = std::string_view(base_ + offset, n < available ? n : available);
     return absl::OkStatus();
+  }
+
+  // Advises the kernel of the pages ahead. The advice may fail (an old
+  // kernel, a range past the end): reads work either way.
+  bool WillNeed(uint64_t offset, size_t n) const override {
+    if (offset >= size_ || n == 0) return true;
+    const size_t end = std::min<uint64_t>(size_, offset + n);
+    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t start = static_cast<size_t>(offset) / page * page;
+    ::madvise(const_cast<char*>(base_) + start, end - start, MADV_WILLNEED);
+    return true;
   }
 
   const std::string& name() const override { return name_; }

@@ -181,6 +181,10 @@ struct DatabaseReadOptions {
 
   // Put the data blocks read into DatabaseOptions::block_cache (default true).
   bool fill_cache = true;
+
+  // Iterators only: how far a table's iterator reads ahead when it moves
+  // forward block after block (ReadOptions::max_readahead_size; 0: never).
+  size_t max_readahead_size = 256 * 1024;
 };
 
 // A table file the version lists.

@@ -63,6 +63,15 @@ class RandomAccessFile {
   // (RandomAccessFileOptions). Safe for concurrent use.
   virtual MultiReadPath MultiRead(ReadRequest* requests, size_t count) const;
 
+  // Says that [offset, offset + n) will be read soon, in order: iterators
+  // call it as they read ahead. Returns true if the file's reads return
+  // views of memory it holds (a memory-mapped file, which asks the kernel to
+  // bring those pages in, madvise MADV_WILLNEED; an in-memory file): the
+  // caller then reads block by block, copying nothing. The default does
+  // nothing and returns false: a caller that reads ahead reads the range
+  // itself, in one Read. Safe for concurrent use.
+  virtual bool WillNeed(uint64_t offset, size_t n) const;
+
   // The file's name, for error messages.
   virtual const std::string& name() const = 0;
 };

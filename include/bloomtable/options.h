@@ -211,6 +211,16 @@ struct ReadOptions {
   std::optional<std::string> iterate_lower_bound;
   std::optional<std::string> iterate_upper_bound;
 
+  // Iterators only: once an iterator has moved forward through two or more
+  // data blocks each starting where the one before ended, each read of the
+  // file also takes the blocks that follow, 8 KiB at first, doubling with
+  // every read up to this many bytes, so that a scan makes one read per
+  // window instead of one per block; a memory-mapped file is advised of the
+  // range ahead (madvise) instead. A Seek starts the count again, so that
+  // point lookups and short scans read no more than they need. 0 turns it
+  // off. Default 256 KiB.
+  size_t max_readahead_size = 256 * 1024;
+
   // Iterators only, with Options::prefix_extractor: after Seek(target) or
   // SeekForPrev(target) with target (its user key) in the extractor's
   // domain, the iterator yields only keys with target's prefix, within the
