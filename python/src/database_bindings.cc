@@ -363,42 +363,6 @@ filters_in_memory: build the missing sidecar filters in memory, on a
           "A PrefixedDatabase: the keys beginning with `prefix`, with the "
           "prefix taken off (plyvel's prefixed_db, read-only).")
       .def(
-          "items",
-          [](PyDatabase& self, const py::object& start, const py::object& stop,
-             bool reverse, const py::object& prefix,
-             std::optional<uint64_t> sequence) {
-            return self.Iterate(YieldSpec{true, true, 0}, start, stop, reverse,
-                                prefix, sequence);
-          },
-          py::arg("start") = py::none(), py::arg("stop") = py::none(),
-          py::kw_only(), py::arg("reverse") = false,
-          py::arg("prefix") = py::none(), py::arg("sequence") = py::none(),
-          (std::string("(key, value) pairs. ") + kIterateDoc).c_str())
-      .def(
-          "keys",
-          [](PyDatabase& self, const py::object& start, const py::object& stop,
-             bool reverse, const py::object& prefix,
-             std::optional<uint64_t> sequence) {
-            return self.Iterate(YieldSpec{true, false, 0}, start, stop, reverse,
-                                prefix, sequence);
-          },
-          py::arg("start") = py::none(), py::arg("stop") = py::none(),
-          py::kw_only(), py::arg("reverse") = false,
-          py::arg("prefix") = py::none(), py::arg("sequence") = py::none(),
-          (std::string("Keys. ") + kIterateDoc).c_str())
-      .def(
-          "values",
-          [](PyDatabase& self, const py::object& start, const py::object& stop,
-             bool reverse, const py::object& prefix,
-             std::optional<uint64_t> sequence) {
-            return self.Iterate(YieldSpec{false, true, 0}, start, stop, reverse,
-                                prefix, sequence);
-          },
-          py::arg("start") = py::none(), py::arg("stop") = py::none(),
-          py::kw_only(), py::arg("reverse") = false,
-          py::arg("prefix") = py::none(), py::arg("sequence") = py::none(),
-          (std::string("Values. ") + kIterateDoc).c_str())
-      .def(
           "__iter__",
           [](PyDatabase& self) {
             return self.Iterate(YieldSpec{true, false, 0}, py::none(),
@@ -488,6 +452,30 @@ filters_in_memory: build the missing sidecar filters in memory, on a
         return absl::StrCat("<bloomtable.Database '", self.path(), "'",
                             self.closed() ? " closed" : "", ">");
       });
+  // items(), keys() and values(): one iteration, yielding different parts.
+  struct YieldingMethod {
+    const char* name;
+    YieldSpec yield;
+    const char* what;
+  };
+  for (const YieldingMethod& method :
+       {YieldingMethod{"items", YieldSpec{true, true, 0},
+                       "(key, value) pairs. "},
+        YieldingMethod{"keys", YieldSpec{true, false, 0}, "Keys. "},
+        YieldingMethod{"values", YieldSpec{false, true, 0}, "Values. "}}) {
+    database.def(
+        method.name,
+        [yield = method.yield](PyDatabase& self, const py::object& start,
+                               const py::object& stop, bool reverse,
+                               const py::object& prefix,
+                               std::optional<uint64_t> sequence) {
+          return self.Iterate(yield, start, stop, reverse, prefix, sequence);
+        },
+        py::arg("start") = py::none(), py::arg("stop") = py::none(),
+        py::kw_only(), py::arg("reverse") = false,
+        py::arg("prefix") = py::none(), py::arg("sequence") = py::none(),
+        (std::string(method.what) + kIterateDoc).c_str());
+  }
 }
 
 }  // namespace python
