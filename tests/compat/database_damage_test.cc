@@ -344,18 +344,6 @@ TEST_F(DatabaseDamageTest, FifosAreRefusedWithoutBlocking) {
   EXPECT_TRUE(NamesAFifo(it->status().message(), table)) << it->status();
 }
 
-// LevelDB's side of tests/reverse_comparator.h, under the same name.
-class LevelDBReverseComparator final : public leveldb::Comparator {
- public:
-  int Compare(const leveldb::Slice& a, const leveldb::Slice& b) const override {
-    return b.compare(a);
-  }
-  const char* Name() const override { return "test.Reverse"; }
-  void FindShortestSeparator(std::string*,
-                             const leveldb::Slice&) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
-
 TEST(DatabaseComparatorTest, UnknownComparatorListsButDoesNotLookUp) {
   TempDir dir;
   LevelDBReverseComparator leveldb_reverse;

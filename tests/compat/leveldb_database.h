@@ -33,6 +33,18 @@ namespace compat_test {
 // level (it overlaps nothing).
 inline std::string ModelKey(int i) { return absl::StrFormat("key%05d", i); }
 
+// LevelDB's side of tests/reverse_comparator.h, under the same name.
+class LevelDBReverseComparator final : public leveldb::Comparator {
+ public:
+  int Compare(const leveldb::Slice& a, const leveldb::Slice& b) const override {
+    return b.compare(a);
+  }
+  const char* Name() const override { return "test.Reverse"; }
+  void FindShortestSeparator(std::string*,
+                             const leveldb::Slice&) const override {}
+  void FindShortSuccessor(std::string*) const override {}
+};
+
 struct WrittenDatabase {
   // The newest state, and the state right after `checkpoint_sequence` (one
   // sequence number per single put or delete, from 1).

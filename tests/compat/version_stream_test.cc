@@ -389,18 +389,6 @@ TEST_F(VersionStreamTest, LeftoversListInFileOrderAmongEqualVersions) {
   EXPECT_GT(leftovers, 100u);
 }
 
-// LevelDB's side of tests/reverse_comparator.h, under the same name.
-class LevelDBReverseComparator final : public leveldb::Comparator {
- public:
-  int Compare(const leveldb::Slice& a, const leveldb::Slice& b) const override {
-    return b.compare(a);
-  }
-  const char* Name() const override { return "test.Reverse"; }
-  void FindShortestSeparator(std::string*,
-                             const leveldb::Slice&) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
-
 TEST(VersionStreamComparatorTest, RegisteredAndUnknownComparators) {
   TempDir dir;
   LevelDBReverseComparator leveldb_reverse;
