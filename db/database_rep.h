@@ -96,16 +96,20 @@ struct Database::Rep {
     if (!status.ok()) return status;
     status = table->GetVersion(read_options, user_key, snapshot, version);
     if (absl::IsNotFound(status)) return absl::OkStatus();
-    if (!status.ok()) {
-      // Never NotFound from here: that would read as "no such key".
-      return absl::Status(status.code() == absl::StatusCode::kNotFound
-                              ? absl::StatusCode::kDataLoss
-                              : status.code(),
-                          absl::StrCat(file.name, " (level ", file.level,
-                                       "): ", status.message()));
-    }
+    if (!status.ok()) return TableLookupError(file, status);
     *found = true;
     return absl::OkStatus();
+  }
+
+  // A lookup's error in `file`, naming it.
+  static absl::Status TableLookupError(const DatabaseTableFile& file,
+                                       const absl::Status& status) {
+    // Never NotFound from here: that would read as "no such key".
+    return absl::Status(status.code() == absl::StatusCode::kNotFound
+                            ? absl::StatusCode::kDataLoss
+                            : status.code(),
+                        absl::StrCat(file.name, " (level ", file.level,
+                                     "): ", status.message()));
   }
 
   // The tables one lookup asks, in the order it asks them: every level-0

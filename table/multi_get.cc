@@ -20,34 +20,6 @@ namespace {
 // (10 to 20 outstanding cache-line misses).
 constexpr size_t kPrefetchDistance = 8;
 
-// The keys a batch seeks to: the keys themselves, or for LevelDB-internal
-// tables each user key with the newest possible tag, kept in one buffer.
-class SeekKeys {
- public:
-  SeekKeys(bool internal_keys, const std::vector<std::string_view>& keys) {
-    views_.assign(keys.begin(), keys.end());
-    if (!internal_keys) return;
-    size_t total = 0;
-    for (std::string_view key : keys) total += key.size() + kInternalKeyTagSize;
-    buffer_.reset(new char[total]);
-    char* out = buffer_.get();
-    for (size_t i = 0; i < keys.size(); ++i) {
-      std::copy(keys[i].begin(), keys[i].end(), out);
-      for (size_t b = 0; b < kInternalKeyTagSize; ++b) {
-        out[keys[i].size() + b] = static_cast<char>(kMaxValueTag >> (8 * b));
-      }
-      views_[i] = std::string_view(out, keys[i].size() + kInternalKeyTagSize);
-      out += views_[i].size();
-    }
-  }
-
-  std::string_view operator[](size_t i) const { return views_[i]; }
-
- private:
-  std::unique_ptr<char[]> buffer_;
-  std::vector<std::string_view> views_;
-};
-
 // Runs `prefetch(live[j])` kPrefetchDistance entries ahead of
 // `probe(live[j])`, for every entry of `live`.
 template <typename Prefetch, typename Probe>
@@ -134,12 +106,35 @@ void ReadMissingBlocks(const BatchLookupTable& table,
 
 }  // namespace
 
-std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
+BatchSeekKeys::BatchSeekKeys(bool internal_keys,
+                             const std::vector<std::string_view>& keys,
+                             uint64_t tag) {
+  views_.assign(keys.begin(), keys.end());
+  if (!internal_keys) return;
+  size_t total = 0;
+  for (std::string_view key : keys) total += key.size() + kInternalKeyTagSize;
+  buffer_.reset(new char[total]);
+  char* out = buffer_.get();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    std::copy(keys[i].begin(), keys[i].end(), out);
+    for (size_t b = 0; b < kInternalKeyTagSize; ++b) {
+      out[keys[i].size() + b] = static_cast<char>(tag >> (8 * b));
+    }
+    views_[i] = std::string_view(out, keys[i].size() + kInternalKeyTagSize);
+    out += views_[i].size();
+  }
+}
+
+void BatchedBlockLookups(
     const BatchLookupTable& table, const ReadOptions& read_options,
-    const std::vector<std::string_view>& keys) {
+    const std::vector<std::string_view>& keys,
+    const std::vector<std::string_view>& seek,
+    absl::FunctionRef<void(size_t i, absl::Status status)> settled,
+    absl::FunctionRef<
+        void(size_t i, const BlockHandle& handle,
+             const absl::StatusOr<std::shared_ptr<const Block>>& block)>
+        in_block) {
   const size_t n = keys.size();
-  std::vector<absl::StatusOr<std::string>> results(n);
-  const SeekKeys seek(table.internal_keys(), keys);
 
   // 1. The filter before the index.
   std::vector<size_t> live(n);
@@ -152,7 +147,7 @@ std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
         if (table.TableFilterMayMatch(keys[i])) {
           passed.push_back(i);
         } else {
-          results[i] = absl::NotFoundError("");
+          settled(i, absl::NotFoundError(""));
         }
       });
 
@@ -164,7 +159,7 @@ std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
     if (status.ok()) {
       live.push_back(i);
     } else {
-      results[i] = std::move(status);
+      settled(i, std::move(status));
     }
   }
   passed.clear();
@@ -174,7 +169,7 @@ std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
         if (table.BlockFilterMayMatch(handles[i].offset(), keys[i])) {
           passed.push_back(i);
         } else {
-          results[i] = absl::NotFoundError("");
+          settled(i, absl::NotFoundError(""));
         }
       });
 
@@ -217,22 +212,36 @@ std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
     ReadMissingBlocks(table, read_options, missing, &blocks);
   }
 
-  // 5. Each key in its block.
+  // 5. Each key with its block.
   for (size_t i : passed) {
     const NeededBlock& needed = blocks[block_of[i]];
-    if (!needed.block.ok()) {
-      results[i] = needed.block.status();
-      continue;
-    }
-    std::string value;
-    absl::Status status = table.GetFromBlock(**needed.block, needed.handle,
-                                             keys[i], seek[i], &value);
-    if (status.ok()) {
-      results[i] = std::move(value);
-    } else {
-      results[i] = std::move(status);
-    }
+    in_block(i, needed.handle, needed.block);
   }
+}
+
+std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
+    const BatchLookupTable& table, const ReadOptions& read_options,
+    const std::vector<std::string_view>& keys) {
+  std::vector<absl::StatusOr<std::string>> results(keys.size());
+  const BatchSeekKeys seek(table.internal_keys(), keys, kMaxValueTag);
+  BatchedBlockLookups(
+      table, read_options, keys, seek.views(),
+      [&](size_t i, absl::Status status) { results[i] = std::move(status); },
+      [&](size_t i, const BlockHandle& handle,
+          const absl::StatusOr<std::shared_ptr<const Block>>& block) {
+        if (!block.ok()) {
+          results[i] = block.status();
+          return;
+        }
+        std::string value;
+        absl::Status status = table.GetFromBlock(**block, handle, keys[i],
+                                                 seek.views()[i], &value);
+        if (status.ok()) {
+          results[i] = std::move(value);
+        } else {
+          results[i] = std::move(status);
+        }
+      });
   return results;
 }
 

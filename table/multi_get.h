@@ -1,5 +1,6 @@
-// MultiGet: the lookups of a batch of keys, step by step across the batch
-// instead of key by key, so that the waits of one key overlap another's.
+// MultiGet (and MultiGetVersion): the lookups of a batch of keys, step by
+// step across the batch instead of key by key, so that the waits of one key
+// overlap another's.
 //
 //   1. filters:  every key's whole-table (or partitioned) filter line is
 //                prefetched a few keys ahead of its probe;
@@ -32,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
@@ -99,6 +101,36 @@ class BatchLookupTable {
   virtual uint64_t readable_limit() const = 0;
   // Counts one MultiRead of `reads` coalesced reads on `path`.
   virtual void RecordMultiRead(MultiReadPath path, size_t reads) const = 0;
+};
+
+// Steps 1 to 4 for `keys`, seeking `seek_keys[i]` for keys[i] (the key
+// itself, or a user key with a tag): calls `settled(i, status)` for each key
+// answered before any read (NotFound from a filter or past the index's end,
+// or the index's error), and `in_block(i, handle, block)` for each other key
+// with its data block (or why it could not be had). Each key gets exactly
+// one call; `in_block` calls come in file order of the blocks.
+void BatchedBlockLookups(
+    const BatchLookupTable& table, const ReadOptions& read_options,
+    const std::vector<std::string_view>& keys,
+    const std::vector<std::string_view>& seek_keys,
+    absl::FunctionRef<void(size_t i, absl::Status status)> settled,
+    absl::FunctionRef<
+        void(size_t i, const BlockHandle& handle,
+             const absl::StatusOr<std::shared_ptr<const Block>>& block)>
+        in_block);
+
+// The seek keys of a batch: the keys themselves, or for LevelDB-internal
+// tables each user key with `tag` (the newest possible by default), kept in
+// one buffer.
+class BatchSeekKeys {
+ public:
+  BatchSeekKeys(bool internal_keys, const std::vector<std::string_view>& keys,
+                uint64_t tag);
+  const std::vector<std::string_view>& views() const { return views_; }
+
+ private:
+  std::unique_ptr<char[]> buffer_;
+  std::vector<std::string_view> views_;
 };
 
 // Looks up `keys` in `table` as described at the top of this file.

@@ -212,6 +212,36 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     return absl::OkStatus();
   }
 
+  // GetVersion's search of `block`, the data block at `handle`: the first
+  // entry at or after `seek_key` (`user_key` with the snapshot's tag), if
+  // it is a version of `user_key`.
+  absl::Status VersionFromBlock(const Block& block, const BlockHandle& handle,
+                                std::string_view user_key,
+                                std::string_view seek_key,
+                                KeyVersion* version) const {
+    BlockIter data_iter(comparator, &block);
+    data_iter.Seek(seek_key);
+    if (!data_iter.Valid()) {
+      return data_iter.status().ok() ? KeyNotFound()
+                                     : PlaceError(&handle, data_iter.status());
+    }
+    ParsedInternalKey parsed;
+    if (!ParseInternalKey(data_iter.key(), &parsed)) {
+      return PlaceError(
+          &handle, absl::DataLossError("malformed internal key (shorter than "
+                                       "its 8-byte tag, or an unknown type)"));
+    }
+    if (options.comparator->Compare(parsed.user_key, user_key) != 0) {
+      return KeyNotFound();
+    }
+    version->sequence = parsed.sequence;
+    version->deleted = parsed.type == ValueType::kDeletion;
+    const std::string_view found = data_iter.value();
+    version->value.assign(found.data(), found.size());
+    version->block_offset = handle.offset();
+    return absl::OkStatus();
+  }
+
   ~Rep() override {
     if (options.block_cache == nullptr) return;
     options.block_cache->EraseId(cache_id);
@@ -500,27 +530,45 @@ absl::Status Table::GetVersion(const ReadOptions& read_options,
   absl::StatusOr<std::shared_ptr<const Block>> block =
       r.ReadDataBlock(read_options, handle, nullptr);
   if (!block.ok()) return block.status();
-  BlockIter data_iter(r.comparator, block->get());
-  data_iter.Seek(target.view());
-  if (!data_iter.Valid()) {
-    return data_iter.status().ok() ? KeyNotFound()
-                                   : r.PlaceError(&handle, data_iter.status());
+  return r.VersionFromBlock(**block, handle, user_key, target.view(), version);
+}
+
+std::vector<absl::StatusOr<KeyVersion>> Table::MultiGetVersion(
+    const ReadOptions& read_options,
+    const std::vector<std::string_view>& user_keys,
+    uint64_t max_sequence) const {
+  const Rep& r = *rep_;
+  std::vector<absl::StatusOr<KeyVersion>> results(user_keys.size());
+  if (r.options.key_format != KeyFormat::kLevelDBInternal) {
+    for (auto& result : results) {
+      result = absl::InvalidArgumentError(
+          "MultiGetVersion needs a table of LevelDB internal keys");
+    }
+    return results;
   }
-  ParsedInternalKey parsed;
-  if (!ParseInternalKey(data_iter.key(), &parsed)) {
-    return r.PlaceError(
-        &handle, absl::DataLossError("malformed internal key (shorter than "
-                                     "its 8-byte tag, or an unknown type)"));
-  }
-  if (r.options.comparator->Compare(parsed.user_key, user_key) != 0) {
-    return KeyNotFound();
-  }
-  version->sequence = parsed.sequence;
-  version->deleted = parsed.type == ValueType::kDeletion;
-  const std::string_view found = data_iter.value();
-  version->value.assign(found.data(), found.size());
-  version->block_offset = handle.offset();
-  return absl::OkStatus();
+  const BatchSeekKeys seek(
+      true, user_keys,
+      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),
+                          ValueType::kValue));
+  BatchedBlockLookups(
+      r, read_options, user_keys, seek.views(),
+      [&](size_t i, absl::Status status) { results[i] = std::move(status); },
+      [&](size_t i, const BlockHandle& handle,
+          const absl::StatusOr<std::shared_ptr<const Block>>& block) {
+        if (!block.ok()) {
+          results[i] = block.status();
+          return;
+        }
+        KeyVersion version;
+        absl::Status status = r.VersionFromBlock(**block, handle, user_keys[i],
+                                                 seek.views()[i], &version);
+        if (status.ok()) {
+          results[i] = std::move(version);
+        } else {
+          results[i] = std::move(status);
+        }
+      });
+  return results;
 }
 
 absl::Status Table::ForEachEntry(

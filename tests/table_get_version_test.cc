@@ -5,12 +5,16 @@
 // type (a value) for a value written at exactly that sequence to be found.
 // Checked on a hand-made key whose values and deletion sit at the sequence
 // boundaries, and against a model (every version of every key, every
-// sequence) on tables whose blocks split one key's versions.
+// sequence) on tables whose blocks split one key's versions. MultiGetVersion
+// answers every key of a batch (repeated, unordered, absent keys among
+// them) as GetVersion does, and reads each data block it needs once.
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -153,6 +157,76 @@ TEST(TableGetVersion, EveryKeyAtEverySequenceAsTheModelSays) {
       EXPECT_EQ(Lookup(*table, key + "!", sequence), "not found");
     }
     EXPECT_GT(exact_values, 1000);
+  }
+}
+
+TEST(TableGetVersion, MultiGetVersionAnswersEachKeyAsGetVersion) {
+  std::mt19937 rng(815);
+  std::map<std::string, std::vector<Version>> oldest_first;
+  uint64_t sequence = 0;
+  for (int i = 0; i < 1500; ++i) {
+    const std::string key = absl::StrFormat("user%03d", rng() % 120);
+    const bool deletion = rng() % 4 == 0;
+    ++sequence;
+    oldest_first[key].push_back(
+        {sequence, deletion,
+         deletion ? "" : absl::StrFormat("%s=%d", key, sequence)});
+  }
+  Versions versions;
+  for (auto& [key, list] : oldest_first) {
+    versions[key].assign(list.rbegin(), list.rend());
+  }
+  std::unique_ptr<Table> table = Build(InternalOptions(256), versions);
+  ASSERT_NE(table, nullptr);
+  std::vector<std::string> keys;
+  for (int k = 0; k < 130; ++k) keys.push_back(absl::StrFormat("user%03d", k));
+  keys.push_back("user005!");
+  for (int d = 0; d < 30; ++d) keys.push_back(keys[rng() % keys.size()]);
+  std::shuffle(keys.begin(), keys.end(), rng);
+  const std::vector<std::string_view> views(keys.begin(), keys.end());
+  int values = 0;
+  for (uint64_t s : {uint64_t{0}, sequence / 3, sequence / 2, sequence,
+                     kMaxSequenceNumber}) {
+    const std::vector<absl::StatusOr<KeyVersion>> got =
+        table->MultiGetVersion(ReadOptions(), views, s);
+    ASSERT_EQ(got.size(), keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      std::string answer = "not found";
+      if (got[i].ok()) {
+        answer = got[i]->deleted
+                     ? absl::StrCat("del@", got[i]->sequence)
+                     : absl::StrCat(got[i]->value, "@", got[i]->sequence);
+        values += got[i]->deleted ? 0 : 1;
+      } else {
+        EXPECT_TRUE(absl::IsNotFound(got[i].status())) << got[i].status();
+      }
+      ASSERT_EQ(answer, Lookup(*table, keys[i], s))
+          << keys[i] << " at sequence " << s;
+    }
+  }
+  EXPECT_GT(values, 300);
+  // One read per distinct block: every block of the table once, at most.
+  const uint64_t before = table->GetStats().data_block_reads;
+  table->MultiGetVersion(ReadOptions(), views, kMaxSequenceNumber);
+  EXPECT_LE(table->GetStats().data_block_reads - before,
+            table->IndexEntries().size());
+  EXPECT_LT(table->GetStats().data_block_reads - before, keys.size());
+}
+
+TEST(TableGetVersion, MultiGetVersionRefusesAPlainTable) {
+  Options options;
+  StringWritableFile file;
+  TableBuilder builder(options, &file);
+  ASSERT_TRUE(builder.Add("a", "1").ok());
+  ASSERT_TRUE(builder.Finish().ok());
+  auto table = Table::Open(options, NewMemoryRandomAccessFile(file.contents()),
+                           file.contents().size());
+  ASSERT_TRUE(table.ok()) << table.status();
+  const std::vector<absl::StatusOr<KeyVersion>> got =
+      (*table)->MultiGetVersion(ReadOptions(), {"a", "b"}, 5);
+  ASSERT_EQ(got.size(), 2u);
+  for (const auto& result : got) {
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
   }
 }
 

@@ -2,8 +2,8 @@
 // writers, as LevelDB lays one out: tables of internal keys (LevelDB's
 // Bloom filter per block, no compression, so that a table's size depends
 // only on its keys' and values' lengths), a MANIFEST naming them by level
-// with their key ranges, and CURRENT. No log. Test-only code; not
-// thread-safe.
+// with their key ranges, and CURRENT; and, if asked, one live log of
+// write batches. Test-only code; not thread-safe.
 
 #ifndef BLOOMTABLE_TESTS_TEST_DATABASE_WRITER_H_
 #define BLOOMTABLE_TESTS_TEST_DATABASE_WRITER_H_
@@ -22,6 +22,7 @@
 #include "bloomtable/options.h"
 #include "bloomtable/table_builder.h"
 #include "bloomtable/version_edit.h"
+#include "bloomtable/write_batch.h"
 #include "db/log_writer.h"
 #include "gtest/gtest.h"
 #include "util/coding.h"
@@ -103,8 +104,29 @@ class TestDatabaseWriter {
     return number;
   }
 
-  // Writes the MANIFEST (one edit naming every table) and CURRENT.
+  // Adds `version` to the live log, as a batch of its own (logged in the
+  // order of the calls, which should follow the sequence numbers).
+  void AddLogRecord(const TestVersion& version) {
+    WriteOp op;
+    op.type = version.deletion ? WriteOpType::kDelete : WriteOpType::kPut;
+    op.key = version.user_key;
+    op.value = version.value;
+    log_records_.push_back(EncodeWriteBatch(version.sequence, {op}));
+  }
+
+  // Writes the live log (if AddLogRecord was called), the MANIFEST (one
+  // edit naming every table) and CURRENT.
   void Finish() {
+    if (!log_records_.empty()) {
+      absl::StatusOr<std::unique_ptr<WritableFile>> log =
+          NewWritableFile(Path(LogFileName(next_number_)));
+      ASSERT_TRUE(log.ok()) << log.status();
+      LogWriter log_writer(log->get());
+      for (const std::string& record : log_records_) {
+        ASSERT_TRUE(log_writer.AddRecord(record).ok());
+      }
+      ASSERT_TRUE((*log)->Close().ok());
+    }
     VersionEdit edit;
     edit.comparator = "leveldb.BytewiseComparator";
     edit.log_number = next_number_;
@@ -134,6 +156,7 @@ class TestDatabaseWriter {
   const std::string dir_;
   uint64_t next_number_ = 2;
   uint64_t max_sequence_ = 0;
+  std::vector<std::string> log_records_;
   std::vector<VersionEdit::NewFile> files_;
 };
 

@@ -14,9 +14,9 @@
 // filter name included), Mojang's Bedrock fork (zlib and raw-deflate blocks).
 //
 // Thread-safety: a Database is immutable after OpenReadOnly, except for its
-// table cache, which is locked: Get, NewIterator and ListVersions may be
-// called from many threads at once. An iterator is used by one thread at a
-// time and must not outlive its Database.
+// table cache, which is locked: Get, MultiGet, NewIterator and ListVersions
+// may be called from many threads at once. An iterator is used by one thread
+// at a time and must not outlive its Database.
 
 #ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_DATABASE_H_
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_DATABASE_H_
@@ -318,6 +318,20 @@ class Database {
   absl::StatusOr<std::string> Get(const DatabaseReadOptions& read_options,
                                   std::string_view user_key) const;
 
+  // Get for many keys at once: one result per key, in the order of
+  // `user_keys`, each what Get returns for that key (a value, NotFound,
+  // or an error of that key alone: a damaged table fails only the keys
+  // whose lookups reach it). Keys may repeat and need not be sorted; an
+  // empty batch gives an empty result. Each key asks the log view, then
+  // the tables Get would ask, in Get's order, each table's sidecar filter
+  // first, stopping at the newest version it finds; the keys at one table
+  // are looked up there together (Table::MultiGetVersion: the table's
+  // filter per key, then one read per distinct data block, the blocks
+  // read together), so that keys in one block cost one read.
+  std::vector<absl::StatusOr<std::string>> MultiGet(
+      const DatabaseReadOptions& read_options,
+      const std::vector<std::string_view>& user_keys) const;
+
   // An iterator over user keys (the newest version of each, deletions
   // hidden), in the comparator's order, forward or reverse, within the
   // bounds. key() is a user key. On a damaged or missing table, or a key
@@ -404,6 +418,10 @@ class Database {
   // Get once the key is known to be one the comparator orders.
   absl::StatusOr<std::string> GetOrdered(
       const DatabaseReadOptions& read_options, std::string_view user_key) const;
+  // MultiGet once the keys are known to be ones the comparator orders.
+  std::vector<absl::StatusOr<std::string>> MultiGetOrdered(
+      const DatabaseReadOptions& read_options,
+      const std::vector<std::string_view>& user_keys) const;
   std::unique_ptr<Rep> rep_;
 };
 

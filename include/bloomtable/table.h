@@ -9,8 +9,9 @@
 // filter), which bounded iterators and MayContainRange ask before they read.
 //
 // Thread-safety: a Table is immutable after Open. Get, MultiGet,
-// NewIterator, MayContainRange, ApproximateOffsetOf and GetStats may be
-// called from many threads at once without external locking.
+// GetVersion, MultiGetVersion, NewIterator, MayContainRange,
+// ApproximateOffsetOf and GetStats may be called from many threads at once
+// without external locking.
 
 #ifndef BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
 #define BLOOMTABLE_INCLUDE_BLOOMTABLE_TABLE_H_
@@ -208,6 +209,16 @@ class Table {
   std::vector<absl::StatusOr<std::string>> MultiGet(
       const ReadOptions& read_options,
       const std::vector<std::string_view>& keys) const;
+
+  // GetVersion for many user keys at once, batched as MultiGet is (filters
+  // first, then one read per distinct data block, together): one result per
+  // key, in the order of `user_keys`, each the version GetVersion sets, or
+  // the status it returns (NotFound, DataLoss, InvalidArgument for a kPlain
+  // table). Keys may repeat and need not be sorted.
+  std::vector<absl::StatusOr<KeyVersion>> MultiGetVersion(
+      const ReadOptions& read_options,
+      const std::vector<std::string_view>& user_keys,
+      uint64_t max_sequence) const;
 
   // Bytes this table holds in memory: the index and filter blocks, and the
   // data blocks that live iterators hold. Blocks in a shared block cache are

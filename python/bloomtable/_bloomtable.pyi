@@ -336,6 +336,7 @@ class Database:
         comparator_name: Optional[str] = None,
         filters_dir: Union[str, bytes, os.PathLike[str], None] = None,
         filters_in_memory: bool = False,
+        mmap: bool = False,
     ) -> None: ...
     @staticmethod
     def open(
@@ -351,11 +352,15 @@ class Database:
         comparator_name: Optional[str] = None,
         filters_dir: Union[str, bytes, os.PathLike[str], None] = None,
         filters_in_memory: bool = False,
+        mmap: bool = False,
     ) -> Database: ...
     @overload
     def get(self, key: BytesLike, *, sequence: Optional[int] = None) -> Optional[bytes]: ...
     @overload
     def get(self, key: BytesLike, default: _T, *, sequence: Optional[int] = None) -> Union[bytes, _T]: ...
+    def multi_get(
+        self, keys: Iterable[BytesLike], default: Any = None, *, sequence: Optional[int] = None
+    ) -> list[Any]: ...
     def __getitem__(self, key: BytesLike) -> bytes: ...
     def __contains__(self, key: BytesLike) -> bool: ...
     def items(

@@ -18,6 +18,7 @@
 #include "python/src/comparators.h"
 #include "python/src/errors.h"
 #include "python/src/iterator_args.h"
+#include "python/src/key_batch.h"
 
 namespace py = pybind11;
 
@@ -56,7 +57,7 @@ std::unique_ptr<PyDatabase> PyDatabase::Open(
     std::optional<size_t> cache_bytes, int max_open_files, bool read_leftovers,
     bool salvage, const py::object& comparator_arg,
     const py::object& comparator_name, const py::object& filters_dir,
-    bool filters_in_memory) {
+    bool filters_in_memory, bool mmap) {
   const std::string path = PathArg(path_arg);
   std::shared_ptr<const Comparator> comparator =
       ComparatorArg(comparator_arg, comparator_name);
@@ -70,6 +71,7 @@ std::unique_ptr<PyDatabase> PyDatabase::Open(
   if (salvage) options.salvage = SalvageOptions::All();
   if (!filters_dir.is_none()) options.filters_dir = PathArg(filters_dir);
   options.build_filters_in_memory = filters_in_memory;
+  options.mmap_reads = mmap;
   const size_t bytes = cache_bytes.value_or(kDefaultBlockCacheBytes);
   if (bytes > 0) options.block_cache = NewLRUCache(bytes);
   absl::StatusOr<std::unique_ptr<Database>> database;
@@ -94,6 +96,35 @@ py::object PyDatabase::Get(std::string_view key_prefix, const py::object& key,
   std::string value;
   if (!Lookup(key_prefix, key, sequence, &value)) return default_value;
   return ToBytes(value);
+}
+
+py::list PyDatabase::MultiGet(const py::iterable& keys,
+                              const py::object& default_value,
+                              std::optional<uint64_t> sequence) {
+  KeyBatch batch;
+  for (py::handle key : keys) batch.Add(key, "key");
+  CheckOrdered();
+  DatabaseReadOptions read_options = read_options_;
+  read_options.sequence = sequence;
+  std::vector<absl::StatusOr<std::string>> results;
+  {
+    CallGuard guard(handle_.get());
+    py::gil_scoped_release release;
+    const std::vector<std::string_view> views = batch.Views();
+    results = handle_->database().MultiGet(read_options, views);
+  }
+  py::list values(results.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].ok()) {
+      values[i] = ToBytes(*results[i]);
+    } else if (absl::IsNotFound(results[i].status()) &&
+               FileErrorNumber(results[i].status()) == 0) {
+      values[i] = default_value;
+    } else {
+      ThrowStatus(results[i].status(), handle_->path());
+    }
+  }
+  return values;
 }
 
 py::bytes PyDatabase::GetItem(std::string_view key_prefix,

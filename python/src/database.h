@@ -54,12 +54,17 @@ class PyDatabase {
       std::optional<size_t> cache_bytes, int max_open_files,
       bool read_leftovers, bool salvage, const pybind11::object& comparator_arg,
       const pybind11::object& comparator_name,
-      const pybind11::object& filters_dir, bool filters_in_memory);
+      const pybind11::object& filters_dir, bool filters_in_memory, bool mmap);
 
   // Lookups of `key_prefix` + key (a prefixed database's prefix, or empty).
   pybind11::object Get(std::string_view key_prefix, const pybind11::object& key,
                        const pybind11::object& default_value,
                        std::optional<uint64_t> sequence);
+  // multi_get: the values of `keys` in their order (`default_value` for a
+  // key without one), with the GIL released during the lookups.
+  pybind11::list MultiGet(const pybind11::iterable& keys,
+                          const pybind11::object& default_value,
+                          std::optional<uint64_t> sequence);
   pybind11::bytes GetItem(std::string_view key_prefix,
                           const pybind11::object& key);
   bool Contains(std::string_view key_prefix, const pybind11::object& key);

@@ -281,6 +281,9 @@ filters_dir: a directory of sidecar filters (bloomtable.build_filters) to
     (see warnings) and the table's own filter answers. Default None.
 filters_in_memory: build the missing sidecar filters in memory, on a
     background thread, without writing anything (default False).
+mmap: read the table files through memory maps instead of pread (default
+    False). A mapped file that is truncated while open kills the process
+    with SIGBUS: only for a copy, or a directory no writer changes.
 )doc";
   database
       .def(py::init(&PyDatabase::Open), py::arg("path"), py::kw_only(),
@@ -290,7 +293,8 @@ filters_in_memory: build the missing sidecar filters in memory, on a
            py::arg("salvage") = false, py::arg("comparator") = py::none(),
            py::arg("comparator_name") = py::none(),
            py::arg("filters_dir") = py::none(),
-           py::arg("filters_in_memory") = false, kOpenDoc)
+           py::arg("filters_in_memory") = false, py::arg("mmap") = false,
+           kOpenDoc)
       .def_static(
           "open", &PyDatabase::Open, py::arg("path"), py::kw_only(),
           py::arg("verify_checksums") = true, py::arg("fill_cache") = true,
@@ -299,7 +303,8 @@ filters_in_memory: build the missing sidecar filters in memory, on a
           py::arg("salvage") = false, py::arg("comparator") = py::none(),
           py::arg("comparator_name") = py::none(),
           py::arg("filters_dir") = py::none(),
-          py::arg("filters_in_memory") = false, kOpenDoc)
+          py::arg("filters_in_memory") = false, py::arg("mmap") = false,
+          kOpenDoc)
       .def(
           "get",
           [](PyDatabase& self, const py::object& key,
@@ -312,6 +317,14 @@ filters_in_memory: build the missing sidecar filters in memory, on a
           "The newest value of `key` (bytes), or `default` if it has none or "
           "its newest version is a deletion. With `sequence`, as of that "
           "sequence number.")
+      .def("multi_get", &PyDatabase::MultiGet, py::arg("keys"),
+           py::arg("default") = py::none(), py::kw_only(),
+           py::arg("sequence") = py::none(),
+           "The values of many keys at once, as a list in the order of "
+           "`keys`, each what get() returns (`default` for a key without a "
+           "value). With `sequence`, as of that sequence number. The keys "
+           "waiting on one table are looked up there together: each data "
+           "block needed is read once; the GIL is released meanwhile.")
       .def(
           "__getitem__",
           [](PyDatabase& self, const py::object& key) {

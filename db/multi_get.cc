@@ -1,0 +1,191 @@
+// Database::MultiGet: Get for a batch of keys, table by table. Each key
+// walks the tables Get would ask, in Get's order, but the keys waiting on
+// one table are looked up there together (Table::MultiGetVersion), so that
+// keys in one data block share one read and the blocks of a table are read
+// together.
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "bloomtable/database.h"
+#include "db/database_rep.h"
+#include "table/internal_key.h"
+#include "util/comparison_errors.h"
+
+namespace bloomtable {
+namespace {
+
+absl::Status KeyNotFoundInBatch() {
+  return absl::Status(absl::StatusCode::kNotFound, absl::string_view());
+}
+
+}  // namespace
+
+std::vector<absl::StatusOr<std::string>> Database::MultiGet(
+    const DatabaseReadOptions& read_options,
+    const std::vector<std::string_view>& user_keys) const {
+  const Rep& r = *rep_;
+  if (r.user_comparator == nullptr) {
+    return std::vector<absl::StatusOr<std::string>>(user_keys.size(),
+                                                    r.NotOrdered());
+  }
+  if (r.user_comparator == BytewiseComparator()) {
+    return MultiGetOrdered(read_options, user_keys);
+  }
+  // The keys the comparator orders, looked up together; the others are the
+  // caller's mistake, answered as Get answers them.
+  std::vector<absl::StatusOr<std::string>> results(user_keys.size());
+  std::vector<size_t> valid;
+  std::vector<std::string_view> valid_keys;
+  for (size_t i = 0; i < user_keys.size(); ++i) {
+    ComparisonErrorScope key_errors;
+    r.user_comparator->Compare(user_keys[i], user_keys[i]);
+    if (key_errors.failed()) {
+      results[i] = Get(read_options, user_keys[i]);
+    } else {
+      valid.push_back(i);
+      valid_keys.push_back(user_keys[i]);
+    }
+  }
+  bool comparison_failed;
+  std::vector<absl::StatusOr<std::string>> found;
+  {
+    ComparisonErrorScope comparison_errors;
+    found = MultiGetOrdered(read_options, valid_keys);
+    comparison_failed = comparison_errors.failed();
+  }
+  for (size_t v = 0; v < valid.size(); ++v) {
+    // A key of the database that the comparator could not order cannot be
+    // blamed on one key of the batch: each then answers alone, as Get does.
+    results[valid[v]] = comparison_failed
+                            ? Get(read_options, user_keys[valid[v]])
+                            : std::move(found[v]);
+  }
+  return results;
+}
+
+std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
+    const DatabaseReadOptions& read_options,
+    const std::vector<std::string_view>& user_keys) const {
+  const Rep& r = *rep_;
+  const size_t n = user_keys.size();
+  std::vector<absl::StatusOr<std::string>> results(n);
+  const uint64_t snapshot = r.Snapshot(read_options);
+  const uint64_t tag = PackSequenceAndType(snapshot, ValueType::kValue);
+
+  // The log view first; then each key's tables, in the order Get asks them.
+  std::vector<Rep::Candidates> candidates(n);
+  std::vector<size_t> next(n, 0);  // each key's next table to ask
+  std::vector<size_t> pending;
+  for (size_t i = 0; i < n; ++i) {
+    if (const LogView::Record* record =
+            r.log_view.Lookup(user_keys[i], snapshot)) {
+      ParsedInternalKey parsed;
+      ParseInternalKey(record->internal_key, &parsed);
+      if (parsed.type == ValueType::kDeletion) {
+        results[i] = KeyNotFoundInBatch();
+      } else {
+        results[i] = record->value;
+      }
+    } else if (r.tables_in_memory) {
+      results[i] = KeyNotFoundInBatch();
+    } else {
+      r.FindCandidates(user_keys[i], tag, &candidates[i]);
+      pending.push_back(i);
+    }
+  }
+
+  const SidecarSet* const sidecars = r.sidecars.get();
+  SidecarSet::LookupCounts sidecar_counts(sidecars);
+  std::vector<SidecarKey> sidecar_keys;
+  if (sidecars != nullptr) {
+    sidecar_keys.resize(n);
+    for (size_t i : pending) {
+      sidecar_keys[i] = SidecarKey(user_keys[i]);
+      for (size_t c = 0; c < candidates[i].size(); ++c) {
+        sidecars->Prefetch(candidates[i][c].level, candidates[i][c].index,
+                           sidecar_keys[i]);
+      }
+    }
+  }
+  ReadOptions table_read;
+  table_read.verify_checksums = read_options.verify_checksums;
+  table_read.fill_cache = read_options.fill_cache;
+
+  // Rounds: each pending key moves to the next table its sidecar filter
+  // does not rule out; the keys at one table are looked up there together.
+  std::vector<size_t> asking;
+  std::vector<std::string_view> group_keys;
+  while (!pending.empty()) {
+    asking.clear();
+    for (size_t i : pending) {
+      const Rep::Candidates& tables = candidates[i];
+      while (next[i] < tables.size() && sidecars != nullptr &&
+             !sidecars->KeyMayMatch(tables[next[i]].level,
+                                    tables[next[i]].index, sidecar_keys[i],
+                                    &sidecar_counts)) {
+        ++next[i];
+      }
+      if (next[i] == tables.size()) {
+        results[i] = KeyNotFoundInBatch();
+      } else {
+        asking.push_back(i);
+      }
+    }
+    const auto table_of = [&](size_t i) {
+      const Rep::Candidates::Table& table = candidates[i][next[i]];
+      return std::make_pair(table.level, table.index);
+    };
+    std::sort(asking.begin(), asking.end(), [&](size_t a, size_t b) {
+      return table_of(a) != table_of(b) ? table_of(a) < table_of(b) : a < b;
+    });
+    pending.clear();
+    for (size_t begin = 0; begin < asking.size();) {
+      size_t end = begin + 1;
+      while (end < asking.size() &&
+             table_of(asking[end]) == table_of(asking[begin])) {
+        ++end;
+      }
+      const auto [level, index] = table_of(asking[begin]);
+      const DatabaseTableFile& file = r.levels[level][index];
+      std::shared_ptr<const Table> held;
+      const Table* table = nullptr;
+      const absl::Status open_status =
+          r.tables.OpenForLookup(file, &held, &table);
+      if (!open_status.ok()) {
+        for (size_t a = begin; a < end; ++a) results[asking[a]] = open_status;
+        begin = end;
+        continue;
+      }
+      group_keys.clear();
+      for (size_t a = begin; a < end; ++a) {
+        group_keys.push_back(user_keys[asking[a]]);
+      }
+      std::vector<absl::StatusOr<KeyVersion>> versions =
+          table->MultiGetVersion(table_read, group_keys, snapshot);
+      for (size_t a = begin; a < end; ++a) {
+        const size_t i = asking[a];
+        absl::StatusOr<KeyVersion>& version = versions[a - begin];
+        if (version.ok()) {
+          if (version->deleted) {
+            results[i] = KeyNotFoundInBatch();
+          } else {
+            results[i] = std::move(version->value);
+          }
+        } else if (absl::IsNotFound(version.status())) {
+          ++next[i];
+          pending.push_back(i);
+        } else {
+          results[i] = Rep::TableLookupError(file, version.status());
+        }
+      }
+      begin = end;
+    }
+  }
+  return results;
+}
+
+}  // namespace bloomtable
