@@ -187,6 +187,35 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   absl::Status GetFromBlock(const Block& block, const BlockHandle& handle,
                             std::string_view key, std::string_view seek_key,
                             std::string* value) const override {
+    std::string_view found;
+    absl::Status status = FindInBlock(block, handle, key, seek_key, &found);
+    if (!status.ok()) return status;
+    value->assign(found.data(), found.size());
+    return absl::OkStatus();
+  }
+
+  // Get's steps: finds the data block that may hold `key`, reads it (or
+  // takes it from the cache) into `*block` and sets `*found` to a view of
+  // the value in the block's memory.
+  absl::Status Lookup(const ReadOptions& read_options, std::string_view key,
+                      std::shared_ptr<const Block>* block,
+                      std::string_view* found) const {
+    const SeekKey target(options.key_format, key);
+    BlockHandle handle;
+    absl::Status status = FindDataBlock(key, target.view(), &handle);
+    if (!status.ok()) return status;
+    absl::StatusOr<std::shared_ptr<const Block>> read =
+        ReadDataBlock(read_options, handle, nullptr);
+    if (!read.ok()) return read.status();
+    *block = *std::move(read);
+    return FindInBlock(**block, handle, key, target.view(), found);
+  }
+
+  // As GetFromBlock, setting `*found` to a view of the value in `block`'s
+  // memory instead of copying it.
+  absl::Status FindInBlock(const Block& block, const BlockHandle& handle,
+                           std::string_view key, std::string_view seek_key,
+                           std::string_view* found) const {
     BlockIter data_iter(comparator, &block);
     data_iter.Seek(seek_key);
     if (!data_iter.Valid()) {
@@ -207,8 +236,7 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     } else if (comparator->Compare(data_iter.key(), key) != 0) {
       return KeyNotFound();
     }
-    const std::string_view found = data_iter.value();
-    value->assign(found.data(), found.size());
+    *found = data_iter.value();
     return absl::OkStatus();
   }
 
@@ -501,15 +529,28 @@ absl::StatusOr<std::string> Table::Get(const ReadOptions& read_options,
 
 absl::Status Table::Get(const ReadOptions& read_options, std::string_view key,
                         std::string* value) const {
-  const Rep& r = *rep_;
-  const SeekKey target(r.options.key_format, key);
-  BlockHandle handle;
-  absl::Status status = r.FindDataBlock(key, target.view(), &handle);
+  std::shared_ptr<const Block> block;
+  std::string_view found;
+  absl::Status status = rep_->Lookup(read_options, key, &block, &found);
   if (!status.ok()) return status;
-  absl::StatusOr<std::shared_ptr<const Block>> block =
-      r.ReadDataBlock(read_options, handle, nullptr);
-  if (!block.ok()) return block.status();
-  return r.GetFromBlock(**block, handle, key, target.view(), value);
+  value->assign(found.data(), found.size());
+  return absl::OkStatus();
+}
+
+absl::Status Table::Get(const ReadOptions& read_options, std::string_view key,
+                        PinnedValue* value) const {
+  std::shared_ptr<const Block> block;
+  std::string_view found;
+  // `*value` is released only now: `key` may lie in what it pins.
+  absl::Status status = rep_->Lookup(read_options, key, &block, &found);
+  if (!status.ok()) {
+    value->Reset();
+    return status;
+  }
+  // Every data block owns its bytes (DecodeBlock copies them out of the
+  // file's memory), so the block alone keeps the value alive.
+  value->PinTo(std::move(block), found);
+  return absl::OkStatus();
 }
 
 absl::Status Table::GetVersion(const ReadOptions& read_options,

@@ -13,16 +13,12 @@
 // allocated what a damaged length or count claims would exceed it.
 //
 // This binary replaces the global operator new and delete to count the live
-// bytes and their peak. They allocate with malloc, which a sanitizer
-// intercepts, so the counts hold in the sanitizer trees too.
+// bytes and their peak (tests/counting_operator_new.h).
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <random>
 #include <string>
 #include <string_view>
@@ -39,62 +35,9 @@
 #include "gtest/gtest.h"
 #include "table/block_compression.h"
 #include "tests/codec_blocks.h"
+#include "tests/counting_operator_new.h"
 #include "tests/hostile_tables.h"
 #include "zstd.h"
-
-namespace {
-
-std::atomic<int64_t> live_bytes{0};
-std::atomic<int64_t> peak_bytes{0};
-
-// Each allocation carries its size in a header of the maximal alignment.
-constexpr size_t kHeader = alignof(std::max_align_t);
-
-void* CountedAllocate(size_t n) noexcept {
-  void* raw = std::malloc(n + kHeader);
-  if (raw == nullptr) return nullptr;
-  *static_cast<size_t*>(raw) = n;
-  const int64_t live =
-      live_bytes.fetch_add(static_cast<int64_t>(n)) + static_cast<int64_t>(n);
-  int64_t peak = peak_bytes.load();
-  while (live > peak && !peak_bytes.compare_exchange_weak(peak, live)) {
-  }
-  return static_cast<char*>(raw) + kHeader;
-}
-
-void CountedFree(void* p) noexcept {
-  if (p == nullptr) return;
-  char* raw = static_cast<char*>(p) - kHeader;
-  live_bytes.fetch_sub(static_cast<int64_t>(*reinterpret_cast<size_t*>(raw)));
-  std::free(raw);
-}
-
-void* CountedAllocateOrThrow(size_t n) {
-  void* p = CountedAllocate(n);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-
-}  // namespace
-
-void* operator new(size_t n) { return CountedAllocateOrThrow(n); }
-void* operator new[](size_t n) { return CountedAllocateOrThrow(n); }
-void* operator new(size_t n, const std::nothrow_t&) noexcept {
-  return CountedAllocate(n);
-}
-void* operator new[](size_t n, const std::nothrow_t&) noexcept {
-  return CountedAllocate(n);
-}
-void operator delete(void* p) noexcept { CountedFree(p); }
-void operator delete[](void* p) noexcept { CountedFree(p); }
-void operator delete(void* p, size_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, size_t) noexcept { CountedFree(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept {
-  CountedFree(p);
-}
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  CountedFree(p);
-}
 
 namespace bloomtable {
 namespace {
@@ -108,10 +51,10 @@ constexpr int64_t kFileSizeMultiple = 24;
 // runs. Whatever `read` keeps is freed before it returns.
 template <typename Read>
 int64_t PeakHeapOf(const Read& read) {
-  const int64_t before = live_bytes.load();
-  peak_bytes.store(before);
+  const int64_t before = counting_new::live_bytes.load();
+  counting_new::peak_bytes.store(before);
   read();
-  return peak_bytes.load() - before;
+  return counting_new::peak_bytes.load() - before;
 }
 
 // Opens `contents` and reads all it can: Gets and a MultiGet of `probes`,

@@ -28,6 +28,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/iterator.h"
 #include "bloomtable/options.h"
+#include "bloomtable/pinned_value.h"
 
 namespace bloomtable {
 
@@ -145,6 +146,15 @@ class Table {
   // As above, writing the value into `*value` (reusing its buffer).
   absl::Status Get(const ReadOptions& read_options, std::string_view key,
                    std::string* value) const;
+  // As above without copying the value: `*value` is pinned to the data block
+  // holding it (the block cache's, or the one read for this call) and stays
+  // valid until `*value` lets go of it, even after this Table, its file and
+  // the block cache are destroyed (pinned_value.h). Answers as the copying
+  // Get: on any error or NotFound, `*value` is left empty. `key` may lie in
+  // what `*value` holds (it is released after the lookup). A block cache hit
+  // into a reused PinnedValue allocates nothing.
+  absl::Status Get(const ReadOptions& read_options, std::string_view key,
+                   PinnedValue* value) const;
 
   // Tables of LevelDB internal keys (kLevelDBInternal) only: the newest
   // version of `user_key` whose sequence number is at most `max_sequence`,

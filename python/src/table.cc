@@ -16,6 +16,7 @@
 #include "bloomtable/cache.h"
 #include "bloomtable/file.h"
 #include "bloomtable/options.h"
+#include "bloomtable/pinned_value.h"
 #include "bloomtable/table.h"
 #include "python/src/arrow_stream.h"
 #include "python/src/batch_iterator.h"
@@ -38,6 +39,12 @@ constexpr size_t kDefaultBlockCacheBytes = size_t{8} << 20;
 
 struct PyBlockCache {
   std::shared_ptr<Cache> cache;
+};
+
+// What a memoryview from Table.get_pinned exports: it keeps the value's
+// block alive for as long as a view of it lives.
+struct PyPinnedValue {
+  PinnedValue value;
 };
 
 class PyTable {
@@ -93,6 +100,22 @@ class PyTable {
     std::string value;
     if (!Lookup(key, &value)) return default_value;
     return ToBytes(value);
+  }
+
+  // The value of `key` as a read-only memoryview of the block it lies in
+  // (no copy), or None if absent. The memoryview's exporter holds the
+  // PinnedValue, so the view stays valid after the table is closed.
+  py::object GetPinned(const py::object& key) {
+    BytesArg arg(key, "key");
+    CheckOpen();
+    auto pinned = std::make_unique<PyPinnedValue>();
+    const absl::Status status =
+        handle_->table().Get(read_options_, arg.view(), &pinned->value);
+    if (!status.ok()) {
+      if (IsMissingKey(status)) return py::none();
+      ThrowStatus(status, handle_->path());
+    }
+    return py::memoryview(py::cast(std::move(pinned)));
   }
 
   py::bytes GetItem(const py::object& key) {
@@ -385,6 +408,16 @@ safe from many threads.
       "An iterator over a table's entries (Table.iterator, items, keys, "
       "values), with plyvel's Iterator moves. One thread at a time.");
 
+  py::class_<PyPinnedValue>(module, "_PinnedValue", py::buffer_protocol())
+      .def_buffer([](PyPinnedValue& pinned) {
+        static char empty = 0;
+        const std::string_view view = pinned.value.view();
+        char* data = view.empty() ? &empty : const_cast<char*>(view.data());
+        return py::buffer_info(data, 1, "B", 1,
+                               {static_cast<py::ssize_t>(view.size())}, {1},
+                               /*readonly=*/true);
+      });
+
   py::class_<PyTable, std::unique_ptr<PyTable>> table(module, "Table", R"doc(
 An open table file (an SSTable in LevelDB's format): point lookups and
 ordered scans, with the table's filters.
@@ -452,6 +485,11 @@ mmap: read through a memory mapping instead of pread (default False). A
       .def("get", &PyTable::Get, py::arg("key"),
            py::arg("default") = py::none(),
            "The value of `key` (bytes), or `default` if absent.")
+      .def("get_pinned", &PyTable::GetPinned, py::arg("key"),
+           "The value of `key` as a read-only memoryview of the data block "
+           "holding it, without a copy, or None if absent. The view keeps "
+           "the block alive, also after the table is closed; bytes(view) "
+           "copies it.")
       .def("__getitem__", &PyTable::GetItem, py::arg("key"),
            "The value of `key`; KeyError if absent.")
       .def("__contains__", &PyTable::Contains, py::arg("key"),

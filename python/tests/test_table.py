@@ -1,6 +1,7 @@
 """bloomtable.Table: lookups, multi_get, iteration, filters and statistics."""
 
 import array
+import gc
 
 import pytest
 
@@ -213,3 +214,21 @@ def test_internal_keys_newest_version_and_deletions(tmp_path):
         assert t[b"c"] == b"c"
         assert list(t.items()) == entries
         assert [k[:-8] for k in t.keys(start=b"b", stop=b"c")] == [b"b", b"b"]
+
+
+def test_get_pinned_is_a_view_that_outlives_the_table(table_path, model):
+    t = bloomtable.Table.open(table_path)
+    views = {key: t.get_pinned(key) for key in model}
+    assert t.get_pinned(key_of(1)) is None
+    for key, view in views.items():
+        assert isinstance(view, memoryview)
+        assert view.readonly
+        assert view.tobytes() == model[key] == t.get(key)
+    t.close()
+    del t
+    gc.collect()
+    # Each view holds its block: still readable after the table is gone.
+    for key, view in views.items():
+        assert bytes(view) == model[key]
+    with pytest.raises(TypeError):
+        next(iter(views.values()))[0:1] = b"x"
