@@ -93,12 +93,23 @@ MUTANTS = [
      "level0_order_test",
      "Level0OrderTest.NewerTableWinsWhenItsRangeStartsLater"),
     ("get-version-seeks-deletion-type", "table/table.cc",
+     "      r.options.key_format, user_key,\n"
      "      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
      "                          ValueType::kValue));\n",
+     "      r.options.key_format, user_key,\n"
      "      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
      "                          ValueType::kDeletion));\n",
      "table_get_version_test",
      "TableGetVersion.ValueAndDeletionAtTheExactSequence"),
+    ("multi-get-version-seeks-deletion-type", "table/table.cc",
+     "      true, user_keys,\n"
+     "      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
+     "                          ValueType::kValue));\n",
+     "      true, user_keys,\n"
+     "      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
+     "                          ValueType::kDeletion));\n",
+     "table_get_version_test",
+     "TableGetVersion.MultiGetVersionAnswersEachKeyAsGetVersion"),
     ("bzip2-truncated-at-limit-not-damage", "util/bzip2_codec.cc",
      '          return Damaged("truncated");\n',
      '          return absl::OutOfRangeError("truncated");\n',

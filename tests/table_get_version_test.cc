@@ -185,8 +185,12 @@ TEST(TableGetVersion, MultiGetVersionAnswersEachKeyAsGetVersion) {
   std::shuffle(keys.begin(), keys.end(), rng);
   const std::vector<std::string_view> views(keys.begin(), keys.end());
   int values = 0;
-  for (uint64_t s : {uint64_t{0}, sequence / 3, sequence / 2, sequence,
-                     kMaxSequenceNumber}) {
+  // Every sequence written, so that each version is asked for at exactly
+  // its own sequence (where the seek's type decides the answer), and those
+  // around them.
+  std::vector<uint64_t> asked = {0, kMaxSequenceNumber};
+  for (uint64_t s = 1; s <= sequence + 1; ++s) asked.push_back(s);
+  for (uint64_t s : asked) {
     const std::vector<absl::StatusOr<KeyVersion>> got =
         table->MultiGetVersion(ReadOptions(), views, s);
     ASSERT_EQ(got.size(), keys.size());
