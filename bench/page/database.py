@@ -401,9 +401,11 @@ def commands(profiles):
     return "\n".join(lines)
 
 
-def missed_goals(db):
-    """[(goal, workloads, peer, [(workload, ratio)])]: the ratio goals at
-    pread that db.json does not decide as met (release peers only)."""
+def missed_goals(db, compacted=False):
+    """[(goal, workloads, peer, [(workload, ratio)], mine)]: the ratio goals
+    at pread that db.json does not decide as met (release peers only);
+    `mine` is the engine the goal is about (the view, or the view with
+    sidecars)."""
     if db is None or peer_provenance(db)[0] is not True:
         return []
     missed = []
@@ -411,7 +413,16 @@ def missed_goals(db):
         ratios = [(w, ratio(db, w, "pread", peer)) for w in workloads]
         decided = decision(db, workloads, "pread", peer, limit)
         if decided is not None and decided != MET:
-            missed.append((name, workloads, peer, ratios))
+            missed.append((name, workloads, peer, ratios, VIEW))
+    for name, workloads, peer, peer_filter, limit, compacted_limit in \
+            SIDECAR_GOALS:
+        limit = compacted_limit if compacted else limit
+        ratios = [(w, ratio(db, w, "pread", peer, SIDECARS, peer_filter))
+                  for w in workloads]
+        decided = decision(db, workloads, "pread", peer, limit, SIDECARS,
+                           peer_filter)
+        if decided is not None and decided != MET:
+            missed.append((name, workloads, peer, ratios, SIDECARS))
     return missed
 
 
@@ -435,8 +446,9 @@ def differences(mine, theirs, top=3):
 def goal_paragraph(goal, profiles, source="as_written"):
     """What the profiles (on the LevelDB source layout `source`) say about
     one missed goal."""
-    name, workloads, peer, ratios = goal
-    measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios)
+    name, workloads, peer, ratios, mine_engine = goal
+    measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios
+                         if r is not None)
     head = f"- **{name}** (pread: {measured})"
     workload = ("readmissing" if set(workloads) & set(ABSENT) else
                 "readrandom" if "readrandom" in workloads else None)
@@ -444,20 +456,22 @@ def goal_paragraph(goal, profiles, source="as_written"):
         return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
                 "point-lookup profiles above show what each store asks per "
                 "table.")
-    mine = profile_of(profiles, VIEW, workload, source)
+    mine = profile_of(profiles, mine_engine, workload, source)
     theirs = profile_of(profiles, peer, workload, source)
     if mine is None or theirs is None:
-        missing = VIEW if mine is None else peer
+        missing = mine_engine if mine is None else peer
         return f"{head}: no `{workload}` profile of `{missing}`."
     ours = mine.get("micros_per_op_under_perf") or 0
     others = theirs.get("micros_per_op_under_perf") or 0
     text = [f"{head}: under perf `{workload}` took {ours:.3f} µs per lookup "
-            f"in the view against {others:.3f} µs in `{peer}`"]
+            f"in `{mine_engine}` against {others:.3f} µs in `{peer}`" +
+            (f" (its `{theirs['filter']}` row)" if theirs.get("filter") and
+             peer == ROCKSDB else "")]
     a, b = mine.get("filter_checks_per_op"), theirs.get("filter_checks_per_op")
     if a is not None and b is not None:
-        text.append(f"the view asked {a:.2f} table filters per lookup "
-                    f"(filter checks over lookups), `{peer}` {b:.2f}")
-    text.append(f"the view met {met_files(mine)}; `{peer}` met "
+        text.append(f"`{mine_engine}` asked {a:.2f} table filters per "
+                    f"lookup (filter checks over lookups), `{peer}` {b:.2f}")
+    text.append(f"`{mine_engine}` met {met_files(mine)}; `{peer}` met "
                 f"{met_files(theirs)}")
     gaps = differences(mine, theirs)
     if gaps:
@@ -510,7 +524,7 @@ def profile_subsection(db, profile, compacted=None):
                 "", commands(found), ""]
     for run, source, layout in ((db, "as_written", "as-written"),
                                 (compacted, "compacted", "compacted")):
-        missed = missed_goals(run)
+        missed = missed_goals(run, compacted=source == "compacted")
         if not missed:
             continue
         out += ["" if source == "compacted" else None,
