@@ -5,7 +5,8 @@
 # libraries it needs, checks that the extension and the tool need nothing else
 # (every library they link is one the manylinux policy allows or one the wheel
 # bundles), installs it into a fresh virtual environment of Debian's python3
-# and runs the whole pytest suite there against the installed copy: from a
+# and runs the whole pytest suite there against the installed copy, with
+# every Debian -dev package's files hidden (.ci/without_dev_packages.sh): from a
 # directory where the source tree's package is not importable, with the
 # `bloomtable` console entry point as the tool, and a test asserting that
 # bloomtable.__file__ lies in that environment.
@@ -61,12 +62,13 @@ mapfile -t test_requirements < <(/usr/bin/python3 "$root/python/requirements.py"
 pip_install "$work/venv" "${test_requirements[@]}"
 site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 
-echo "--- pytest against the installed package (${SECONDS}s)"
+echo "--- pytest against the installed package, every -dev package hidden (${SECONDS}s)"
 mkdir -p "$work/run"
 (cd "$work/run" &&
   CI=true PYTHONDONTWRITEBYTECODE=1 \
   BLOOMTABLE_TOOL="$work/venv/bin/bloomtable" \
   BLOOMTABLE_EXPECT_PACKAGE_IN="$site/bloomtable" \
+  "$root/.ci/without_dev_packages.sh" \
   "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests")
 echo "--- the README's pip install . into another fresh environment (${SECONDS}s)"
 rm -rf "$work/venv-pip"
@@ -76,4 +78,4 @@ rm -rf "$work/venv-pip"
 (cd "$work/run" && "$work/venv-pip/bin/python" -c \
   'import bloomtable, sys; assert bloomtable.__file__.startswith(sys.prefix), bloomtable.__file__' &&
   "$work/venv-pip/bin/bloomtable" --version) || fail "the package pip install . made does not import or run"
-echo "python wheel: ${wheel[0]##*/} installs and passes the suite in a fresh environment (${SECONDS}s)"
+echo "python wheel: ${wheel[0]##*/} installs and passes the suite in a fresh environment without -dev packages (${SECONDS}s)"

@@ -93,15 +93,24 @@ const LogView::Record* LogView::Lookup(std::string_view user_key,
       !key_filter_reader_->KeyMayMatch(user_key)) {
     return nullptr;
   }
-  std::string target;
-  AppendInternalKey(&target, user_key,
-                    std::min(max_sequence, kMaxSequenceNumber),
-                    ValueType::kValue);
+  if (records_.empty()) return nullptr;
+  // The first record at or after (user_key, max_sequence) in internal-key
+  // order (user keys ascending, then newest first), found without building
+  // that internal key.
+  const uint64_t target_tag = PackSequenceAndType(
+      std::min(max_sequence, kMaxSequenceNumber), ValueType::kValue);
   const InternalKeyComparator& cmp = internal_comparator_;
-  auto it = std::lower_bound(records_.begin(), records_.end(), target,
-                             [&cmp](const Record& r, std::string_view t) {
-                               return cmp.Compare(r.internal_key, t) < 0;
-                             });
+  auto it = std::lower_bound(
+      records_.begin(), records_.end(), user_key,
+      [&cmp, target_tag](const Record& r, std::string_view key) {
+        const std::string_view record_key = ExtractUserKey(r.internal_key);
+        const int by_user_key =
+            cmp.user_bytewise()
+                ? BytewiseCompare(record_key, key)
+                : cmp.user_comparator()->Compare(record_key, key);
+        if (by_user_key != 0) return by_user_key < 0;
+        return ExtractTag(r.internal_key) > target_tag;
+      });
   if (it == records_.end()) return nullptr;
   if (user_comparator_->Compare(ExtractUserKey(it->internal_key), user_key) !=
       0) {

@@ -264,6 +264,12 @@ absl::StatusOr<SidecarBuildSummary> BuildSidecarFilters(
       jobs.push_back(std::move(job));
     }
   }
+  // Largest tables first, so that on several threads no thread is left
+  // with a large table once the others have run out of work.
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const SidecarJob& a, const SidecarJob& b) {
+                     return a.recorded_size > b.recorded_size;
+                   });
   SidecarBuildSummary summary;
   summary.tables = jobs.size();
   SidecarBuildRun run(options, /*internal_keys=*/true, bytewise, jobs.size());

@@ -26,6 +26,7 @@ constexpr int kMaxRepeats = 100;
 constexpr double kMaxMinSeconds = 3600;
 // The engine name of LevelDB with a bloomtable filter through the adapter.
 constexpr char kLevelDBAdapted[] = "leveldb+bloomtable";
+constexpr char kViewWithSidecars[] = "bloomtable_db+sidecars";
 
 absl::Status Invalid(const std::string& message) {
   return absl::InvalidArgumentError(message);
@@ -108,6 +109,11 @@ bool UsesLevelDBBloom(const std::string& engine) {
          engine == "bloomtable_db";
 }
 
+bool ReadsLevelDBSource(const std::string& engine) {
+  return engine == "bloomtable_db" || engine == kViewWithSidecars ||
+         engine == "leveldb_dir";
+}
+
 std::string EngineLevel(const std::string& engine) {
   const EngineEntry* entry = FindEngine(engine);
   return entry != nullptr ? entry->level : "table";
@@ -139,7 +145,9 @@ absl::Status ApplyFilterBits(double bits, ConfigPlan* config) {
   options.bloomtable_policy = nullptr;
   options.leveldb_adapted_policy = nullptr;
   options.rocksdb_ribbon = config->filter == "rocksdb_ribbon";
-  const bool bloomtable = config->engine == "bloomtable";
+  // The sidecars hold a bloomtable filter.
+  const bool bloomtable =
+      config->engine == "bloomtable" || config->engine == kViewWithSidecars;
   if (config->filter != "none" &&
       (bloomtable || config->engine == kLevelDBAdapted)) {
     absl::StatusOr<const FilterEntry*> entry = FindFilter(config->filter);
@@ -279,9 +287,11 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     filters.push_back(*entry);
   }
   if (filters.empty()) return Invalid("--filter is empty");
-  if (std::any_of(
-          plan.engines.begin(), plan.engines.end(),
-          [](const std::string& engine) { return UsesLevelDBBloom(engine); })) {
+  if (std::any_of(plan.engines.begin(), plan.engines.end(),
+                  [](const std::string& engine) {
+                    return UsesLevelDBBloom(engine) &&
+                           !ReadsLevelDBSource(engine);
+                  })) {
     for (double bits : filtered_bits) {
       if (!IsWholeNumber(bits)) {
         return Invalid(absl::StrFormat(
@@ -307,6 +317,7 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
       flags.index_block_restart_interval;
   base.snappy = flags.compression_type == "snappy";
   base.leveldb_source_compacted = flags.leveldb_source == "compacted";
+  base.leveldb_source_bloom_bits = flags.leveldb_source_bloom_bits;
   base.verify_checksums = flags.verify_checksum;
   base.bloomtable_known_policies = known_policies;
   base.longest_key = static_cast<size_t>(plan.flags.key_size) +
@@ -319,7 +330,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   const bool calibrated = !plan.stored_bits.empty();
   auto add_store = [&](const std::string& engine, const std::string& filter,
                        double value, const std::string& layout,
-                       const std::string& scan_filter = "none") {
+                       const std::string& scan_filter = "none",
+                       std::optional<bool> calibrate_given = std::nullopt) {
+    const bool calibrate = calibrate_given.value_or(calibrated);
     ConfigPlan config;
     config.engine = engine;
     config.level = EngineLevel(engine);
@@ -332,9 +345,9 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
     if (scan_filter != "none")
       absl::StrAppend(&config.dir_name, "-", scan_filter);
     if (filter != "none") {
-      absl::StrAppend(&config.dir_name, calibrated ? "-stored" : "-",
+      absl::StrAppend(&config.dir_name, calibrate ? "-stored" : "-",
                       BitsName(value));
-      if (calibrated) config.target_stored_bits = value;
+      if (calibrate) config.target_stored_bits = value;
     }
     if (!layout.empty()) absl::StrAppend(&config.dir_name, "-", layout);
     config.engine_options.bloomtable_index_block_restart_interval =
@@ -357,6 +370,16 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
   if (!scan_filter_list.ok()) return scan_filter_list.status();
   const std::vector<std::string> scan_filters = *scan_filter_list;
 
+  const std::vector<std::string> rocksdb_filters =
+      SplitList(flags.rocksdb_filters);
+  for (const std::string& name : rocksdb_filters) {
+    if (name != "bloom" && name != "ribbon") {
+      return Invalid(absl::StrCat("--rocksdb_filters: '", name,
+                                  "': expected bloom or ribbon"));
+    }
+  }
+  if (rocksdb_filters.empty()) return Invalid("--rocksdb_filters is empty");
+
   // Filters that the LevelDB adapter refuses, reported once each.
   std::vector<std::string> not_adaptable;
   const std::vector<std::string> layouts = SplitList(flags.filter_layout);
@@ -364,6 +387,16 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
 
   for (const std::string& engine : plan.engines) {
     const bool bloomtable = engine == "bloomtable";
+    if (ReadsLevelDBSource(engine) && engine != kViewWithSidecars) {
+      // The directory's own filter, as its writer chose it: one store.
+      const int source_bits = flags.leveldb_source_bloom_bits;
+      absl::Status status =
+          source_bits > 0 ? add_store(engine, "leveldb_bloom", source_bits,
+                                      "per_block", "none", false)
+                          : add_store(engine, "none", 0, "");
+      if (!status.ok()) return status;
+      continue;
+    }
     for (double value : filter_values) {
       absl::Status status;
       if (bloomtable) {
@@ -393,6 +426,14 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
             }
           }
         }
+      } else if (engine == kViewWithSidecars) {
+        // Sidecars hold whole-table filters: each policy that has one.
+        for (const FilterEntry* entry : filters) {
+          if (ResolveFilter(*entry, 10, "whole_table").ok()) {
+            status.Update(add_store(engine, std::string(entry->name), value,
+                                    "whole_table"));
+          }
+        }
       } else if (UsesLevelDBBloom(engine)) {
         status = add_store(engine, "leveldb_bloom", value, "per_block");
       } else if (engine == kLevelDBAdapted) {
@@ -406,15 +447,15 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
           status.Update(
               add_store(engine, std::string(entry->name), value, "per_block"));
         }
-      } else if (engine == "rocksdb_readonly") {
-        // Beside the LevelDB-directory engines' Bloom filters: RocksDB's
-        // Bloom only.
-        status = add_store(engine, "rocksdb_bloom", value, "whole_table");
       } else if (EngineFamily(engine) == "rocksdb") {
-        status = add_store(engine, "rocksdb_bloom", value, "whole_table");
-        status.Update(
-            add_store(engine, "rocksdb_ribbon", value, "whole_table"));
-        if (Contains(scan_filters, std::string("prefix"))) {
+        // RocksDB's Bloom and Ribbon (--rocksdb_filters), at the budget
+        // bloomtable's filters are calibrated to.
+        for (const std::string& rocksdb_filter : rocksdb_filters) {
+          status.Update(add_store(engine, "rocksdb_" + rocksdb_filter, value,
+                                  "whole_table"));
+        }
+        if (engine != "rocksdb_readonly" &&
+            Contains(scan_filters, std::string("prefix"))) {
           status.Update(add_store(engine, "rocksdb_bloom", value, "whole_table",
                                   "prefix"));
         }
@@ -422,7 +463,8 @@ absl::StatusOr<BenchPlan> MakePlan(const PlanFlags& given_flags) {
       if (!status.ok()) return status;
     }
     // Without a filter, LevelDB through the adapter is plain LevelDB.
-    if (run_without_filter && engine != kLevelDBAdapted) {
+    if (run_without_filter && engine != kLevelDBAdapted &&
+        engine != kViewWithSidecars) {
       absl::Status status = add_store(engine, "none", 0, "");
       // A range filter needs no point filter beside it.
       if (bloomtable && Contains(scan_filters, std::string("range"))) {

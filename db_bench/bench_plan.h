@@ -46,6 +46,10 @@ struct PlanFlags {
   bool use_existing_db = false;
   // "as_written" or "compacted" (EngineOptions::leveldb_source_compacted).
   std::string leveldb_source = "as_written";
+  // RocksDB's filters that its engines run, comma list of bloom and ribbon.
+  std::string rocksdb_filters = "bloom,ribbon";
+  // EngineOptions::leveldb_source_bloom_bits.
+  int32_t leveldb_source_bloom_bits = 10;
   std::string engines;
   bool verify_checksum = true;
   // pread, mmap or both ("pread,mmap").
@@ -107,6 +111,11 @@ struct BenchPlan {
 // True for the engines whose tables carry LevelDB's own Bloom filter
 // (written by LevelDB, bloomtable_db's too).
 bool UsesLevelDBBloom(const std::string& engine);
+
+// True for the engines that read the shared LevelDB-written directory
+// (leveldb_dir_source.h): its filter is the one its writer chose
+// (--leveldb_source_bloom_bits), never calibrated.
+bool ReadsLevelDBSource(const std::string& engine);
 
 // "table" or "db" (engine.h says what each means).
 std::string EngineLevel(const std::string& engine);

@@ -8,19 +8,32 @@
 // it. The table-file and data-block reads between OpenReadOnly and the first
 // lookup are recorded (MemorySummary's open_file_reads and
 // open_data_block_reads).
+//
+// The engine "bloomtable_db+sidecars" is the same view with sidecar filters
+// (bloomtable/sidecar.h) of EngineOptions::bloomtable_policy: after each
+// fill, BuildSidecarFilters writes them into a directory beside its copy
+// ("DIR.sidecars"), timed on 1 thread and again (into a scratch directory)
+// on 2; the view opens with DatabaseOptions::filters_dir, so that a lookup
+// asks the sidecar before the table and the tables' own filter blocks are
+// never loaded.
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "bloomtable/cache.h"
 #include "bloomtable/database.h"
 #include "bloomtable/file.h"
+#include "bloomtable/sidecar.h"
 #include "db_bench/bloomtable_env.h"
+#include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/leveldb_dir_source.h"
 #include "db_bench/table_file_info.h"
@@ -31,16 +44,25 @@ namespace {
 
 class BloomtableDbEngine final : public Engine {
  public:
-  explicit BloomtableDbEngine(const EngineOptions& options)
-      : options_(options), setup_(options) {
+  // `sidecars`: the engine "bloomtable_db+sidecars" (see above).
+  BloomtableDbEngine(const EngineOptions& options, bool sidecars)
+      : options_(options),
+        setup_(options),
+        sidecar_dir_(sidecars ? options.dir + ".sidecars" : "") {
     read_options_.verify_checksums = options.verify_checksums;
   }
 
-  std::string name() const override { return "bloomtable_db"; }
+  std::string name() const override {
+    return sidecar_dir_.empty() ? "bloomtable_db" : "bloomtable_db+sidecars";
+  }
 
   absl::Status Fill(const FillInput& input, Progress* progress) override {
     db_.reset();
     absl::Status status = FillFromLevelDBSource(options_, input, progress);
+    if (status.ok() && !sidecar_dir_.empty()) {
+      progress->SetPhase("building sidecars");
+      status = BuildSidecars();
+    }
     if (!status.ok()) return status;
     return Open();
   }
@@ -49,6 +71,13 @@ class BloomtableDbEngine final : public Engine {
     db_.reset();
     absl::Status status = RecopyLevelDBSource(options_);
     if (!status.ok()) return status;
+    // The copy is byte for byte what the sidecars were built for: they stay
+    // bound to it, and are rebuilt only if they are gone.
+    if (!sidecar_dir_.empty()) {
+      absl::StatusOr<SidecarBuildSummary> kept =
+          BuildSidecarFilters(options_.dir, sidecar_dir_, BuildOptions(1));
+      if (!kept.ok()) return kept.status();
+    }
     return Open();
   }
 
@@ -71,9 +100,14 @@ class BloomtableDbEngine final : public Engine {
     EngineCounters counters = setup_.Counters();
     if (db_ == nullptr) return counters;
     const DatabaseStats stats = db_->GetStats();
-    counters.has_filter_counters = options_.bloom_bits > 0;
-    counters.filter_checks = stats.tables.filter_checks;
-    counters.filter_negatives = stats.tables.filter_negatives;
+    // With sidecars, their filters are asked first; a table's own filter
+    // only where its sidecar is not in use.
+    counters.has_filter_counters =
+        options_.bloom_bits > 0 || !sidecar_dir_.empty();
+    counters.filter_checks =
+        stats.tables.filter_checks + stats.sidecar_filter_checks;
+    counters.filter_negatives =
+        stats.tables.filter_negatives + stats.sidecar_filter_negatives;
     counters.has_block_cache_counters = true;
     counters.block_cache_hits = stats.tables.block_cache_hits;
     counters.block_cache_misses = stats.tables.block_cache_misses;
@@ -85,6 +119,14 @@ class BloomtableDbEngine final : public Engine {
 
  private:
   absl::Status Open();
+  SidecarBuildOptions BuildOptions(int threads) const {
+    SidecarBuildOptions build;
+    build.filters.filter_policy = options_.bloomtable_policy;
+    build.threads = threads;
+    return build;
+  }
+  // Builds the sidecars afresh, on 1 thread, then times a build on 2.
+  absl::Status BuildSidecars();
   // The table files of the view's version.
   std::vector<std::string> TablePaths() const {
     std::vector<std::string> paths;
@@ -96,6 +138,11 @@ class BloomtableDbEngine final : public Engine {
 
   const EngineOptions options_;
   const BloomtableSetup setup_;
+  // Where the sidecars are; empty for "bloomtable_db".
+  const std::string sidecar_dir_;
+  // The last fill's sidecar builds (MemorySummary's sidecar_* fields).
+  std::optional<SidecarBuildSummary> sidecar_build_;
+  double sidecar_build_micros_2_threads_ = 0;
   DatabaseReadOptions read_options_;
   std::unique_ptr<Database> db_;
   // Table-file reads and data-block reads between the last OpenReadOnly and
@@ -105,9 +152,37 @@ class BloomtableDbEngine final : public Engine {
   double open_micros_ = 0;
 };
 
+absl::Status BloomtableDbEngine::BuildSidecars() {
+  sidecar_build_.reset();
+  const std::string scratch = sidecar_dir_ + "-2-threads";
+  for (const std::string& dir : {sidecar_dir_, scratch}) {
+    absl::Status removed = RemoveDirectory(dir);
+    if (!removed.ok()) return removed;
+  }
+  absl::StatusOr<SidecarBuildSummary> one =
+      BuildSidecarFilters(options_.dir, sidecar_dir_, BuildOptions(1));
+  if (!one.ok()) return one.status();
+  absl::StatusOr<SidecarBuildSummary> two =
+      BuildSidecarFilters(options_.dir, scratch, BuildOptions(2));
+  absl::Status removed = RemoveDirectory(scratch);
+  if (!two.ok()) return two.status();
+  if (!removed.ok()) return removed;
+  for (const SidecarBuildSummary* build : {&*one, &*two}) {
+    if (!build->failed.empty() || build->built != build->tables) {
+      return absl::InternalError(absl::StrCat(
+          sidecar_dir_, ": built ", build->built, " sidecars for ",
+          build->tables, " tables (", absl::StrJoin(build->failed, "; "), ")"));
+    }
+  }
+  sidecar_build_ = *one;
+  sidecar_build_micros_2_threads_ = two->seconds * 1e6;
+  return absl::OkStatus();
+}
+
 absl::Status BloomtableDbEngine::Open() {
   db_.reset();
   DatabaseOptions db_options;
+  db_options.filters_dir = sidecar_dir_;
   db_options.block_cache = setup_.block_cache();
   db_options.mmap_reads = options_.mmap_reads;
   db_options.wrap_table_file = [this](std::unique_ptr<RandomAccessFile> file) {
@@ -139,13 +214,22 @@ MemorySummary BloomtableDbEngine::Memory() const {
       "Database::GetStats: Table::ApproximateMemoryUsage of the tables open "
       "now (they open when first needed); block "
       "cache: Cache::usage; open: Database::OpenReadOnly's time, and the "
-      "table-file and data-block reads between it and the first lookup");
+      "table-file and data-block reads between it and the first lookup; "
+      "with sidecars, filter: Database::GetStats().sidecar_memory_bytes");
   memory.open_micros = open_micros_;
   memory.open_file_reads = open_file_reads_;
   memory.open_data_block_reads = open_data_block_reads_;
+  if (sidecar_build_) {
+    memory.sidecar_keys = sidecar_build_->keys;
+    memory.sidecar_bytes = sidecar_build_->bytes;
+    memory.sidecar_build_micros_1_thread = sidecar_build_->seconds * 1e6;
+    memory.sidecar_build_micros_2_threads = sidecar_build_micros_2_threads_;
+  }
   if (db_ == nullptr) return memory;
-  memory.engine_bytes = db_->GetStats().table_memory_bytes;
-  memory.engine_bytes_name = "Database::GetStats().table_memory_bytes";
+  const DatabaseStats stats = db_->GetStats();
+  memory.engine_bytes = stats.table_memory_bytes + stats.sidecar_memory_bytes;
+  memory.engine_bytes_name =
+      "Database::GetStats(): table_memory_bytes + sidecar_memory_bytes";
   uint64_t filter_bytes = 0;
   uint64_t index_bytes = 0;
   for (const std::string& path : TablePaths()) {
@@ -154,7 +238,10 @@ MemorySummary BloomtableDbEngine::Memory() const {
     filter_bytes += info->filter_bytes;
     index_bytes += info->index_bytes;
   }
-  memory.filter_bytes = filter_bytes;
+  // With sidecars, the tables' own filter blocks are never loaded: the
+  // sidecars' filters are what is held.
+  memory.filter_bytes =
+      sidecar_dir_.empty() ? filter_bytes : stats.sidecar_memory_bytes;
   memory.index_bytes = index_bytes;
   return memory;
 }
@@ -172,13 +259,35 @@ absl::StatusOr<StorageSummary> BloomtableDbEngine::Storage() const {
   summary->shape = LevelShape(files_per_level);
   absl::StrAppend(&summary->shape, summary->shape.empty() ? "" : ", ",
                   "log: ", log_records, " records");
+  if (!sidecar_dir_.empty()) {
+    // The filter this engine reads is the sidecars', stored beside.
+    uint64_t sidecar_bytes = 0;
+    for (const DatabaseTableFile& file : db_->tables()) {
+      std::error_code error;
+      const uintmax_t size = std::filesystem::file_size(
+          std::filesystem::path(sidecar_dir_) / SidecarFileName(file.name),
+          error);
+      if (error) {
+        return absl::NotFoundError(absl::StrCat(sidecar_dir_,
+                                                ": no sidecar for ", file.name,
+                                                ": ", error.message()));
+      }
+      sidecar_bytes += size;
+    }
+    summary->filter_bytes = sidecar_bytes;
+  }
   return summary;
 }
 
 }  // namespace
 
 std::unique_ptr<Engine> NewBloomtableDbEngine(const EngineOptions& options) {
-  return std::make_unique<BloomtableDbEngine>(options);
+  return std::make_unique<BloomtableDbEngine>(options, /*sidecars=*/false);
+}
+
+std::unique_ptr<Engine> NewBloomtableDbSidecarEngine(
+    const EngineOptions& options) {
+  return std::make_unique<BloomtableDbEngine>(options, /*sidecars=*/true);
 }
 
 }  // namespace db_bench

@@ -76,6 +76,11 @@ ABSL_FLAG(bool, use_existing_db, false,
 ABSL_FLAG(std::string, leveldb_source, "as_written",
           "The LevelDB directory bloomtable_db and leveldb_dir read: "
           "as_written or compacted (README).");
+ABSL_FLAG(std::string, rocksdb_filters, "bloom,ribbon",
+          "RocksDB's filters that its engines run: bloom, ribbon or both.");
+ABSL_FLAG(int32_t, leveldb_source_bloom_bits, 10,
+          "LevelDB's Bloom bits per key in that directory, as a writer "
+          "chooses them (not calibrated by --stored_bits; 0: no filter).");
 ABSL_FLAG(std::string, engines, "",
           "Comma-separated engines (default: every engine built; "
           "--list_engines names them, README says what each calls).");
@@ -147,6 +152,9 @@ absl::StatusOr<PlanFlags> ReadFlags() {
   flags.db = absl::GetFlag(FLAGS_db);
   flags.use_existing_db = absl::GetFlag(FLAGS_use_existing_db);
   flags.leveldb_source = absl::GetFlag(FLAGS_leveldb_source);
+  flags.rocksdb_filters = absl::GetFlag(FLAGS_rocksdb_filters);
+  flags.leveldb_source_bloom_bits =
+      absl::GetFlag(FLAGS_leveldb_source_bloom_bits);
   flags.engines = absl::GetFlag(FLAGS_engines);
   flags.verify_checksum = absl::GetFlag(FLAGS_verify_checksum);
   flags.io = absl::GetFlag(FLAGS_io);

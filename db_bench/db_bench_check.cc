@@ -147,6 +147,7 @@ void CheckReport(const nlohmann::json& report, Checker* check) {
         level == (engine == "leveldb" || engine == "rocksdb" ||
                           engine == "leveldb+bloomtable" ||
                           engine == "bloomtable_db" ||
+                          engine == "bloomtable_db+sidecars" ||
                           engine == "leveldb_dir" ||
                           engine == "rocksdb_readonly"
                       ? "db"

@@ -335,11 +335,13 @@ TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
   expected.insert(
       expected.end(),
-      {"db bloomtable_db leveldb_bloom pread", "db bloomtable_db none pread",
-       "db leveldb_dir leveldb_bloom pread", "db leveldb_dir none pread"});
+      {"db bloomtable_db leveldb_bloom pread",
+       "db bloomtable_db+sidecars cache_local_bloom pread",
+       "db leveldb_dir leveldb_bloom pread"});
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
   expected.insert(expected.end(), {"db rocksdb_readonly rocksdb_bloom pread",
+                                   "db rocksdb_readonly rocksdb_ribbon pread",
                                    "db rocksdb_readonly none pread"});
 #endif
   EXPECT_EQ(rows, expected);

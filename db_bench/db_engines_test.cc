@@ -13,12 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "bloomtable/database.h"
+#include "bloomtable/filter_policy.h"
 #include "db_bench/bench_plan.h"
 #include "db_bench/directory.h"
 #include "db_bench/engine.h"
 #include "db_bench/key_generator.h"
 #include "db_bench/leveldb_dir_source.h"
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+#include "db_bench/leveldb_env.h"
+#endif
 #include "db_bench/value_generator.h"
 #include "gtest/gtest.h"
 
@@ -138,10 +143,114 @@ TEST(LevelDBSource, CopiesAreByteIdenticalToTheSourceWrittenOnce) {
   EXPECT_GT(log_records, 0u);
   EXPECT_LT(log_records, kNum);
 
-  // Another data set (other bits per key) has its own source.
+  // Another writer's filter has its own source; the reading engine's own
+  // filter does not change what the writer wrote.
   EngineOptions other = a;
-  other.bloom_bits = 8;
+  other.leveldb_source_bloom_bits = 8;
   EXPECT_NE(LevelDBSourceDirectory(other, data.Input()), source);
+  EngineOptions reader = a;
+  reader.bloom_bits = 7;
+  EXPECT_EQ(LevelDBSourceDirectory(reader, data.Input()), source);
+}
+
+TEST(LevelDBSource, CompactedSourceHasOneLevelAndAnEmptyLog) {
+  TempDir dir;
+  const TestData data;
+  EngineOptions options = OptionsFor(dir.path() + "/a");
+  options.leveldb_source_compacted = true;
+  Progress progress("test", kNum);
+  ASSERT_TRUE(FillFromLevelDBSource(options, data.Input(), &progress).ok());
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      Database::OpenReadOnly(LevelDBSourceDirectory(options, data.Input()));
+  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_FALSE((*db)->tables().empty());
+  std::set<int> levels;
+  for (const DatabaseTableFile& file : (*db)->tables()) {
+    levels.insert(file.level);
+  }
+  EXPECT_EQ(levels.size(), 1u);
+  EXPECT_NE(*levels.begin(), 0);
+  for (const DatabaseLogFile& log : (*db)->logs()) {
+    EXPECT_EQ(log.records, 0u) << log.name;
+  }
+}
+
+TEST(LevelDBTables, ParsedFromThePropertyAndJudgedAsLevelDBJudgesThem) {
+  const std::string text =
+      "--- level 0 ---\n 12:1000['a' @ 5 : 1 .. 'b' @ 6 : 1]\n"
+      " 13:2000['c' @ 7 : 1 .. 'd' @ 8 : 1]\n"
+      "--- level 1 ---\n 9:10485760['a' @ 1 : 1 .. 'z' @ 2 : 1]\n"
+      "--- level 2 ---\n--- level 3 ---\n--- level 4 ---\n"
+      "--- level 5 ---\n--- level 6 ---\n";
+  LevelDBTables tables = ParseLevelDBTables(text);
+  EXPECT_EQ(tables.numbers[0], (std::vector<uint64_t>{12, 13}));
+  EXPECT_EQ(tables.bytes[0], 3000u);
+  EXPECT_EQ(tables.numbers[1], (std::vector<uint64_t>{9}));
+  EXPECT_EQ(tables.bytes[1], 10485760u);
+  // Two level-0 files and exactly 10 MiB in level 1: nothing to compact.
+  EXPECT_FALSE(LevelDBNeedsSizeCompaction(tables));
+  tables.bytes[1] += 1;
+  EXPECT_TRUE(LevelDBNeedsSizeCompaction(tables));
+  tables.bytes[1] -= 1;
+  tables.numbers[0] = {1, 2, 3, 4};
+  EXPECT_TRUE(LevelDBNeedsSizeCompaction(tables));
+  tables.numbers[0] = {1, 2, 3};
+  tables.bytes[5] = 1000000000000u;  // level 5: 10^5 MiB at most
+  EXPECT_TRUE(LevelDBNeedsSizeCompaction(tables));
+  tables.bytes[5] = 0;
+  tables.bytes[6] = 1000000000000u;  // the last level is never compacted
+  EXPECT_FALSE(LevelDBNeedsSizeCompaction(tables));
+}
+
+TEST(LevelDBDirectoryEngines, SidecarViewAnswersAsWrittenThroughItsSidecars) {
+  TempDir dir;
+  const TestData data;
+  Progress progress("test", kNum);
+  EngineOptions options = OptionsFor(dir.path() + "/sidecars");
+  options.bloomtable_policy = NewRibbonFilterPolicy(10);
+  std::unique_ptr<Engine> view = NewBloomtableDbSidecarEngine(options);
+  EXPECT_EQ(view->name(), "bloomtable_db+sidecars");
+  ASSERT_TRUE(view->Fill(data.Input(), &progress).ok());
+
+  // The build after the fill, on 1 and 2 threads, filtered every key the
+  // tables hold.
+  const MemorySummary built = view->Memory();
+  ASSERT_TRUE(built.sidecar_keys && built.sidecar_bytes);
+  EXPECT_GT(*built.sidecar_keys, 0u);
+  EXPECT_LE(*built.sidecar_keys, kNum);
+  ASSERT_TRUE(built.sidecar_build_micros_1_thread &&
+              built.sidecar_build_micros_2_threads);
+  EXPECT_GT(*built.sidecar_build_micros_1_thread, 0);
+  EXPECT_GT(*built.sidecar_build_micros_2_threads, 0);
+  // The scratch directory of the 2-thread build is gone.
+  EXPECT_FALSE(std::filesystem::exists(options.dir + ".sidecars-2-threads"));
+
+  // Every table of the copy has its sidecar in use; the filter held is the
+  // sidecars', the stored one their files.
+  DatabaseOptions check_options;
+  check_options.filters_dir = options.dir + ".sidecars";
+  absl::StatusOr<std::unique_ptr<Database>> db =
+      Database::OpenReadOnly(options.dir, check_options);
+  ASSERT_TRUE(db.ok()) << db.status();
+  EXPECT_EQ((*db)->GetStats().sidecar_tables, (*db)->tables().size());
+  absl::StatusOr<StorageSummary> storage = view->Storage();
+  ASSERT_TRUE(storage.ok()) << storage.status();
+  ASSERT_TRUE(storage->filter_bytes.has_value());
+  EXPECT_EQ(*storage->filter_bytes, *built.sidecar_bytes);
+  ASSERT_TRUE(built.filter_bytes.has_value());
+  EXPECT_EQ(*built.filter_bytes, (*db)->GetStats().sidecar_memory_bytes);
+
+  ExpectAnswersAsWritten(*view, data);
+  // Absent keys were answered by the sidecars' filters.
+  const EngineCounters counters = view->Counters();
+  ASSERT_TRUE(counters.has_filter_counters);
+  EXPECT_GT(counters.filter_negatives, counters.filter_checks / 2);
+
+  // Reopened on a fresh copy, the sidecars stay bound and are used.
+  std::unique_ptr<Engine> reopened = NewBloomtableDbSidecarEngine(options);
+  ASSERT_TRUE(reopened->OpenExisting().ok());
+  ExpectAnswersAsWritten(*reopened, data);
+  EXPECT_GT(reopened->Counters().filter_negatives, 0u);
 }
 
 TEST(LevelDBDirectoryEngines, AnswerAsWrittenIncludingTheLiveLogsKeys) {
@@ -260,20 +369,37 @@ TEST(BenchPlan, ReadOnlyRowsUseLevelDBsBloomAndRocksDBsBloom) {
   flags.cache_size = "8388608";
   flags.threads = 1;
   flags.compare_no_filter = false;
-  flags.engines = "bloomtable_db,leveldb_dir,rocksdb_readonly";
+  flags.filter = "ribbon";
+  flags.filter_layout = "whole_table";
+  flags.stored_bits = "9";
+  flags.leveldb_source_bloom_bits = 12;
+  flags.engines =
+      "bloomtable_db,bloomtable_db+sidecars,leveldb_dir,rocksdb_readonly";
   absl::StatusOr<BenchPlan> plan = MakePlan(flags);
   ASSERT_TRUE(plan.ok()) << plan.status();
   std::vector<std::string> rows;
   for (const ConfigPlan& config : plan->configs) {
-    rows.push_back(config.level + " " + config.engine + " " + config.filter);
+    rows.push_back(absl::StrCat(
+        config.level, " ", config.engine, " ", config.filter, " ",
+        config.target_stored_bits, " ", config.engine_options.bloom_bits, " ",
+        config.engine_options.leveldb_source_bloom_bits));
   }
-  EXPECT_EQ(rows,
-            (std::vector<std::string>{"db bloomtable_db leveldb_bloom",
-                                      "db leveldb_dir leveldb_bloom",
-                                      "db rocksdb_readonly rocksdb_bloom"}));
-  // LevelDB's Bloom takes whole bits, for the view's directory too.
-  flags.engines = "bloomtable_db";
+  // The directory's readers take its writer's Bloom (12 bits per key, not
+  // calibrated); the sidecars and RocksDB's filters are calibrated to the
+  // stored budget (their bits per key until calibration: the target).
+  EXPECT_EQ(rows, (std::vector<std::string>{
+                      "db bloomtable_db leveldb_bloom 0 12 12",
+                      "db bloomtable_db+sidecars ribbon 9 9 12",
+                      "db leveldb_dir leveldb_bloom 0 12 12",
+                      "db rocksdb_readonly rocksdb_bloom 9 9 12",
+                      "db rocksdb_readonly rocksdb_ribbon 9 9 12"}));
+  // LevelDB's Bloom takes whole bits where it is built; the directory's
+  // readers do not build it.
+  flags.stored_bits = "";
   flags.bloom_bits = "9.5";
+  flags.engines = "bloomtable_db";
+  EXPECT_TRUE(MakePlan(flags).ok());
+  flags.engines = "leveldb";
   EXPECT_TRUE(absl::IsInvalidArgument(MakePlan(flags).status()));
 }
 #endif

@@ -171,8 +171,13 @@ std::vector<EngineEntry> MakeRegistry() {
       {"bloomtable_db", "db", "bloomtable",
        "bloomtable::Database::Get (read-only view of a LevelDB directory)",
        BLOOMTABLE_IF_LEVELDB(&NewBloomtableDbEngine), leveldb},
+      {"bloomtable_db+sidecars", "db", "bloomtable",
+       "bloomtable::Database::Get with sidecar filters (DatabaseOptions::"
+       "filters_dir, built by BuildSidecarFilters), then the table",
+       BLOOMTABLE_IF_LEVELDB(&NewBloomtableDbSidecarEngine), leveldb},
       {"leveldb_dir", "db", "leveldb",
-       "leveldb::DB::Get (the same LevelDB directory, reuse_logs)",
+       "leveldb::DB::Get (the same LevelDB directory, reuse_logs, after "
+       "the compactions its open started)",
        BLOOMTABLE_IF_LEVELDB(&NewLevelDBDirEngine), leveldb},
       {"rocksdb_readonly", "db", "rocksdb",
        "rocksdb::DB::Get (DB::OpenForReadOnly)",

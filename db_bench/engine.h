@@ -72,10 +72,15 @@ struct EngineOptions {
   // bloomtable's batched reads through an io_uring ring of this depth.
   bool direct_io = false;
   uint32_t io_uring_depth = 32;
-  // bloomtable_db and leveldb_dir: their shared LevelDB directory is
-  // compacted into one level before its last 1% of keys is written
-  // (--leveldb_source=compacted), not left as the writes left it.
+  // bloomtable_db, bloomtable_db+sidecars and leveldb_dir: their shared
+  // LevelDB directory is compacted into one level after every key is
+  // written, with an empty live log (--leveldb_source=compacted), not left
+  // as the writes left it.
   bool leveldb_source_compacted = false;
+  // The bits per key of LevelDB's Bloom filter in that directory, as its
+  // writer chose them (--leveldb_source_bloom_bits): not calibrated, so that
+  // every engine reading the directory reads the same files.
+  int leveldb_source_bloom_bits = 10;
   // The longest key a lookup may ask for (RocksDB's table-level engine sizes
   // its whole-key prefix extractor with it).
   size_t longest_key = 0;
@@ -148,6 +153,16 @@ struct MemorySummary {
   // read of its tables). Absent where the engine does not measure them.
   std::optional<uint64_t> open_file_reads;
   std::optional<uint64_t> open_data_block_reads;
+  // bloomtable_db+sidecars: its sidecar filters' build after the fill
+  // (BuildSidecarFilters, warm page cache), on 1 and on 2 threads: the
+  // distinct keys filtered, the sidecar files' bytes, and wall times.
+  std::optional<uint64_t> sidecar_keys;
+  std::optional<uint64_t> sidecar_bytes;
+  // After --repeats: medians, with the fastest and slowest run.
+  std::optional<double> sidecar_build_micros_1_thread;
+  std::optional<double> sidecar_build_micros_2_threads;
+  std::optional<std::pair<double, double>> sidecar_build_micros_1_thread_range;
+  std::optional<std::pair<double, double>> sidecar_build_micros_2_threads_range;
 };
 
 // A forward iterator over the engine's entries in key order.
@@ -279,6 +294,11 @@ std::unique_ptr<Engine> NewLevelDBDirEngine(const EngineOptions& options);
 // "bloomtable_db": bloomtable::Database::OpenReadOnly on a copy of the same
 // directory (needs LevelDB, which writes it).
 std::unique_ptr<Engine> NewBloomtableDbEngine(const EngineOptions& options);
+// "bloomtable_db+sidecars": the same view with sidecar filters
+// (options.bloomtable_policy's, DatabaseOptions::filters_dir) built by
+// BuildSidecarFilters beside its copy after each fill.
+std::unique_ptr<Engine> NewBloomtableDbSidecarEngine(
+    const EngineOptions& options);
 // One leveldb::Table, built by leveldb::TableBuilder: "leveldb_table" (its
 // filter-aware TableCache::Get; null where not built) if `filter_aware`,
 // else "leveldb_table_iterator" (the public iterator's Seek).

@@ -24,49 +24,54 @@ constexpr size_t kMinWriteBuffer = 64 << 10;
 constexpr size_t kMaxWriteBuffer = 4 << 20;
 // Changes whenever the way the source is written changes, so that an old
 // source is not reused.
-constexpr char kSourceFormat[] = "leveldb_dir_source v2";
-// A compacted source leaves 1 key in this many in its live log.
-constexpr size_t kCompactedLogShare = 100;
+constexpr char kSourceFormat[] = "leveldb_dir_source v3";
 
 absl::Status FromFilesystemError(const std::string& what,
                                  const std::error_code& error) {
   return absl::InternalError(absl::StrCat(what, ": ", error.message()));
 }
 
+// The options the source is written with: LevelDB's own Bloom filter at
+// the source's bits per key, whatever filter the engine reading it has.
+EngineOptions SourceWriterOptions(const EngineOptions& options) {
+  EngineOptions writer = options;
+  writer.bloom_bits = options.leveldb_source_bloom_bits;
+  writer.leveldb_adapted_policy = nullptr;
+  return writer;
+}
+
 // Writes the source into `dir` (which must not exist) with a leveldb::DB.
 absl::Status WriteSource(const std::string& dir, const EngineOptions& options,
                          const FillInput& input, Progress* progress) {
-  LevelDBSetup setup(options);
+  LevelDBSetup setup(SourceWriterOptions(options));
+  absl::Status status = setup.status();
+  if (!status.ok()) return status;
   leveldb::Options db_options = setup.Options();
   db_options.create_if_missing = true;
   db_options.error_if_exists = true;
   db_options.write_buffer_size = SourceWriteBufferSize(input);
   leveldb::DB* raw = nullptr;
-  leveldb::Status status = leveldb::DB::Open(db_options, dir, &raw);
-  if (!status.ok()) return FromPeerStatus(status);
+  leveldb::Status opened = leveldb::DB::Open(db_options, dir, &raw);
+  if (!opened.ok()) return FromPeerStatus(opened);
   std::unique_ptr<leveldb::DB> db(raw);
   const leveldb::WriteOptions write_options;
-  const auto put = [&](std::string_view key, std::string_view value) {
-    return FromPeerStatus(db->Put(write_options,
-                                  leveldb::Slice(key.data(), key.size()),
-                                  leveldb::Slice(value.data(), value.size())));
-  };
-  // Compacted: the keys before this position are compacted into one level
-  // before the rest is written.
-  const size_t n = input.order.size();
-  const size_t compact_at =
-      options.leveldb_source_compacted ? n - n / kCompactedLogShare : n;
-  absl::Status written =
-      PutEntries(input, input.order.subspan(0, compact_at), progress, put);
-  if (written.ok() && compact_at < n) {
+  status =
+      PutEntries(input, input.order, progress,
+                 [&](std::string_view key, std::string_view value) {
+                   return FromPeerStatus(db->Put(
+                       write_options, leveldb::Slice(key.data(), key.size()),
+                       leveldb::Slice(value.data(), value.size())));
+                 });
+  if (!status.ok()) return status;
+  if (options.leveldb_source_compacted) {
+    // Flushes the memtable (the live log is then empty), then compacts
+    // every level into the next: one level.
     progress->SetPhase("compacting");
     db->CompactRange(nullptr, nullptr);
-    progress->SetPhase("filling");
-    written = PutEntries(input, input.order.subspan(compact_at), progress, put);
   }
-  if (!written.ok()) return written;
   progress->SetPhase("closing");
-  // Waits for a running compaction; the memtable stays in the log.
+  // Waits for a running compaction; as written, the memtable stays in the
+  // log.
   db.reset();
   return absl::OkStatus();
 }
@@ -117,9 +122,10 @@ size_t SourceWriteBufferSize(const FillInput& input) {
 std::string LevelDBSourceDirectory(const EngineOptions& options,
                                    const FillInput& input) {
   uint64_t hash = XXH3Hash64(
-      absl::StrFormat("%s block_size=%d snappy=%d bloom_bits=%g compacted=%d",
+      absl::StrFormat("%s block_size=%d snappy=%d bloom_bits=%d compacted=%d",
                       kSourceFormat, options.block_size, options.snappy,
-                      options.bloom_bits, options.leveldb_source_compacted),
+                      options.leveldb_source_bloom_bits,
+                      options.leveldb_source_compacted),
       0);
   std::string key(input.keys->key_size(), '0');
   for (uint64_t j : input.order) {

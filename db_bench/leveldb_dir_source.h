@@ -3,14 +3,15 @@
 // both read the same files.
 //
 // A real leveldb::DB writes it once per data set: every entry Put in the
-// fill's order (LevelDB's own Bloom filter at EngineOptions::bloom_bits),
-// without a full compaction, so that its background compactions leave tables
-// on several levels, then closed, which leaves the last writes in the live
-// log. The memtable is an eighth of the raw bytes (64 KiB to LevelDB's
-// default 4 MiB), so that small data sets have tables too. With
-// EngineOptions::leveldb_source_compacted: the first 99% of the entries,
-// CompactRange over every key, then the last 1%, a layout neither engine
-// changes.
+// fill's order (LevelDB's own Bloom filter at EngineOptions::
+// leveldb_source_bloom_bits, whatever filter the reading engine has), with
+// LevelDB's default options otherwise, without a full compaction, so that
+// its background compactions leave tables on several levels, then closed,
+// which leaves the last writes in the live log. The memtable is an eighth of
+// the raw bytes (64 KiB to LevelDB's default 4 MiB: the default from 32 MB
+// of data on), so that small data sets have tables too. With
+// EngineOptions::leveldb_source_compacted: every entry, then CompactRange
+// over every key, which leaves one level of tables and an empty live log.
 //
 // The source lives beside the engines' directories, named by a fingerprint
 // of the data set; each fill and each later open copies it, byte for byte,

@@ -2,9 +2,11 @@
 //   - "leveldb" and "leveldb+bloomtable": a leveldb::DB, every key Put, then
 //     CompactRange over the whole key space (one sorted run of ~2 MB tables);
 //   - "leveldb_dir": the same DB on its copy of the shared LevelDB-written
-//     directory (leveldb_dir_source.h), opened with reuse_logs; it may
-//     compact on open or when lookups miss (the files per level recorded
-//     around each benchmark show it);
+//     directory (leveldb_dir_source.h), opened with reuse_logs; every open
+//     waits until the compactions it started have finished, so that the
+//     reads meet the layout LevelDB would keep in use; it may compact again
+//     when lookups miss (the files per level recorded around each benchmark
+//     show it);
 //   - "leveldb_table" and "leveldb_table_iterator": one table file written
 //     by leveldb::TableBuilder (user keys, synced), read through LevelDB's
 //     filter-aware TableCache::Get (leveldb_table_lookup.h) or through the
@@ -12,9 +14,11 @@
 // Memory: the filter and index blocks read from the table files (the open
 // tables hold both), and leveldb.approximate-memory-usage.
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -164,6 +168,24 @@ class LevelDBEngine final : public Engine {
     leveldb::Status status = leveldb::DB::Open(db_options, options_.dir, &db);
     if (!status.ok()) return FromPeerStatus(status);
     db_.reset(db);
+    return shared_directory_ ? WaitForSizeCompactions() : absl::OkStatus();
+  }
+
+  // Waits until the DB's version needs no size compaction: the compactions
+  // that opening the directory started (one after another) have finished.
+  absl::Status WaitForSizeCompactions() const {
+    constexpr auto kPoll = std::chrono::milliseconds(20);
+    constexpr auto kLimit = std::chrono::minutes(30);
+    const auto start = std::chrono::steady_clock::now();
+    std::string sstables;
+    while (db_->GetProperty("leveldb.sstables", &sstables) &&
+           LevelDBNeedsSizeCompaction(ParseLevelDBTables(sstables))) {
+      if (std::chrono::steady_clock::now() - start > kLimit) {
+        return absl::DeadlineExceededError(absl::StrCat(
+            options_.dir, ": LevelDB's compactions did not finish"));
+      }
+      std::this_thread::sleep_for(kPoll);
+    }
     return absl::OkStatus();
   }
 
@@ -175,17 +197,12 @@ class LevelDBEngine final : public Engine {
     if (db_ == nullptr || !db_->GetProperty("leveldb.sstables", &sstables)) {
       return ListFiles(options_.dir, ".ldb");
     }
-    // Lines " NUMBER:SIZE[SMALLEST .. LARGEST]" under "--- level N ---".
+    const LevelDBTables files = ParseLevelDBTables(sstables);
     std::vector<std::string> paths;
-    for (absl::string_view line : absl::StrSplit(sstables, '\n')) {
-      line = absl::StripLeadingAsciiWhitespace(line);
-      const size_t colon = line.find(':');
-      uint64_t number = 0;
-      if (colon == absl::string_view::npos ||
-          !absl::SimpleAtoi(line.substr(0, colon), &number)) {
-        continue;
+    for (const std::vector<uint64_t>& level : files.numbers) {
+      for (uint64_t number : level) {
+        paths.push_back(absl::StrFormat("%s/%06d.ldb", options_.dir, number));
       }
-      paths.push_back(absl::StrFormat("%s/%06d.ldb", options_.dir, number));
     }
     return paths;
   }

@@ -2,7 +2,10 @@
 
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "bloomtable/file.h"
 #include "bloomtable/leveldb_filter_adapter.h"
 #include "db_bench/table_file_info.h"
@@ -164,6 +167,55 @@ MemorySummary LevelDBSetup::Memory(const std::vector<std::string>& paths,
   memory.filter_bytes = filter_bytes;
   memory.index_bytes = index_bytes;
   return memory;
+}
+
+namespace {
+
+// LevelDB 1.23 compacts level 0 from this many files on
+// (config::kL0_CompactionTrigger), and level L >= 1 when it holds more than
+// 10 MiB times 10^(L-1) (VersionSet::Finalize, MaxBytesForLevel); the last
+// level is never compacted for size.
+constexpr size_t kLevelDBLevel0Trigger = 4;
+constexpr double kLevelDBLevel1Bytes = 10.0 * 1048576.0;
+
+}  // namespace
+
+LevelDBTables ParseLevelDBTables(std::string_view text) {
+  LevelDBTables files;
+  int level = -1;
+  for (absl::string_view line :
+       absl::StrSplit(absl::string_view(text.data(), text.size()), '\n')) {
+    int heading = 0;
+    if (absl::ConsumePrefix(&line, "--- level ") &&
+        absl::SimpleAtoi(line.substr(0, line.find(' ')), &heading)) {
+      level = heading >= 0 && heading < LevelDBTables::kLevels ? heading : -1;
+      continue;
+    }
+    line = absl::StripLeadingAsciiWhitespace(line);
+    const size_t colon = line.find(':');
+    const size_t bracket = line.find('[');
+    uint64_t number = 0;
+    uint64_t size = 0;
+    if (level < 0 || colon == absl::string_view::npos ||
+        bracket == absl::string_view::npos || bracket < colon ||
+        !absl::SimpleAtoi(line.substr(0, colon), &number) ||
+        !absl::SimpleAtoi(line.substr(colon + 1, bracket - colon - 1), &size)) {
+      continue;
+    }
+    files.numbers[level].push_back(number);
+    files.bytes[level] += size;
+  }
+  return files;
+}
+
+bool LevelDBNeedsSizeCompaction(const LevelDBTables& files) {
+  if (files.numbers[0].size() >= kLevelDBLevel0Trigger) return true;
+  double limit = kLevelDBLevel1Bytes;
+  for (int level = 1; level < LevelDBTables::kLevels - 1;
+       ++level, limit *= 10) {
+    if (files.bytes[level] > limit) return true;
+  }
+  return false;
 }
 
 }  // namespace db_bench

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -121,6 +122,21 @@ class LevelDBSetup {
   const std::unique_ptr<CountingCache> block_cache_;
   leveldb::ReadOptions read_options_;
 };
+
+// The table files of a LevelDB version, per level, with their sizes, as
+// its "leveldb.sstables" property lists them (lines
+// " NUMBER:SIZE[SMALLEST .. LARGEST]" under "--- level N ---").
+struct LevelDBTables {
+  static constexpr int kLevels = 7;  // LevelDB's config::kNumLevels
+  std::vector<uint64_t> numbers[kLevels];
+  uint64_t bytes[kLevels] = {};
+};
+LevelDBTables ParseLevelDBTables(std::string_view text);
+
+// Whether LevelDB 1.23 would start a size compaction on this version: level
+// 0 holds 4 files or more, or a level L from 1 to 5 more than 10 MiB times
+// 10^(L-1).
+bool LevelDBNeedsSizeCompaction(const LevelDBTables& tables);
 
 }  // namespace db_bench
 }  // namespace bloomtable

@@ -58,19 +58,28 @@ BenchmarkResult MergeResult(const std::vector<const BenchmarkResult*>& runs) {
     }
   }
   BenchmarkResult merged = *representative;
-  // Table::Open's time: the median of the runs that measured it, with its
-  // range.
-  std::vector<double> opens;
-  for (const BenchmarkResult* run : runs) {
-    if (run->memory && run->memory->open_micros) {
-      opens.push_back(*run->memory->open_micros);
-    }
-  }
-  if (merged.memory && !opens.empty()) {
-    merged.memory->open_micros = Median(opens);
-    const auto [low, high] = std::minmax_element(opens.begin(), opens.end());
-    merged.memory->open_micros_range = std::make_pair(*low, *high);
-  }
+  // Times measured once per fill or open (Table::Open's, the sidecars'
+  // builds): the median of the runs that measured them, with their range.
+  const auto merge_time =
+      [&](std::optional<double> MemorySummary::*time,
+          std::optional<std::pair<double, double>> MemorySummary::*range) {
+        std::vector<double> times;
+        for (const BenchmarkResult* run : runs) {
+          if (run->memory && (*run->memory).*time) {
+            times.push_back(*((*run->memory).*time));
+          }
+        }
+        if (!merged.memory || times.empty()) return;
+        (*merged.memory).*time = Median(times);
+        const auto [low, high] =
+            std::minmax_element(times.begin(), times.end());
+        (*merged.memory).*range = std::make_pair(*low, *high);
+      };
+  merge_time(&MemorySummary::open_micros, &MemorySummary::open_micros_range);
+  merge_time(&MemorySummary::sidecar_build_micros_1_thread,
+             &MemorySummary::sidecar_build_micros_1_thread_range);
+  merge_time(&MemorySummary::sidecar_build_micros_2_threads,
+             &MemorySummary::sidecar_build_micros_2_threads_range);
   merged.micros_per_op = median.micros_per_op;
   merged.p50_micros = median.p50_micros;
   merged.p99_micros = median.p99_micros;

@@ -322,12 +322,13 @@ nlohmann::json OrNull(const std::string& text) {
   return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
 }
 
+nlohmann::json RangeOrNull(
+    const std::optional<std::pair<double, double>>& range) {
+  if (!range) return nullptr;
+  return {range->first, range->second};
+}
+
 nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
-  std::optional<std::vector<double>> open_range;
-  if (memory.open_micros_range) {
-    open_range = {memory.open_micros_range->first,
-                  memory.open_micros_range->second};
-  }
   return {
       {"filter_bytes", OrNull(memory.filter_bytes)},
       {"index_bytes", OrNull(memory.index_bytes)},
@@ -343,7 +344,17 @@ nlohmann::json MemoryJson(const MemorySummary& memory, uint64_t keys) {
       {"open_micros", OrNull(memory.open_micros)},
       {"open_file_reads", OrNull(memory.open_file_reads)},
       {"open_data_block_reads", OrNull(memory.open_data_block_reads)},
-      {"open_micros_range", OrNull(open_range)},
+      {"open_micros_range", RangeOrNull(memory.open_micros_range)},
+      {"sidecar_keys", OrNull(memory.sidecar_keys)},
+      {"sidecar_bytes", OrNull(memory.sidecar_bytes)},
+      {"sidecar_build_micros_1_thread",
+       OrNull(memory.sidecar_build_micros_1_thread)},
+      {"sidecar_build_micros_2_threads",
+       OrNull(memory.sidecar_build_micros_2_threads)},
+      {"sidecar_build_micros_1_thread_range",
+       RangeOrNull(memory.sidecar_build_micros_1_thread_range)},
+      {"sidecar_build_micros_2_threads_range",
+       RangeOrNull(memory.sidecar_build_micros_2_threads_range)},
   };
 }
 

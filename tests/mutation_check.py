@@ -32,6 +32,10 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (name, file, original text, mutated text, test target, gtest filter).
 # The original text must occur exactly once in the file.
 MUTANTS = [
+    ("log-lookup-tag-inclusive", "db/log_view.cc",
+     "        return ExtractTag(r.internal_key) > target_tag;\n",
+     "        return ExtractTag(r.internal_key) >= target_tag;\n",
+     "database_model_test", "DatabaseModelTest.EveryKeyAsLevelDBReadsIt"),
     ("log-full-keeps-chain", "db/log_reader.cc",
      '      DropChain(start, "partial record without end",\n'
      '                chain_payload_.empty() ? kSilent : kReported);\n'

@@ -1,7 +1,9 @@
 """The "Database level: the read-only view" section of BENCHMARKS.md, from
 db.json and db_compacted.json: bloomtable's read-only Database view
-(bloomtable_db) beside a leveldb::DB on a copy of the same LevelDB-written
-directory (leveldb_dir) and RocksDB opened read-only (rocksdb_readonly),
+without and with sidecar filters (bloomtable_db, bloomtable_db+sidecars)
+beside a leveldb::DB on a copy of the same LevelDB-written directory
+(leveldb_dir) and RocksDB opened read-only (rocksdb_readonly, Bloom and
+Ribbon),
 and the database-level profiles of profile.json side by side, with the
 biggest differences behind each goal missed."""
 
@@ -12,9 +14,16 @@ from page.explain import same_commit, short
 from page.profiles import category_shares
 
 VIEW = "bloomtable_db"
+SIDECARS = "bloomtable_db+sidecars"
 LEVELDB = "leveldb_dir"
 ROCKSDB = "rocksdb_readonly"
-ENGINES = (VIEW, LEVELDB, ROCKSDB)
+ENGINES = (VIEW, SIDECARS, LEVELDB, ROCKSDB)
+# The rows of the results table: (label, engine, filter or None for the
+# engine's first row with a filter).
+ROWS = [(VIEW, VIEW, None), (SIDECARS, SIDECARS, None),
+        (LEVELDB, LEVELDB, None),
+        (f"{ROCKSDB} bloom", ROCKSDB, "rocksdb_bloom"),
+        (f"{ROCKSDB} ribbon", ROCKSDB, "rocksdb_ribbon")]
 WORKLOADS = ("readrandom", "readmissing", "readnearmiss", "readunrelated",
              "seekrandom", "readseq")
 ABSENT = ("readmissing", "readnearmiss", "readunrelated")
@@ -26,13 +35,30 @@ RATIO_GOALS = [
     ("full scan ≤ 0.8× leveldb_dir per entry", ("readseq",), LEVELDB, 0.8),
     ("absent-key Get ≤ 1.0× rocksdb_readonly", ABSENT, ROCKSDB, 1.0),
 ]
+# The sidecars' goals: (goal, workloads, peer engine, peer filter, limit on
+# the as-written layout, limit on the compacted one).
+SIDECAR_GOALS = [
+    ("absent-key Get with sidecars ≤ 0.25× leveldb_dir", ABSENT, LEVELDB,
+     None, 0.25, 0.25),
+    ("absent-key Get with sidecars ≤ 1.0× (compacted: 0.5×) rocksdb_readonly "
+     "bloom", ABSENT, ROCKSDB, "rocksdb_bloom", 1.0, 0.5),
+    ("absent-key Get with sidecars ≤ 1.0× (compacted: 0.5×) rocksdb_readonly "
+     "ribbon", ABSENT, ROCKSDB, "rocksdb_ribbon", 1.0, 0.5),
+]
+# Building sidecars: keys per second on one thread, and the 2-thread
+# speed-up.
+BUILD_KEYS_PER_SECOND = 2_000_000
+BUILD_SPEEDUP = 1.6
 NOT_MEASURED = "Not measured: no committed run (bench/results/db.json)."
 
 
-def row_of(db, engine, io):
-    """The engine's configuration with a filter at this I/O path."""
+def row_of(db, engine, io, filter_name=None):
+    """The engine's configuration with a filter (this one, if named) at
+    this I/O path."""
     for config in configs(db, level="db", io=io):
-        if config["engine"] == engine and config.get("filter") != "none":
+        if config["engine"] != engine or config.get("filter") == "none":
+            continue
+        if filter_name is None or config.get("filter") == filter_name:
             return config
     return None
 
@@ -45,9 +71,11 @@ def io_paths(db):
     return paths
 
 
-def ratio(db, workload, io, peer):
-    """The view's median micros/op over the peer's, or None."""
-    mine, theirs = row_of(db, VIEW, io), row_of(db, peer, io)
+def ratio(db, workload, io, peer, mine_engine=VIEW, peer_filter=None):
+    """The view's (or `mine_engine`'s) median micros/op over the peer's, or
+    None."""
+    mine = row_of(db, mine_engine, io)
+    theirs = row_of(db, peer, io, peer_filter)
     if mine is None or theirs is None:
         return None
     a = results_of(mine, workload)
@@ -57,23 +85,24 @@ def ratio(db, workload, io, peer):
     return a["micros_per_op"] / b["micros_per_op"]
 
 
-def decision(db, workloads, io, peer, limit):
-    """The noise rule's decision on the view ≤ limit × the peer on every
-    workload (None where a row is missing)."""
+def decision(db, workloads, io, peer, limit, mine_engine=VIEW,
+             peer_filter=None):
+    """The noise rule's decision on the view (or `mine_engine`) ≤ limit ×
+    the peer on every workload (None where a row is missing)."""
     parts = []
     for workload in workloads:
-        a = results_of(row_of(db, VIEW, io) or {}, workload)
-        b = results_of(row_of(db, peer, io) or {}, workload)
+        a = results_of(row_of(db, mine_engine, io) or {}, workload)
+        b = results_of(row_of(db, peer, io, peer_filter) or {}, workload)
         parts.append(None if a is None or b is None else
                      decide_ratio(runs_of(a), runs_of(b), limit))
     return all_of(*parts) if parts else None
 
 
-def medians(db, workload, io, peer):
+def medians(db, workload, io, peer, mine_engine=VIEW, peer_filter=None):
     """'a / b µs': the view's and the peer's medians, without their ratio
     (peers that are not release builds)."""
-    a = results_of(row_of(db, VIEW, io), workload)
-    b = results_of(row_of(db, peer, io), workload)
+    a = results_of(row_of(db, mine_engine, io), workload)
+    b = results_of(row_of(db, peer, io, peer_filter), workload)
     return f"{a['micros_per_op']:.3f} / {b['micros_per_op']:.3f} µs"
 
 
@@ -102,15 +131,51 @@ def engines_text(db, engines=ENGINES):
     """What each row calls, from db.json."""
     lines = []
     for engine in engines:
-        config = next((c for c in configs(db) if c["engine"] == engine),
-                      None)
-        if config is None:
+        found = [c for c in configs(db) if c["engine"] == engine]
+        if not found:
             lines.append(f"- `{engine}`: no rows in db.json.")
             continue
-        call = config.get("call") or "call not recorded"
-        lines.append(f"- `{engine}`: `{call}`; filter {config['filter']} at "
-                     f"{stored(config)} stored bits/key.")
+        call = found[0].get("call") or "call not recorded"
+        filters = []
+        for config in found:
+            text = (f"{config['filter']} at {stored(config)} stored "
+                    "bits/key")
+            if text not in filters:
+                filters.append(text)
+        lines.append(f"- `{engine}`: `{call}`; filter "
+                     f"{', '.join(filters)}.")
     return "\n".join(lines)
+
+
+def build_goal(db):
+    """[(goal, measured, ok)]: the sidecars' build after each fill (the
+    memory recorded with the first read after it, medians of the runs),
+    decided on the slowest runs."""
+    config = row_of(db, SIDECARS, "pread") if db is not None else None
+    read = results_of(config, "readrandom") if config else None
+    memory = (read or {}).get("memory") or {}
+    keys = memory.get("sidecar_keys")
+    one = memory.get("sidecar_build_micros_1_thread")
+    two = memory.get("sidecar_build_micros_2_threads")
+    name = (f"building sidecars ≥ {BUILD_KEYS_PER_SECOND:,} keys/s on 1 "
+            f"thread, ≥ {BUILD_SPEEDUP}× that on 2")
+    if not keys or not one or not two:
+        return [(name, "no sidecar build recorded", None)]
+    one_range = memory.get("sidecar_build_micros_1_thread_range") or [one,
+                                                                      one]
+    two_range = memory.get("sidecar_build_micros_2_threads_range") or [two,
+                                                                      two]
+    rate = keys / one * 1e6
+    slowest_rate = keys / one_range[1] * 1e6
+    speedup = one / two
+    # The speed-up at its least likely: the fastest single thread against
+    # the slowest pair.
+    least_speedup = one_range[0] / two_range[1]
+    ok = slowest_rate >= BUILD_KEYS_PER_SECOND and \
+        least_speedup >= BUILD_SPEEDUP
+    return [(name, f"{keys:,} keys: {rate / 1e6:.2f}M keys/s on 1 thread "
+                   f"(slowest run {slowest_rate / 1e6:.2f}M), {speedup:.2f}× "
+                   f"on 2 (at least {least_speedup:.2f}×)", ok)]
 
 
 def opening_goal(db):
@@ -135,7 +200,7 @@ def opening_goal(db):
                          f"and the first lookup, over {len(reads)} results")
 
 
-def goals(db, peers=(LEVELDB, ROCKSDB)):
+def goals(db, peers=(LEVELDB, ROCKSDB), compacted=False):
     rows = []
     provenance = peer_provenance(db)
     for name, workloads, peer, limit in RATIO_GOALS:
@@ -156,6 +221,22 @@ def goals(db, peers=(LEVELDB, ROCKSDB)):
             measured = measured or "no rows"
             rows.append([f"{name} ({io})", measured,
                          cross_verdict(ok, provenance)])
+    for name, workloads, peer, peer_filter, limit, compacted_limit in \
+            SIDECAR_GOALS:
+        if peer not in peers:
+            continue
+        limit = compacted_limit if compacted else limit
+        for io in (io_paths(db) if db is not None else ["pread"]):
+            ratios = [(w, ratio(db, w, io, peer, SIDECARS, peer_filter)
+                       if db is not None else None) for w in workloads]
+            ok = None if db is None else decision(
+                db, workloads, io, peer, limit, SIDECARS, peer_filter)
+            measured = "; ".join(f"{w} {r:.2f}×" for w, r in ratios
+                                 if r is not None) or "no rows"
+            rows.append([f"{name} ({io})", measured,
+                         cross_verdict(ok, provenance)])
+    for name, measured, ok in build_goal(db):
+        rows.append([name, measured, verdict(ok)])
     ok, text = opening_goal(db) if db is not None else (None, "no run")
     rows.append(["opening the database reads no data block", text,
                  verdict(ok)])
@@ -163,25 +244,32 @@ def goals(db, peers=(LEVELDB, ROCKSDB)):
 
 
 def results_table(db, engines):
-    """One row per workload and I/O path: each engine's median (range),
-    the view's ratios to the peers among `engines`, the files each met."""
+    """One row per workload and I/O path: each engine's median (range), the
+    view's and the sidecars' ratios to the peers among `engines`, the
+    files each met."""
     provenance = peer_provenance(db)
-    peers = [e for e in engines if e != VIEW]
-    header = (["benchmark", "io"] + [f"{e} µs" for e in engines] +
-              [f"{VIEW} / {peer}" for peer in peers] +
-              [f"{e} files before → after" for e in engines])
+    rows_shown = [r for r in ROWS if r[1] in engines and
+                  any(row_of(db, r[1], io, r[2]) for io in io_paths(db))]
+    mine = [e for e in (VIEW, SIDECARS) if e in engines]
+    peers = [r for r in rows_shown if r[1] not in mine]
+    header = (["benchmark", "io"] + [f"{r[0]} µs" for r in rows_shown] +
+              [f"{m} / {p[0]}" for m in mine for p in peers] +
+              [f"{r[0]} files before → after" for r in rows_shown
+               if r[2] != "rocksdb_ribbon"])
     rows = []
     for workload in WORKLOADS:
         for io in io_paths(db):
-            results = [results_of(row_of(db, e, io) or {}, workload)
-                       for e in engines]
+            results = [results_of(row_of(db, r[1], io, r[2]) or {}, workload)
+                       for r in rows_shown]
             if all(r is None for r in results):
                 continue
-            rows.append([workload, io] +
-                        [with_range(r) if r else "-" for r in results] +
-                        [ratio_cell(ratio(db, workload, io, peer), provenance)
-                         for peer in peers] +
-                        [files(r) for r in results])
+            rows.append(
+                [workload, io] +
+                [with_range(r) if r else "-" for r in results] +
+                [ratio_cell(ratio(db, workload, io, p[1], m, p[2]),
+                            provenance) for m in mine for p in peers] +
+                [files(r) for r, spec in zip(results, rows_shown)
+                 if spec[2] != "rocksdb_ribbon"])
     return table(header, rows)
 
 
@@ -189,13 +277,13 @@ COMPACTED_HEADING = ("#### The same layout on both sides "
                      "(`--leveldb_source=compacted`)")
 COMPACTED_TEXT = (
     "The directory above is not one layout for long: `leveldb_dir` compacts "
-    "its copy on open and on lookups that probe files in vain, the view "
-    "reads what LevelDB wrote. `db_compacted.json` (`run db_compacted`) "
-    "gives both the same files throughout: LevelDB Put 99% of the keys, "
-    "compacted them into one level with `CompactRange`, then Put the last "
-    "1%, which stay in the live log; neither side changes that layout "
-    "(the files per level below say so). The goals against `leveldb_dir` "
-    "are decided again on it.")
+    "its copy on open (it is measured once those compactions are done) and "
+    "on lookups that probe files in vain, the view reads what LevelDB "
+    "wrote. `db_compacted.json` (`run db_compacted`) gives every reader the "
+    "same files throughout: LevelDB Put every key, then compacted them "
+    "into one level with `CompactRange`, which leaves its live log empty; "
+    "no reader changes that layout (the files per level below say so). "
+    "The goals are decided again on it.")
 
 
 def compacted_part(compacted):
@@ -207,7 +295,7 @@ def compacted_part(compacted):
                if any(c["engine"] == e for c in configs(compacted))]
     out += [engines_text(compacted, engines), "",
             results_table(compacted, engines), "",
-            goals(compacted, peers=tuple(engines))]
+            goals(compacted, peers=tuple(engines), compacted=True)]
     return out
 
 
@@ -313,9 +401,11 @@ def commands(profiles):
     return "\n".join(lines)
 
 
-def missed_goals(db):
-    """[(goal, workloads, peer, [(workload, ratio)])]: the ratio goals at
-    pread that db.json does not decide as met (release peers only)."""
+def missed_goals(db, compacted=False):
+    """[(goal, workloads, peer, [(workload, ratio)], mine)]: the ratio goals
+    at pread that db.json does not decide as met (release peers only);
+    `mine` is the engine the goal is about (the view, or the view with
+    sidecars)."""
     if db is None or peer_provenance(db)[0] is not True:
         return []
     missed = []
@@ -323,7 +413,16 @@ def missed_goals(db):
         ratios = [(w, ratio(db, w, "pread", peer)) for w in workloads]
         decided = decision(db, workloads, "pread", peer, limit)
         if decided is not None and decided != MET:
-            missed.append((name, workloads, peer, ratios))
+            missed.append((name, workloads, peer, ratios, VIEW))
+    for name, workloads, peer, peer_filter, limit, compacted_limit in \
+            SIDECAR_GOALS:
+        limit = compacted_limit if compacted else limit
+        ratios = [(w, ratio(db, w, "pread", peer, SIDECARS, peer_filter))
+                  for w in workloads]
+        decided = decision(db, workloads, "pread", peer, limit, SIDECARS,
+                           peer_filter)
+        if decided is not None and decided != MET:
+            missed.append((name, workloads, peer, ratios, SIDECARS))
     return missed
 
 
@@ -347,8 +446,9 @@ def differences(mine, theirs, top=3):
 def goal_paragraph(goal, profiles, source="as_written"):
     """What the profiles (on the LevelDB source layout `source`) say about
     one missed goal."""
-    name, workloads, peer, ratios = goal
-    measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios)
+    name, workloads, peer, ratios, mine_engine = goal
+    measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios
+                         if r is not None)
     head = f"- **{name}** (pread: {measured})"
     workload = ("readmissing" if set(workloads) & set(ABSENT) else
                 "readrandom" if "readrandom" in workloads else None)
@@ -356,20 +456,22 @@ def goal_paragraph(goal, profiles, source="as_written"):
         return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
                 "point-lookup profiles above show what each store asks per "
                 "table.")
-    mine = profile_of(profiles, VIEW, workload, source)
+    mine = profile_of(profiles, mine_engine, workload, source)
     theirs = profile_of(profiles, peer, workload, source)
     if mine is None or theirs is None:
-        missing = VIEW if mine is None else peer
+        missing = mine_engine if mine is None else peer
         return f"{head}: no `{workload}` profile of `{missing}`."
     ours = mine.get("micros_per_op_under_perf") or 0
     others = theirs.get("micros_per_op_under_perf") or 0
     text = [f"{head}: under perf `{workload}` took {ours:.3f} µs per lookup "
-            f"in the view against {others:.3f} µs in `{peer}`"]
+            f"in `{mine_engine}` against {others:.3f} µs in `{peer}`" +
+            (f" (its `{theirs['filter']}` row)" if theirs.get("filter") and
+             peer == ROCKSDB else "")]
     a, b = mine.get("filter_checks_per_op"), theirs.get("filter_checks_per_op")
     if a is not None and b is not None:
-        text.append(f"the view asked {a:.2f} table filters per lookup "
-                    f"(filter checks over lookups), `{peer}` {b:.2f}")
-    text.append(f"the view met {met_files(mine)}; `{peer}` met "
+        text.append(f"`{mine_engine}` asked {a:.2f} table filters per "
+                    f"lookup (filter checks over lookups), `{peer}` {b:.2f}")
+    text.append(f"`{mine_engine}` met {met_files(mine)}; `{peer}` met "
                 f"{met_files(theirs)}")
     gaps = differences(mine, theirs)
     if gaps:
@@ -422,7 +524,7 @@ def profile_subsection(db, profile, compacted=None):
                 "", commands(found), ""]
     for run, source, layout in ((db, "as_written", "as-written"),
                                 (compacted, "compacted", "compacted")):
-        missed = missed_goals(run)
+        missed = missed_goals(run, compacted=source == "compacted")
         if not missed:
             continue
         out += ["" if source == "compacted" else None,
