@@ -4,6 +4,9 @@
 #include <utility>
 #include <vector>
 
+#include "bloomtable/options.h"
+#include "table/seek_key.h"
+
 namespace bloomtable {
 
 class LogView::Iter final : public Iterator {
@@ -93,12 +96,14 @@ const LogView::Record* LogView::Lookup(std::string_view user_key,
       !key_filter_reader_->KeyMayMatch(user_key)) {
     return nullptr;
   }
-  std::string target;
-  AppendInternalKey(&target, user_key,
-                    std::min(max_sequence, kMaxSequenceNumber),
-                    ValueType::kValue);
+  // Built on the stack: a lookup that the key filter lets through (a
+  // false positive among them) allocates nothing for it.
+  const SeekKey target(
+      KeyFormat::kLevelDBInternal, user_key,
+      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),
+                          ValueType::kValue));
   const InternalKeyComparator& cmp = internal_comparator_;
-  auto it = std::lower_bound(records_.begin(), records_.end(), target,
+  auto it = std::lower_bound(records_.begin(), records_.end(), target.view(),
                              [&cmp](const Record& r, std::string_view t) {
                                return cmp.Compare(r.internal_key, t) < 0;
                              });
