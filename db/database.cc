@@ -31,12 +31,6 @@
 namespace bloomtable {
 namespace {
 
-// NotFound without a message: an empty message keeps absl::Status inline,
-// so that a lookup of an absent key allocates nothing.
-absl::Status KeyNotFound() {
-  return absl::Status(absl::StatusCode::kNotFound, absl::string_view());
-}
-
 constexpr std::string_view kBytewiseName = "leveldb.BytewiseComparator";
 
 // The library's filter policies, under every name a table may store.
@@ -455,11 +449,29 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
 
 absl::StatusOr<std::string> Database::Get(
     const DatabaseReadOptions& read_options, std::string_view user_key) const {
+  std::string value;
+  absl::Status status = GetInto(read_options, user_key, &value, nullptr);
+  if (!status.ok()) return status;
+  return value;
+}
+
+absl::Status Database::Get(const DatabaseReadOptions& read_options,
+                           std::string_view user_key,
+                           PinnedValue* value) const {
+  absl::Status status = GetInto(read_options, user_key, nullptr, value);
+  // Only now: `user_key` may lie in what `*value` held.
+  if (!status.ok()) value->Reset();
+  return status;
+}
+
+absl::Status Database::GetInto(const DatabaseReadOptions& read_options,
+                               std::string_view user_key, std::string* value,
+                               PinnedValue* pinned) const {
   const Rep& r = *rep_;
   if (r.user_comparator == nullptr) return r.NotOrdered();
   // The bytewise comparator orders every key: no scope on its hot path.
   if (r.user_comparator == BytewiseComparator()) {
-    return GetOrdered(read_options, user_key);
+    return GetOrdered(read_options, user_key, value, pinned);
   }
   {
     // A key that the comparator cannot order is the caller's mistake (a
@@ -473,13 +485,14 @@ absl::StatusOr<std::string> Database::Get(
     }
   }
   ComparisonErrorScope comparison_errors;
-  absl::StatusOr<std::string> value = GetOrdered(read_options, user_key);
+  absl::Status status = GetOrdered(read_options, user_key, value, pinned);
   if (comparison_errors.failed()) return comparison_errors.status();
-  return value;
+  return status;
 }
 
-absl::StatusOr<std::string> Database::GetOrdered(
-    const DatabaseReadOptions& read_options, std::string_view user_key) const {
+absl::Status Database::GetOrdered(const DatabaseReadOptions& read_options,
+                                  std::string_view user_key, std::string* value,
+                                  PinnedValue* pinned) const {
   const Rep& r = *rep_;
   const uint64_t snapshot = r.Snapshot(read_options);
 
@@ -489,11 +502,23 @@ absl::StatusOr<std::string> Database::GetOrdered(
     if (parsed.type == ValueType::kDeletion) {
       return KeyNotFound();
     }
-    return record->value;
+    // The log view's value lies in the Database's memory: no block to pin
+    // it to, so it is copied either way.
+    if (pinned != nullptr) {
+      pinned->CopyFrom(record->value);
+    } else {
+      value->assign(record->value);
+    }
+    return absl::OkStatus();
   }
 
   if (r.tables_in_memory) return KeyNotFound();
   KeyVersion version;
+  // A table's value is pinned here first and handed to `*pinned` at the
+  // end: `user_key` may lie in what `*pinned` holds, and a table that does
+  // not hold the key empties the PinnedValue it is given.
+  PinnedValue table_value;
+  PinnedValue* const table_pinned = pinned != nullptr ? &table_value : nullptr;
   bool found = false;
   // The tables to ask, found first, so that their sidecar filters can be
   // prefetched together: their cache misses overlap instead of following
@@ -524,12 +549,17 @@ absl::StatusOr<std::string> Database::GetOrdered(
     table_read.fill_cache = read_options.fill_cache;
     absl::Status status =
         r.LookupTable(r.levels[table.level][table.index], table_read, user_key,
-                      snapshot, &version, &found);
+                      snapshot, &version, table_pinned, &found);
     if (!status.ok()) return status;
   }
   if (!found) return KeyNotFound();
   if (version.deleted) return KeyNotFound();
-  return std::move(version.value);
+  if (pinned != nullptr) {
+    *pinned = std::move(table_value);
+  } else {
+    *value = std::move(version.value);
+  }
+  return absl::OkStatus();
 }
 
 std::unique_ptr<Iterator> Database::NewIterator(

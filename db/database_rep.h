@@ -22,6 +22,12 @@
 
 namespace bloomtable {
 
+// A lookup's "no such key": NotFound without a message, which absl::Status
+// keeps inline, so that an absent key allocates nothing.
+inline absl::Status KeyNotFound() {
+  return absl::Status(absl::StatusCode::kNotFound, absl::string_view());
+}
+
 struct Database::Rep {
   Rep(std::string d, const DatabaseOptions& o, const Comparator* ucmp,
       Options table_options)
@@ -84,17 +90,23 @@ struct Database::Rep {
   }
 
   // Looks `user_key` up in one table: OK with *found set, or *found false
-  // when the table holds no visible version. Errors name the file.
+  // when the table holds no visible version. The value is copied into
+  // version->value, or with `pinned` set, pinned into *pinned
+  // (Table::GetVersion's pinning form). Errors name the file.
   absl::Status LookupTable(const DatabaseTableFile& file,
                            const ReadOptions& read_options,
                            std::string_view user_key, uint64_t snapshot,
-                           KeyVersion* version, bool* found) const {
+                           KeyVersion* version, PinnedValue* pinned,
+                           bool* found) const {
     *found = false;
     std::shared_ptr<const Table> held;
     const Table* table = nullptr;
     absl::Status status = tables.OpenForLookup(file, &held, &table);
     if (!status.ok()) return status;
-    status = table->GetVersion(read_options, user_key, snapshot, version);
+    status = pinned != nullptr
+                 ? table->GetVersion(read_options, user_key, snapshot, version,
+                                     pinned)
+                 : table->GetVersion(read_options, user_key, snapshot, version);
     if (absl::IsNotFound(status)) return absl::OkStatus();
     if (!status.ok()) return TableLookupError(file, status);
     *found = true;

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+
 namespace bloomtable {
 
 class LogView::Iter final : public Iterator {

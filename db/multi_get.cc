@@ -16,13 +16,6 @@
 #include "util/comparison_errors.h"
 
 namespace bloomtable {
-namespace {
-
-absl::Status KeyNotFoundInBatch() {
-  return absl::Status(absl::StatusCode::kNotFound, absl::string_view());
-}
-
-}  // namespace
 
 std::vector<absl::StatusOr<std::string>> Database::MultiGet(
     const DatabaseReadOptions& read_options,
@@ -86,12 +79,12 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
       ParsedInternalKey parsed;
       ParseInternalKey(record->internal_key, &parsed);
       if (parsed.type == ValueType::kDeletion) {
-        results[i] = KeyNotFoundInBatch();
+        results[i] = KeyNotFound();
       } else {
         results[i] = record->value;
       }
     } else if (r.tables_in_memory) {
-      results[i] = KeyNotFoundInBatch();
+      results[i] = KeyNotFound();
     } else {
       r.FindCandidates(user_keys[i], tag, &candidates[i]);
       pending.push_back(i);
@@ -130,7 +123,7 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
         ++next[i];
       }
       if (next[i] == tables.size()) {
-        results[i] = KeyNotFoundInBatch();
+        results[i] = KeyNotFound();
       } else {
         asking.push_back(i);
       }
@@ -171,7 +164,7 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
         absl::StatusOr<KeyVersion>& version = versions[a - begin];
         if (version.ok()) {
           if (version->deleted) {
-            results[i] = KeyNotFoundInBatch();
+            results[i] = KeyNotFound();
           } else {
             results[i] = std::move(version->value);
           }

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -80,10 +81,61 @@ std::map<std::string, std::string> DirectoryContents(const std::string& dir) {
   return contents;
 }
 
+// MultiGet in batches of 32 (present keys, those in the live log among
+// them, interleaved with near-miss and missing keys, one key repeated):
+// each present key with its value, the others NotFound.
+void ExpectMultiGetAnswersAsWritten(const Engine& engine,
+                                    const TestData& data) {
+  std::vector<std::string> owned;
+  std::vector<int64_t> index;  // the key's j, or -1 for an absent key
+  for (uint64_t j = 0; j < kNum; ++j) {
+    owned.push_back(data.keys.PresentKey(j));
+    index.push_back(static_cast<int64_t>(j));
+    if (j % 3 == 0) {
+      std::string near_miss(16, '?');
+      data.keys.NearMissKey(j, near_miss.data());
+      owned.push_back(near_miss);
+      index.push_back(-1);
+    }
+    if (j % 5 == 0) {
+      std::string missing(data.keys.missing_key_size(), '?');
+      data.keys.MissingKey(j, j * 0x9e3779b97f4a7c15ULL, missing.data());
+      owned.push_back(missing);
+      index.push_back(-1);
+    }
+    if (j % 31 == 0) {
+      owned.push_back(data.keys.PresentKey(j / 2));
+      index.push_back(static_cast<int64_t>(j / 2));
+    }
+  }
+  std::vector<absl::Status> statuses;
+  std::vector<std::string> values;
+  for (size_t begin = 0; begin < owned.size(); begin += 32) {
+    const size_t end = std::min(owned.size(), begin + 32);
+    const std::vector<std::string_view> batch(owned.begin() + begin,
+                                              owned.begin() + end);
+    engine.MultiGet(batch, &statuses, &values);
+    ASSERT_EQ(statuses.size(), batch.size());
+    ASSERT_EQ(values.size(), batch.size());
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const int64_t j = index[begin + i];
+      if (j < 0) {
+        ASSERT_TRUE(absl::IsNotFound(statuses[i])) << batch[i];
+      } else {
+        ASSERT_TRUE(statuses[i].ok()) << batch[i] << ": " << statuses[i];
+        ASSERT_EQ(values[i], data.values.Value(static_cast<uint64_t>(j)))
+            << batch[i];
+      }
+    }
+  }
+}
+
 // Every present key with its value, near-miss and missing keys NotFound,
-// and a full scan in key order yielding every entry once.
+// through Get and MultiGet, and a full scan in key order yielding every
+// entry once.
 void ExpectAnswersAsWritten(const Engine& engine, const TestData& data) {
   SCOPED_TRACE(engine.name());
+  ExpectMultiGetAnswersAsWritten(engine, data);
   std::string value;
   std::string near_miss(16, '?');
   std::string missing(data.keys.missing_key_size(), '?');
@@ -260,6 +312,7 @@ TEST(LevelDBDirectoryEngines, AnswerAsWrittenIncludingTheLiveLogsKeys) {
   const EngineOptions view_options = OptionsFor(dir.path() + "/view");
   std::unique_ptr<Engine> view = NewBloomtableDbEngine(view_options);
   EXPECT_EQ(view->name(), "bloomtable_db");
+  EXPECT_TRUE(view->HasNativeMultiGet());  // Database::MultiGet
   ASSERT_TRUE(view->Fill(data.Input(), &progress).ok());
 
   // Opening the view read nothing of the tables.
@@ -312,6 +365,7 @@ TEST(LevelDBDirectoryEngines, AnswerAsWrittenIncludingTheLiveLogsKeys) {
     options.mmap_reads = mmap;
     std::unique_ptr<Engine> leveldb = NewLevelDBDirEngine(options);
     EXPECT_EQ(leveldb->name(), "leveldb_dir");
+    EXPECT_FALSE(leveldb->HasNativeMultiGet());  // LevelDB has none: a loop
     ASSERT_TRUE((mmap ? leveldb->OpenExisting()
                       : leveldb->Fill(data.Input(), &progress))
                     .ok());
@@ -345,6 +399,7 @@ TEST(RocksDBReadOnlyEngine, AnswersAsWritten) {
     options.mmap_reads = mmap;
     std::unique_ptr<Engine> engine = NewRocksDBReadOnlyEngine(options);
     EXPECT_EQ(engine->name(), "rocksdb_readonly");
+    EXPECT_TRUE(engine->HasNativeMultiGet());  // DB::MultiGet
     ASSERT_TRUE(
         (mmap ? engine->OpenExisting() : engine->Fill(data.Input(), &progress))
             .ok());

@@ -20,6 +20,7 @@
 #include "table/multi_get.h"
 #include "table/restart_key_digest.h"
 #include "table/scan_filters.h"
+#include "table/seek_key.h"
 #include "table/table_counters.h"
 #include "table/table_filter.h"
 #include "table/table_structure.h"
@@ -31,40 +32,6 @@
 namespace bloomtable {
 
 namespace {
-
-// The key that Get and ApproximateOffsetOf seek to: the key itself, or for
-// LevelDB-internal tables (user key, kMaxValueTag), the newest possible
-// version. Built in a stack buffer when it fits, so lookups of ordinary keys
-// do not allocate.
-class SeekKey {
- public:
-  SeekKey(KeyFormat format, std::string_view key, uint64_t tag = kMaxValueTag) {
-    if (format != KeyFormat::kLevelDBInternal) {
-      key_ = key;
-      return;
-    }
-    const size_t size = key.size() + kInternalKeyTagSize;
-    char* out = inline_;
-    if (size > sizeof(inline_)) {
-      heap_.resize(size);
-      out = heap_.data();
-    }
-    std::memcpy(out, key.data(), key.size());
-    for (size_t i = 0; i < kInternalKeyTagSize; ++i) {
-      out[key.size() + i] = static_cast<char>(tag >> (8 * i));
-    }
-    key_ = std::string_view(out, size);
-  }
-  SeekKey(const SeekKey&) = delete;
-  SeekKey& operator=(const SeekKey&) = delete;
-
-  std::string_view view() const { return key_; }
-
- private:
-  char inline_[128];
-  std::string heap_;
-  std::string_view key_;
-};
 
 // NotFound without a message: an empty message keeps absl::Status inline,
 // so a miss allocates nothing.
@@ -211,6 +178,34 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     return FindInBlock(**block, handle, key, target.view(), found);
   }
 
+  // GetVersion's steps: finds the data block that may hold a version of
+  // `user_key` visible at `max_sequence`, reads it (or takes it from the
+  // cache) into `*block`, sets `*version` (but its value) and `*found` to a
+  // view of the value in the block's memory.
+  absl::Status LookupVersion(const ReadOptions& read_options,
+                             std::string_view user_key, uint64_t max_sequence,
+                             KeyVersion* version,
+                             std::shared_ptr<const Block>* block,
+                             std::string_view* found) const {
+    if (options.key_format != KeyFormat::kLevelDBInternal) {
+      return absl::InvalidArgumentError(
+          "GetVersion needs a table of LevelDB internal keys");
+    }
+    const SeekKey target(
+        options.key_format, user_key,
+        PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),
+                            ValueType::kValue));
+    BlockHandle handle;
+    absl::Status status = FindDataBlock(user_key, target.view(), &handle);
+    if (!status.ok()) return status;
+    absl::StatusOr<std::shared_ptr<const Block>> read =
+        ReadDataBlock(read_options, handle, nullptr);
+    if (!read.ok()) return read.status();
+    *block = *std::move(read);
+    return FindVersionInBlock(**block, handle, user_key, target.view(), version,
+                              found);
+  }
+
   // As GetFromBlock, setting `*found` to a view of the value in `block`'s
   // memory instead of copying it.
   absl::Status FindInBlock(const Block& block, const BlockHandle& handle,
@@ -247,6 +242,21 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
                                 std::string_view user_key,
                                 std::string_view seek_key,
                                 KeyVersion* version) const {
+    std::string_view found;
+    absl::Status status =
+        FindVersionInBlock(block, handle, user_key, seek_key, version, &found);
+    if (!status.ok()) return status;
+    version->value.assign(found.data(), found.size());
+    return absl::OkStatus();
+  }
+
+  // As VersionFromBlock, setting `*found` to a view of the value in
+  // `block`'s memory and leaving version->value as it is.
+  absl::Status FindVersionInBlock(const Block& block, const BlockHandle& handle,
+                                  std::string_view user_key,
+                                  std::string_view seek_key,
+                                  KeyVersion* version,
+                                  std::string_view* found) const {
     BlockIter data_iter(comparator, &block);
     data_iter.Seek(seek_key);
     if (!data_iter.Valid()) {
@@ -264,9 +274,8 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     }
     version->sequence = parsed.sequence;
     version->deleted = parsed.type == ValueType::kDeletion;
-    const std::string_view found = data_iter.value();
-    version->value.assign(found.data(), found.size());
     version->block_offset = handle.offset();
+    *found = data_iter.value();
     return absl::OkStatus();
   }
 
@@ -556,22 +565,34 @@ absl::Status Table::Get(const ReadOptions& read_options, std::string_view key,
 absl::Status Table::GetVersion(const ReadOptions& read_options,
                                std::string_view user_key, uint64_t max_sequence,
                                KeyVersion* version) const {
-  const Rep& r = *rep_;
-  if (r.options.key_format != KeyFormat::kLevelDBInternal) {
-    return absl::InvalidArgumentError(
-        "GetVersion needs a table of LevelDB internal keys");
-  }
-  const SeekKey target(
-      r.options.key_format, user_key,
-      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),
-                          ValueType::kValue));
-  BlockHandle handle;
-  absl::Status status = r.FindDataBlock(user_key, target.view(), &handle);
+  std::shared_ptr<const Block> block;
+  std::string_view found;
+  absl::Status status = rep_->LookupVersion(
+      read_options, user_key, max_sequence, version, &block, &found);
   if (!status.ok()) return status;
-  absl::StatusOr<std::shared_ptr<const Block>> block =
-      r.ReadDataBlock(read_options, handle, nullptr);
-  if (!block.ok()) return block.status();
-  return r.VersionFromBlock(**block, handle, user_key, target.view(), version);
+  version->value.assign(found.data(), found.size());
+  return absl::OkStatus();
+}
+
+absl::Status Table::GetVersion(const ReadOptions& read_options,
+                               std::string_view user_key, uint64_t max_sequence,
+                               KeyVersion* version, PinnedValue* value) const {
+  std::shared_ptr<const Block> block;
+  std::string_view found;
+  // `*value` is released only now: `user_key` may lie in what it pins.
+  absl::Status status = rep_->LookupVersion(
+      read_options, user_key, max_sequence, version, &block, &found);
+  if (!status.ok()) {
+    value->Reset();
+    return status;
+  }
+  version->value.clear();
+  if (version->deleted) {
+    value->Reset();
+  } else {
+    value->PinTo(std::move(block), found);
+  }
+  return absl::OkStatus();
 }
 
 std::vector<absl::StatusOr<KeyVersion>> Table::MultiGetVersion(

@@ -22,6 +22,7 @@
 #include "bloomtable/file.h"
 #include "gtest/gtest.h"
 #include "tests/log_only_database.h"
+#include "tests/random_test_database.h"
 #include "tests/temp_dir.h"
 #include "tests/test_database_writer.h"
 
@@ -31,76 +32,11 @@ namespace {
 using test_db::TestDatabaseWriter;
 using test_db::TestVersion;
 
-constexpr int kKeys = 400;
-
-std::string Key(int k) { return absl::StrFormat("key%05d", k); }
-
-// Every version written, by user key.
-using Model = std::map<std::string, std::vector<TestVersion>>;
-
-// What Get must answer for `key` as of `snapshot`: the value of its newest
-// version at or below it, or nullopt (none, or a deletion).
-std::optional<std::string> Expected(const Model& model, const std::string& key,
-                                    uint64_t snapshot) {
-  auto it = model.find(key);
-  if (it == model.end()) return std::nullopt;
-  const TestVersion* newest = nullptr;
-  for (const TestVersion& version : it->second) {
-    if (version.sequence <= snapshot &&
-        (newest == nullptr || version.sequence > newest->sequence)) {
-      newest = &version;
-    }
-  }
-  if (newest == nullptr || newest->deletion) return std::nullopt;
-  return newest->value;
-}
-
-// A database of two tables on level 2, three on level 1 (each level's
-// tables over disjoint key ranges), three overlapping level-0 tables and a
-// live log, each newer than the one before; returns the model.
-Model WriteRandomDatabase(const std::string& dir, uint32_t seed,
-                          uint64_t* last_sequence) {
-  std::mt19937 rng(seed);
-  TestDatabaseWriter writer(dir);
-  Model model;
-  uint64_t sequence = 1;
-  const auto version = [&](int k) {
-    TestVersion v;
-    v.user_key = Key(k);
-    v.sequence = sequence++;
-    v.deletion = rng() % 5 == 0;
-    if (!v.deletion) {
-      v.value = absl::StrCat("v", v.sequence, std::string(rng() % 40, 'x'));
-    }
-    model[v.user_key].push_back(v);
-    return v;
-  };
-  for (int level : {2, 1}) {
-    const int tables = level == 2 ? 2 : 3;
-    for (int t = 0; t < tables; ++t) {
-      const int lo = t * kKeys / tables;
-      const int hi = (t + 1) * kKeys / tables;
-      std::vector<TestVersion> versions;
-      for (int n = 0; n < 150; ++n) {
-        versions.push_back(version(lo + static_cast<int>(rng() % (hi - lo))));
-      }
-      writer.AddTable(level, versions);
-    }
-  }
-  for (int t = 0; t < 3; ++t) {
-    std::vector<TestVersion> versions;
-    for (int n = 0; n < 60; ++n) {
-      versions.push_back(version(static_cast<int>(rng() % kKeys)));
-    }
-    writer.AddTable(0, versions);
-  }
-  for (int n = 0; n < 40; ++n) {
-    writer.AddLogRecord(version(static_cast<int>(rng() % kKeys)));
-  }
-  writer.Finish();
-  *last_sequence = sequence - 1;
-  return model;
-}
+using test_db::Expected;
+using test_db::Key;
+using test_db::kKeys;
+using test_db::Model;
+using test_db::WriteRandomDatabase;
 
 // Checks one batch against Get and the model; counts the values found.
 void ExpectBatchAsGet(const Database& db, const Model& model,

@@ -97,12 +97,12 @@ MUTANTS = [
      "level0_order_test",
      "Level0OrderTest.NewerTableWinsWhenItsRangeStartsLater"),
     ("get-version-seeks-deletion-type", "table/table.cc",
-     "      r.options.key_format, user_key,\n"
-     "      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
-     "                          ValueType::kValue));\n",
-     "      r.options.key_format, user_key,\n"
-     "      PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
-     "                          ValueType::kDeletion));\n",
+     "        options.key_format, user_key,\n"
+     "        PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
+     "                            ValueType::kValue));\n",
+     "        options.key_format, user_key,\n"
+     "        PackSequenceAndType(std::min(max_sequence, kMaxSequenceNumber),\n"
+     "                            ValueType::kDeletion));\n",
      "table_get_version_test",
      "TableGetVersion.ValueAndDeletionAtTheExactSequence"),
     ("multi-get-version-seeks-deletion-type", "table/table.cc",
@@ -114,6 +114,11 @@ MUTANTS = [
      "                          ValueType::kDeletion));\n",
      "table_get_version_test",
      "TableGetVersion.MultiGetVersionAnswersEachKeyAsGetVersion"),
+    ("database-pinned-get-copies", "db/database.cc",
+     "    *pinned = std::move(table_value);\n",
+     "    pinned->CopyFrom(table_value.view());\n",
+     "database_pinned_get_test",
+     "CacheAndMmap/DatabasePinnedGetTest.EveryAnswerEqualsTheCopyingGet/*"),
     ("bzip2-truncated-at-limit-not-damage", "util/bzip2_codec.cc",
      '          return Damaged("truncated");\n',
      '          return absl::OutOfRangeError("truncated");\n',

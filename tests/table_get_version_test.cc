@@ -5,9 +5,10 @@
 // type (a value) for a value written at exactly that sequence to be found.
 // Checked on a hand-made key whose values and deletion sit at the sequence
 // boundaries, and against a model (every version of every key, every
-// sequence) on tables whose blocks split one key's versions. MultiGetVersion
-// answers every key of a batch (repeated, unordered, absent keys among
-// them) as GetVersion does, and reads each data block it needs once.
+// sequence) on tables whose blocks split one key's versions; the pinning
+// GetVersion (into a PinnedValue) answers each lookup as the copying one.
+// MultiGetVersion answers every key of a batch (repeated, unordered, absent
+// keys among them) as GetVersion does, and reads each data block it needs once.
 
 #include <algorithm>
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
+#include "bloomtable/pinned_value.h"
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
@@ -67,11 +69,30 @@ std::unique_ptr<Table> Build(const Options& options, const Versions& versions) {
 }
 
 // What GetVersion found, as one string: "v@7", "del@5" or "not found".
+// The pinning GetVersion must find the same: the value pinned to its block,
+// nothing for a deletion or an absent key.
 std::string Lookup(const Table& table, const std::string& user_key,
                    uint64_t max_sequence) {
   KeyVersion version;
   const absl::Status status =
       table.GetVersion(ReadOptions(), user_key, max_sequence, &version);
+  KeyVersion pinned_version;
+  PinnedValue pinned;
+  pinned.CopyFrom("stale");
+  EXPECT_EQ(table.GetVersion(ReadOptions(), user_key, max_sequence,
+                             &pinned_version, &pinned),
+            status)
+      << user_key << "@" << max_sequence;
+  if (status.ok()) {
+    EXPECT_EQ(pinned_version.sequence, version.sequence);
+    EXPECT_EQ(pinned_version.deleted, version.deleted);
+    EXPECT_TRUE(pinned_version.value.empty());
+    EXPECT_EQ(pinned.view(), version.value);
+    EXPECT_EQ(pinned.pinned(), !version.deleted);
+  } else {
+    EXPECT_TRUE(pinned.empty());
+    EXPECT_FALSE(pinned.pinned());
+  }
   if (absl::IsNotFound(status)) return "not found";
   if (!status.ok()) return status.ToString();
   return version.deleted ? absl::StrCat("del@", version.sequence)

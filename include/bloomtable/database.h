@@ -36,6 +36,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/iterator.h"
+#include "bloomtable/pinned_value.h"
 #include "bloomtable/sidecar.h"
 #include "bloomtable/table.h"
 
@@ -317,6 +318,20 @@ class Database {
   // the way (ReportComparisonError).
   absl::StatusOr<std::string> Get(const DatabaseReadOptions& read_options,
                                   std::string_view user_key) const;
+  // As above without copying a value found in a table: `*value` is pinned
+  // to the data block holding it (the block cache's, or the one read for
+  // this call; Table::Get(..., PinnedValue*)). A value found in the log
+  // view, which has no block, is copied into `*value` (pinned() false).
+  // Answers as the copying Get: on any error or NotFound `*value` is left
+  // empty. The value stays valid until `*value` lets go of it, even after
+  // this Database is destroyed, with mmap_reads or without: every data
+  // block owns its bytes (a mapped file's are copied out of the mapping),
+  // so a pinned value never points into a file, a mapping or the
+  // Database's memory. Holding it holds its block (pinned_value.h says
+  // what that costs). `user_key` may lie in what `*value` holds. A block
+  // cache hit into a reused PinnedValue allocates nothing.
+  absl::Status Get(const DatabaseReadOptions& read_options,
+                   std::string_view user_key, PinnedValue* value) const;
 
   // Get for many keys at once: one result per key, in the order of
   // `user_keys`, each what Get returns for that key (a value, NotFound,
@@ -415,9 +430,15 @@ class Database {
  private:
   struct Rep;
   explicit Database(std::unique_ptr<Rep> rep);
-  // Get once the key is known to be one the comparator orders.
-  absl::StatusOr<std::string> GetOrdered(
-      const DatabaseReadOptions& read_options, std::string_view user_key) const;
+  // Both Gets: the value copied into `*value`, or with `pinned` set, pinned
+  // into `*pinned` (`value` then unused).
+  absl::Status GetInto(const DatabaseReadOptions& read_options,
+                       std::string_view user_key, std::string* value,
+                       PinnedValue* pinned) const;
+  // GetInto once the key is known to be one the comparator orders.
+  absl::Status GetOrdered(const DatabaseReadOptions& read_options,
+                          std::string_view user_key, std::string* value,
+                          PinnedValue* pinned) const;
   // MultiGet once the keys are known to be ones the comparator orders.
   std::vector<absl::StatusOr<std::string>> MultiGetOrdered(
       const DatabaseReadOptions& read_options,

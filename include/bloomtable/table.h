@@ -165,6 +165,13 @@ class Table {
   absl::Status GetVersion(const ReadOptions& read_options,
                           std::string_view user_key, uint64_t max_sequence,
                           KeyVersion* version) const;
+  // As above without copying the value: version->value is left empty and a
+  // value is pinned into `*value` as Get(..., PinnedValue*) pins it (a
+  // deletion marker leaves `*value` empty, as does any error or NotFound).
+  // `user_key` may lie in what `*value` holds.
+  absl::Status GetVersion(const ReadOptions& read_options,
+                          std::string_view user_key, uint64_t max_sequence,
+                          KeyVersion* version, PinnedValue* value) const;
 
   // Calls `visit` with every entry in file order (internal keys for
   // kLevelDBInternal) and the offset of the data block holding it, until it

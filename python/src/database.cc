@@ -19,6 +19,7 @@
 #include "python/src/errors.h"
 #include "python/src/iterator_args.h"
 #include "python/src/key_batch.h"
+#include "python/src/pinned_view.h"
 
 namespace py = pybind11;
 
@@ -96,6 +97,16 @@ py::object PyDatabase::Get(std::string_view key_prefix, const py::object& key,
   std::string value;
   if (!Lookup(key_prefix, key, sequence, &value)) return default_value;
   return ToBytes(value);
+}
+
+py::object PyDatabase::GetPinned(std::string_view key_prefix,
+                                 const py::object& key,
+                                 std::optional<uint64_t> sequence) {
+  auto pinned = std::make_unique<PyPinnedValue>();
+  if (!Lookup(key_prefix, key, sequence, nullptr, &pinned->value)) {
+    return py::none();
+  }
+  return PinnedMemoryView(std::move(pinned));
 }
 
 py::list PyDatabase::MultiGet(const py::iterable& keys,
@@ -347,7 +358,8 @@ void PyDatabase::CheckOrdered() const {
 }
 
 bool PyDatabase::Lookup(std::string_view key_prefix, const py::object& key,
-                        std::optional<uint64_t> sequence, std::string* value) {
+                        std::optional<uint64_t> sequence, std::string* value,
+                        PinnedValue* pinned) {
   BytesArg arg(key, "key");
   CheckOrdered();
   DatabaseReadOptions read_options = read_options_;
@@ -359,17 +371,20 @@ bool PyDatabase::Lookup(std::string_view key_prefix, const py::object& key,
     prefixed.append(arg.view());
     lookup = prefixed;
   }
-  absl::StatusOr<std::string> result =
-      handle_->database().Get(read_options, lookup);
-  if (result.ok()) {
-    *value = *std::move(result);
-    return true;
+  absl::Status status;
+  if (pinned != nullptr) {
+    status = handle_->database().Get(read_options, lookup, pinned);
+  } else {
+    absl::StatusOr<std::string> result =
+        handle_->database().Get(read_options, lookup);
+    if (result.ok()) *value = *std::move(result);
+    status = result.status();
   }
-  if (absl::IsNotFound(result.status()) &&
-      FileErrorNumber(result.status()) == 0) {
+  if (status.ok()) return true;
+  if (absl::IsNotFound(status) && FileErrorNumber(status) == 0) {
     return false;
   }
-  ThrowStatus(result.status(), handle_->path());
+  ThrowStatus(status, handle_->path());
 }
 
 }  // namespace python

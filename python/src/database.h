@@ -65,6 +65,11 @@ class PyDatabase {
   pybind11::list MultiGet(const pybind11::iterable& keys,
                           const pybind11::object& default_value,
                           std::optional<uint64_t> sequence);
+  // get_pinned: the value as a read-only memoryview that owns it (pinned to
+  // its block, or a copy for a value in the log), or None.
+  pybind11::object GetPinned(std::string_view key_prefix,
+                             const pybind11::object& key,
+                             std::optional<uint64_t> sequence);
   pybind11::bytes GetItem(std::string_view key_prefix,
                           const pybind11::object& key);
   bool Contains(std::string_view key_prefix, const pybind11::object& key);
@@ -120,8 +125,11 @@ class PyDatabase {
   // Get and iteration need the database's key order: a comparator this
   // build does not know makes them unsupported (versions() still works).
   void CheckOrdered() const;
+  // Database::Get of `key_prefix` + key into `*value`, or with `pinned`
+  // set, into `*pinned`: false if it has no value; raises on errors.
   bool Lookup(std::string_view key_prefix, const pybind11::object& key,
-              std::optional<uint64_t> sequence, std::string* value);
+              std::optional<uint64_t> sequence, std::string* value,
+              PinnedValue* pinned = nullptr);
   IteratorFactory Factory(DatabaseReadOptions read_options) const;
 
   const std::shared_ptr<DatabaseHandle> handle_;

@@ -317,6 +317,19 @@ mmap: read the table files through memory maps instead of pread (default
           "The newest value of `key` (bytes), or `default` if it has none or "
           "its newest version is a deletion. With `sequence`, as of that "
           "sequence number.")
+      .def(
+          "get_pinned",
+          [](PyDatabase& self, const py::object& key,
+             std::optional<uint64_t> sequence) {
+            return self.GetPinned({}, key, sequence);
+          },
+          py::arg("key"), py::kw_only(), py::arg("sequence") = py::none(),
+          "The newest value of `key` as a read-only memoryview, without a "
+          "copy, or None if it has none or its newest version is a "
+          "deletion. With `sequence`, as of that sequence number. A value "
+          "in a table is a view of the data block holding it, which the "
+          "view keeps alive, also after the database is closed; a value in "
+          "the log is copied into the view. bytes(view) copies it.")
       .def("multi_get", &PyDatabase::MultiGet, py::arg("keys"),
            py::arg("default") = py::none(), py::kw_only(),
            py::arg("sequence") = py::none(),

@@ -25,6 +25,7 @@
 #include "python/src/filters.h"
 #include "python/src/iterator_args.h"
 #include "python/src/key_batch.h"
+#include "python/src/pinned_view.h"
 #include "python/src/raw_iterator.h"
 #include "python/src/table_handle.h"
 
@@ -39,12 +40,6 @@ constexpr size_t kDefaultBlockCacheBytes = size_t{8} << 20;
 
 struct PyBlockCache {
   std::shared_ptr<Cache> cache;
-};
-
-// What a memoryview from Table.get_pinned exports: it keeps the value's
-// block alive for as long as a view of it lives.
-struct PyPinnedValue {
-  PinnedValue value;
 };
 
 class PyTable {
@@ -115,7 +110,7 @@ class PyTable {
       if (IsMissingKey(status)) return py::none();
       ThrowStatus(status, handle_->path());
     }
-    return py::memoryview(py::cast(std::move(pinned)));
+    return PinnedMemoryView(std::move(pinned));
   }
 
   py::bytes GetItem(const py::object& key) {
