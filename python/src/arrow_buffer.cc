@@ -26,6 +26,19 @@ char* MapAnonymous(size_t bytes) {
   return static_cast<char*>(p);
 }
 
+// `bytes` (a multiple of the page size) mapped at a multiple of a huge
+// page: a huge page more is mapped, and what lies before and after the
+// aligned part is given back.
+char* MapHugeAligned(size_t bytes) {
+  constexpr size_t kHuge = ArrowBytes::kHugePage;
+  char* const mapped = MapAnonymous(bytes + kHuge);
+  const uintptr_t address = reinterpret_cast<uintptr_t>(mapped);
+  const size_t head = RoundUp(address, kHuge) - address;
+  if (head > 0) ::munmap(mapped, head);
+  ::munmap(mapped + head + bytes, kHuge - head);
+  return mapped + head;
+}
+
 }  // namespace
 
 ArrowBytes::ArrowBytes(size_t capacity, size_t expected) {
@@ -33,32 +46,33 @@ ArrowBytes::ArrowBytes(size_t capacity, size_t expected) {
   const size_t huge = std::min(expected, capacity_) / kHugePage * kHugePage;
   if (huge == 0) {
     data_ = MapAnonymous(capacity_);
+    ends_.push_back(capacity_);
     return;
   }
-  // A huge page must start at a multiple of its size: map a huge page
-  // more than needed and give back what lies before and after the aligned
-  // part.
-  char* const mapped = MapAnonymous(capacity_ + kHugePage);
-  const uintptr_t address = reinterpret_cast<uintptr_t>(mapped);
-  const size_t head = RoundUp(address, kHugePage) - address;
-  if (head > 0) ::munmap(mapped, head);
-  ::munmap(mapped + head + capacity_, kHugePage - head);
-  data_ = mapped + head;
+  data_ = MapHugeAligned(capacity_);
 #ifdef MADV_HUGEPAGE
   // Advice only: without huge pages the bytes are small pages, as the tail.
-  ::madvise(data_, huge, MADV_HUGEPAGE);
+  if (::madvise(data_, huge, MADV_HUGEPAGE) == 0 && huge < capacity_) {
+    ends_.push_back(huge);
+  }
 #endif
+  ends_.push_back(capacity_);
 }
 
 ArrowBytes::ArrowBytes(ArrowBytes&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
-      capacity_(std::exchange(other.capacity_, 0)) {}
+      capacity_(std::exchange(other.capacity_, 0)),
+      ends_(std::move(other.ends_)) {
+  other.ends_.clear();
+}
 
 ArrowBytes& ArrowBytes::operator=(ArrowBytes&& other) noexcept {
   if (this != &other) {
     Unmap();
     data_ = std::exchange(other.data_, nullptr);
     capacity_ = std::exchange(other.capacity_, 0);
+    ends_ = std::move(other.ends_);
+    other.ends_.clear();
   }
   return *this;
 }
@@ -66,21 +80,35 @@ ArrowBytes& ArrowBytes::operator=(ArrowBytes&& other) noexcept {
 void ArrowBytes::Grow(size_t capacity) {
   if (capacity <= capacity_) return;
   capacity = RoundUp(capacity, PageSize());
-  if (data_ == nullptr) {
-    data_ = MapAnonymous(capacity);
-    capacity_ = capacity;
-    return;
+  // The new mapping, aligned as the old so that huge pages stay whole;
+  // then each of the old mappings' pages moved to the same offset in it
+  // (a move spans one mapping at most).
+  char* const grown = MapHugeAligned(capacity);
+  size_t start = 0;
+  for (const size_t end : ends_) {
+    void* moved = ::mremap(data_ + start, end - start, end - start,
+                           MREMAP_MAYMOVE | MREMAP_FIXED, grown + start);
+    if (moved == MAP_FAILED) {
+      // The bytes moved so far are in `grown`: give both up.
+      ::munmap(grown, capacity);
+      ::munmap(data_ + start, capacity_ - start);
+      data_ = nullptr;
+      capacity_ = 0;
+      ends_.clear();
+      throw std::bad_alloc();
+    }
+    start = end;
   }
-  void* p = ::mremap(data_, capacity_, capacity, MREMAP_MAYMOVE);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  data_ = static_cast<char*>(p);
+  data_ = grown;
   capacity_ = capacity;
+  ends_.push_back(capacity_);
 }
 
 void ArrowBytes::Unmap() {
   if (data_ != nullptr) ::munmap(data_, capacity_);
   data_ = nullptr;
   capacity_ = 0;
+  ends_.clear();
 }
 
 }  // namespace python

@@ -20,6 +20,7 @@
 #define BLOOMTABLE_PYTHON_SRC_ARROW_BUFFER_H_
 
 #include <cstddef>
+#include <vector>
 
 namespace bloomtable {
 namespace python {
@@ -42,9 +43,8 @@ class ArrowBytes {
   char* data() const { return data_; }
   size_t capacity() const { return capacity_; }
 
-  // Makes the capacity at least `capacity`, keeping the bytes (in place
-  // when the address space after the mapping is free, else by moving the
-  // pages, never by copying them). Throws std::bad_alloc.
+  // Makes the capacity at least `capacity`, keeping the bytes: their pages
+  // are moved into a larger mapping, never copied. Throws std::bad_alloc.
   void Grow(size_t capacity);
 
  private:
@@ -52,6 +52,9 @@ class ArrowBytes {
 
   char* data_ = nullptr;
   size_t capacity_ = 0;
+  // Where the kernel's mappings of the bytes end, in order (advice splits
+  // a mapping, and a page move must not span two).
+  std::vector<size_t> ends_;
 };
 
 }  // namespace python
