@@ -131,8 +131,13 @@ ArrowBatch::~ArrowBatch() {
   }
 }
 
-void ArrowBatch::Grow(Column* c, size_t more) {
-  c->bytes.Grow(std::max(c->size + more, 2 * c->bytes.capacity()));
+void ArrowBatch::Grow(Column* c, size_t more) const {
+  // The batch is expected to end as full as its rows so far foretell (one
+  // row's bytes per row to come): huge pages up to there.
+  const size_t filled = c->size + more;
+  const size_t expected =
+      std::min(soft_bytes_, filled / (rows_ + 1) * max_rows_);
+  c->bytes.Grow(std::max(filled, 2 * c->bytes.capacity()), expected);
 }
 
 void ArrowBatch::Reset() {

@@ -99,7 +99,7 @@ class ArrowBatch {
     uint64_t* values = nullptr;  // uint64: max_rows
   };
   // Makes room for `more` bytes.
-  static void Grow(Column* c, size_t more);
+  void Grow(Column* c, size_t more) const;
   // Allocates the buffers of an empty batch.
   void Reset();
 

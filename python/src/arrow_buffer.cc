@@ -43,20 +43,29 @@ char* MapHugeAligned(size_t bytes) {
 
 ArrowBytes::ArrowBytes(size_t capacity, size_t expected) {
   capacity_ = RoundUp(capacity == 0 ? 1 : capacity, PageSize());
-  const size_t huge = std::min(expected, capacity_) / kHugePage * kHugePage;
-  if (huge == 0) {
-    data_ = MapAnonymous(capacity_);
-    ends_.push_back(capacity_);
-    return;
-  }
-  data_ = MapHugeAligned(capacity_);
-#ifdef MADV_HUGEPAGE
-  // Advice only: without huge pages the bytes are small pages, as the tail.
-  if (::madvise(data_, huge, MADV_HUGEPAGE) == 0 && huge < capacity_) {
-    ends_.push_back(huge);
-  }
-#endif
+  data_ = expected >= kHugePage ? MapHugeAligned(capacity_)
+                                : MapAnonymous(capacity_);
   ends_.push_back(capacity_);
+  AdviseHuge(0, expected);
+}
+
+void ArrowBytes::AdviseHuge(size_t from, size_t to) {
+#ifdef MADV_HUGEPAGE
+  const size_t begin = RoundUp(from, kHugePage);
+  const size_t end = std::min(to, capacity_) / kHugePage * kHugePage;
+  if (begin >= end) return;
+  // Advice only: without huge pages the bytes stay in small pages.
+  if (::madvise(data_ + begin, end - begin, MADV_HUGEPAGE) != 0) return;
+  for (const size_t split : {begin, end}) {
+    auto at = std::lower_bound(ends_.begin(), ends_.end(), split);
+    if (split > 0 && (at == ends_.end() || *at != split)) {
+      ends_.insert(at, split);
+    }
+  }
+#else
+  (void)from;
+  (void)to;
+#endif
 }
 
 ArrowBytes::ArrowBytes(ArrowBytes&& other) noexcept
@@ -77,7 +86,7 @@ ArrowBytes& ArrowBytes::operator=(ArrowBytes&& other) noexcept {
   return *this;
 }
 
-void ArrowBytes::Grow(size_t capacity) {
+void ArrowBytes::Grow(size_t capacity, size_t expected) {
   if (capacity <= capacity_) return;
   capacity = RoundUp(capacity, PageSize());
   // The new mapping, aligned as the old so that huge pages stay whole;
@@ -99,9 +108,11 @@ void ArrowBytes::Grow(size_t capacity) {
     }
     start = end;
   }
+  const size_t old_capacity = capacity_;
   data_ = grown;
   capacity_ = capacity;
   ends_.push_back(capacity_);
+  AdviseHuge(old_capacity, expected);
 }
 
 void ArrowBytes::Unmap() {

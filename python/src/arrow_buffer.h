@@ -44,10 +44,14 @@ class ArrowBytes {
   size_t capacity() const { return capacity_; }
 
   // Makes the capacity at least `capacity`, keeping the bytes: their pages
-  // are moved into a larger mapping, never copied. Throws std::bad_alloc.
-  void Grow(size_t capacity);
+  // are moved into a larger mapping, never copied. The new room up to
+  // `expected` bytes is advised huge, as in the constructor. Throws
+  // std::bad_alloc.
+  void Grow(size_t capacity, size_t expected);
 
  private:
+  // Advises the whole huge pages in [from, to) (within the capacity).
+  void AdviseHuge(size_t from, size_t to);
   void Unmap();
 
   char* data_ = nullptr;
