@@ -142,6 +142,15 @@ def test_close_during_an_export_fails_the_stream_and_never_crashes(written):
         pa.table(db)
 
 
+def test_a_failed_stream_keeps_failing_and_never_ends_as_if_complete(written):
+    db = bloomtable.Database(written.path)
+    reader = pa.RecordBatchReader.from_stream(db.iterator())
+    db.close()
+    for _ in range(2):
+        with pytest.raises((OSError, pa.ArrowInvalid), match="database is closed"):
+            reader.read_next_batch()
+
+
 def test_exports_run_in_threads_while_others_read(written):
     model = written.model()
     with bloomtable.Database(written.path) as db:
