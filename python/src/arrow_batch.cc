@@ -53,15 +53,14 @@ void FillSchema(ArrowSchema* out, const char* format, SchemaHolder* holder,
   out->private_data = holder;
 }
 
-// What an exported column owns: its buffers (malloc'ed) and their pointers.
+// What an exported column owns: its buffers and their pointers.
 struct ColumnHolder {
   ~ColumnHolder() {
     std::free(offsets);
-    std::free(data);
     std::free(values);
   }
   int32_t* offsets = nullptr;
-  char* data = nullptr;
+  ArrowBytes bytes;
   uint64_t* values = nullptr;
   const void* buffers[3] = {nullptr, nullptr, nullptr};
 };
@@ -119,9 +118,8 @@ ArrowBatch::ArrowBatch(const std::vector<ArrowField>& fields, size_t max_rows,
       soft_bytes_(soft_bytes),
       last_bytes_(fields.size(), 0) {
   for (const ArrowField& field : fields) {
-    Column c;
-    c.type = field.type;
-    columns_.push_back(c);
+    columns_.emplace_back();
+    columns_.back().type = field.type;
   }
   Reset();
 }
@@ -129,17 +127,17 @@ ArrowBatch::ArrowBatch(const std::vector<ArrowField>& fields, size_t max_rows,
 ArrowBatch::~ArrowBatch() {
   for (Column& c : columns_) {
     std::free(c.offsets);
-    std::free(c.data);
     std::free(c.values);
   }
 }
 
-void ArrowBatch::Grow(Column* c, size_t more) {
-  const size_t capacity = std::max(c->size + more, 2 * c->capacity);
-  void* grown = std::realloc(c->data, capacity);
-  if (grown == nullptr) throw std::bad_alloc();
-  c->data = static_cast<char*>(grown);
-  c->capacity = capacity;
+void ArrowBatch::Grow(Column* c, size_t more) const {
+  // The batch is expected to end as full as its rows so far foretell (one
+  // row's bytes per row to come): huge pages up to there.
+  const size_t filled = c->size + more;
+  const size_t expected =
+      std::min(soft_bytes_, filled / (rows_ + 1) * max_rows_);
+  c->bytes.Grow(std::max(filled, 2 * c->bytes.capacity()), expected);
 }
 
 void ArrowBatch::Reset() {
@@ -155,11 +153,12 @@ void ArrowBatch::Reset() {
         static_cast<int32_t*>(Allocate((max_rows_ + 1) * sizeof(int32_t)));
     c.offsets[0] = 0;
     // Room for a batch like the last one and a quarter more (the first:
-    // 1 MiB), so that the bytes are rarely moved as they grow. Pages
-    // allocated but not written cost address space, not memory.
+    // 1 MiB), so that the bytes are rarely moved as they grow; as many
+    // bytes as the last batch held are expected (huge pages). Pages mapped
+    // but not written cost address space, not memory.
     const size_t last = last_bytes_[i];
-    c.capacity = last == 0 ? kFirstBatchBytes : last + last / 4;
-    c.data = static_cast<char*>(Allocate(c.capacity));
+    c.bytes = ArrowBytes(last == 0 ? kFirstBatchBytes : last + last / 4,
+                         /*expected=*/last);
   }
 }
 
@@ -183,9 +182,9 @@ void ArrowBatch::Export(ArrowArray* out) {
       child.n_buffers = 2;
     } else {
       holder->offsets = std::exchange(c.offsets, nullptr);
-      holder->data = std::exchange(c.data, nullptr);
+      holder->bytes = std::move(c.bytes);
       holder->buffers[1] = holder->offsets;
-      holder->buffers[2] = holder->data;
+      holder->buffers[2] = holder->bytes.data();
       child.n_buffers = 3;
     }
     child.buffers = holder->buffers;

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "python/src/arrow_buffer.h"
 #include "python/src/arrow_c_data.h"
 
 namespace bloomtable {
@@ -67,9 +68,9 @@ class ArrowBatch {
   // rows() < max_rows.
   void AppendBytes(size_t column, std::string_view bytes) {
     Column& c = columns_[column];
-    if (bytes.size() > c.capacity - c.size) Grow(&c, bytes.size());
+    if (bytes.size() > c.bytes.capacity() - c.size) Grow(&c, bytes.size());
     if (!bytes.empty())
-      std::memcpy(c.data + c.size, bytes.data(), bytes.size());
+      std::memcpy(c.bytes.data() + c.size, bytes.data(), bytes.size());
     c.size += bytes.size();
     c.offsets[rows_ + 1] = static_cast<int32_t>(c.size);
   }
@@ -86,19 +87,19 @@ class ArrowBatch {
   // What a column's bytes reserve in the first batch.
   static constexpr size_t kFirstBatchBytes = 1 << 20;
 
-  // A column's buffers, malloc'ed (handed to the exported array, which
-  // frees them): bytes grow with realloc, which moves a large block by
-  // remapping its pages rather than copying them.
+  // A column's buffers, handed to the exported array, which frees them:
+  // offsets and values malloc'ed, bytes mapped (arrow_buffer.h: they grow
+  // by remapping, never by copying, and the part the last batch filled is
+  // backed by huge pages).
   struct Column {
     ArrowType type;
     int32_t* offsets = nullptr;  // binary and strings: max_rows + 1
-    char* data = nullptr;        // binary and strings
+    ArrowBytes bytes;            // binary and strings
     size_t size = 0;
-    size_t capacity = 0;
     uint64_t* values = nullptr;  // uint64: max_rows
   };
   // Makes room for `more` bytes.
-  static void Grow(Column* c, size_t more);
+  void Grow(Column* c, size_t more) const;
   // Allocates the buffers of an empty batch.
   void Reset();
 

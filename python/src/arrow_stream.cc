@@ -1,6 +1,7 @@
 #include "python/src/arrow_stream.h"
 
 #include <cerrno>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -19,6 +20,7 @@ struct StreamState {
   std::unique_ptr<ArrowBatchSource> source;
   ArrowBatch batch;
   bool done = false;
+  int error = 0;  // once a Fill failed: every later call reports it
   std::string last_error;
 };
 
@@ -35,23 +37,32 @@ int GetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
 absl::Status WithoutGil(StreamState* state, bool* done) {
   const bool held = PyGILState_Check() != 0;
   PyThreadState* saved = held ? PyEval_SaveThread() : nullptr;
-  absl::Status status = state->source->Fill(&state->batch, done);
+  absl::Status status;
+  try {
+    status = state->source->Fill(&state->batch, done);
+  } catch (const std::bad_alloc&) {
+    // Thrown out of a C callback it would end the process: the consumer
+    // gets ENOMEM instead.
+    status = absl::ResourceExhaustedError("out of memory filling a batch");
+  }
   if (held) PyEval_RestoreThread(saved);
   return status;
 }
 
 int GetNext(ArrowArrayStream* stream, ArrowArray* out) {
   StreamState* state = StateOf(stream);
+  if (state->error != 0) return state->error;
   if (!state->done) {
     absl::Status status = WithoutGil(state, &state->done);
     if (!status.ok()) {
       state->last_error = std::string(status.message());
       state->done = true;
-      return absl::IsInvalidArgument(status) ||
-                     absl::IsFailedPrecondition(status)
-                 ? EINVAL
-             : absl::IsResourceExhausted(status) ? ENOMEM
-                                                 : EIO;
+      state->error =
+          absl::IsInvalidArgument(status) || absl::IsFailedPrecondition(status)
+              ? EINVAL
+          : absl::IsResourceExhausted(status) ? ENOMEM
+                                              : EIO;
+      return state->error;
     }
   }
   if (state->batch.rows() == 0) {

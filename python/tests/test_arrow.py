@@ -142,6 +142,15 @@ def test_close_during_an_export_fails_the_stream_and_never_crashes(written):
         pa.table(db)
 
 
+def test_a_failed_stream_keeps_failing_and_never_ends_as_if_complete(written):
+    db = bloomtable.Database(written.path)
+    reader = pa.RecordBatchReader.from_stream(db.iterator())
+    db.close()
+    for _ in range(2):
+        with pytest.raises((OSError, pa.ArrowInvalid), match="database is closed"):
+            reader.read_next_batch()
+
+
 def test_exports_run_in_threads_while_others_read(written):
     model = written.model()
     with bloomtable.Database(written.path) as db:
@@ -158,3 +167,40 @@ def test_exports_run_in_threads_while_others_read(written):
         for thread in threads:
             thread.join()
     assert results == [sorted(model)] * 4
+
+
+def test_batches_concatenate_to_the_pairs_as_their_bytes_grow_and_shrink(tmp_path):
+    # Batches after the first reserve room (and huge pages) for as many
+    # bytes as the batch before them held: here the values grow from one
+    # batch to the next past that reserve, a single value is larger than a
+    # whole batch's reserve, and the last batch is far smaller than the one
+    # before. The batches, put end to end, are still the pairs iteration
+    # yields, each batch at most 65,536 rows.
+    def value(i):
+        if i == 70_000:
+            return b"L" * (5 << 20)
+        return (b"%d:" % i) * (8 + 2 * (i // 20_000))
+
+    path = tmp_path / "growing.ldb"
+    count = 200_000
+    bloomtable.build_table(path, ((b"%08d" % i, value(i)) for i in range(count)),
+                           compression="none")
+    with bloomtable.Table(path) as t:
+        batches = list(pa.RecordBatchReader.from_stream(t))
+        pairs = list(t.items())
+    assert len(pairs) == count
+    assert [b.num_rows for b in batches] == [65_536] * 3 + [count - 3 * 65_536]
+    keys = [k for b in batches for k in b.column("key").to_pylist()]
+    values = [v for b in batches for v in b.column("value").to_pylist()]
+    assert list(zip(keys, values)) == pairs
+    assert values[70_000] == value(70_000)
+
+
+def test_an_empty_table_exports_no_rows(tmp_path):
+    path = tmp_path / "empty.ldb"
+    bloomtable.build_table(path, [])
+    with bloomtable.Table(path) as t:
+        got = pa.table(t)
+        assert list(pa.RecordBatchReader.from_stream(t)) == []
+    assert got.num_rows == 0
+    assert got.column_names == ["key", "value"]
