@@ -4,7 +4,6 @@
 #include <utility>
 #include <vector>
 
-
 namespace bloomtable {
 
 class LogView::Iter final : public Iterator {
