@@ -227,11 +227,11 @@ run main "$db_bench" "${common[@]}" --filter=leveldb_bloom,cache_local_bloom,rib
 # are done) on copies of one directory that LevelDB wrote with its default
 # options and its Bloom at 10 bits per key, and RocksDB opened read-only on
 # its own compacted database of the same keys (Bloom and Ribbon at the
-# sidecars' 10 stored bits per key).
+# sidecars' 10 stored bits per key). seekrandom: a Seek, then 16 Nexts.
 db_rows=(--num=$num --reads=$reads --min_seconds=$min_seconds --stored_bits=10
   --io=pread,mmap --filter=ribbon --filter_layout=whole_table
   --engines=bloomtable_db,bloomtable_db+sidecars,leveldb_dir,rocksdb_readonly
-  --compare_no_filter=false
+  --compare_no_filter=false --seek_nexts=16
   --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,seekrandom,readseq)
 run db "$db_bench" "${common[@]}" "${db_rows[@]}"
 # The same on a layout that no reader changes: LevelDB compacted every key
