@@ -633,6 +633,17 @@ class VerdictTest(unittest.TestCase):
         self.assertNotIn("met (tested)", text)
 
 
+class SmallRunBannerTest(unittest.TestCase):
+    def test_python_json_is_judged_by_its_own_parameters(self):
+        full = {"parameters": {"keys": 1000000, "repeats": 3}}
+        self.assertEqual(summary.small_run_banner([("python.json", full)]),
+                         "")
+        for small in ({"keys": 20000, "repeats": 3},
+                      {"keys": 1000000, "repeats": 1}):
+            self.assertIn("python.json", summary.small_run_banner(
+                [("python.json", {"parameters": small})]))
+
+
 class CommitTest(unittest.TestCase):
     """The page refuses "met" where its runs do not come from one commit."""
 
@@ -1239,17 +1250,25 @@ class ReadmeFiguresTest(unittest.TestCase):
 
     def test_a_typed_in_or_misattributed_figure_is_caught(self):
         marker = ("\n main.json bloomtable ribbon whole_table pread: "
-                  "readmissing readnearmiss\n")
+                  "readmissing readrandom\n")
         results = os.path.join(HERE, "results")
-        right = figure_mismatches(marker, "0.050 and 0.044", results)
+        row = next(c for c in common.load(results, "main.json")["configs"]
+                   if c["engine"] == "bloomtable" and c["filter"] == "ribbon"
+                   and c.get("filter_layout") == "whole_table" and
+                   c["io"] == "pread")
+        absent, present = (
+            f"{common.results_of(row, w)['micros_per_op']:.3f}"
+            for w in ("readmissing", "readrandom"))
+        self.assertNotEqual(absent, present)
+        right = figure_mismatches(marker, f"{absent} and {present}", results)
         self.assertEqual(right, [])
         # A figure that is in the JSON, but another row's or column's.
-        swapped = figure_mismatches(marker, "0.044 and 0.050", results)
-        self.assertEqual([m[0] for m in swapped], ["0.044", "0.050"])
-        self.assertIn("9.99", [m[0] for m in figure_mismatches(
-            marker, "0.050 and 9.99", results)])
-        self.assertTrue(figure_mismatches(marker, "0.050 only", results))
-
+        swapped = figure_mismatches(marker, f"{present} and {absent}",
+                                    results)
+        self.assertEqual([m[0] for m in swapped], [present, absent])
+        self.assertIn("99.99", [m[0] for m in figure_mismatches(
+            marker, f"{absent} and 99.99", results)])
+        self.assertTrue(figure_mismatches(marker, f"{absent} only", results))
 
 if __name__ == "__main__":
     unittest.main()
