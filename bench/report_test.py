@@ -644,6 +644,47 @@ class SmallRunBannerTest(unittest.TestCase):
                 [("python.json", {"parameters": small})]))
 
 
+class PythonViewGoalsTest(unittest.TestCase):
+    @staticmethod
+    def summary(median, low=None, high=None):
+        return {"median": median, "min": low or median, "max": high or median}
+
+    def test_view_goals_follow_the_runs_and_the_package_figures(self):
+        s = self.summary
+        report = {
+            "medians": {
+                "view": {"get_present": s(100), "scan_per_entry": s(60),
+                         "arrow_per_entry": s(110, 100, 130),
+                         "cpp_scan_per_entry": s(100)},
+                "plyvel": {"get_present": s(200), "scan_per_entry": s(100),
+                           "list_per_entry": s(250)}},
+            "arrow_memory": {"ratio_to_table": s(1.1, 1.1, 1.6)},
+            "dask": {"keys": 5000000,
+                     "seconds": {"1": s(2.0, 1.9, 2.1),
+                                 "2": s(1.0, 0.9, 1.1)}},
+            "goals": {"versions_memory_mib": {
+                "goal": 64, "ratio": 80.0, "against": "MiB"}}}
+        rows = {r[0]: r[2] for r in (
+            [c.strip() for c in line.strip("|").split("|")]
+            for line in python_section.view_goals(report).splitlines()[2:])}
+        self.assertEqual(rows["`view` get_present ≤ 0.8× plyvel's"], "met")
+        # 0.6 of plyvel's scan: within 0.7.
+        self.assertEqual(rows["`view` scan_per_entry ≤ 0.7× plyvel's"],
+                         "met")
+        # 1.0–1.3 against a line of 1.2: the runs straddle it.
+        self.assertIn("straddles", rows[
+            "`view` Arrow export per entry ≤ 1.2× the C++ view's full scan"])
+        self.assertEqual(rows["`view` Arrow export per entry ≤ 0.6× plyvel "
+                              "building a list of pairs"], "met")
+        # A peak of 1.6× in one run: not met.
+        self.assertEqual(rows["peak memory of the Arrow export ≤ 1.5× the "
+                              "table's own size"], "**not met**")
+        # 1.9/1.1 = 1.73× at the least: met.
+        self.assertEqual(rows["Dask reduction over 5,000,000 keys: 2 worker "
+                              "processes ≥ 1.5× faster than 1"], "met")
+        self.assertEqual(rows["`versions()` holds ≤ 64 MiB"], "**not met**")
+
+
 class CommitTest(unittest.TestCase):
     """The page refuses "met" where its runs do not come from one commit."""
 

@@ -3,7 +3,8 @@
 the read-only database view, from Python.
 """
 
-from page.common import MET, decide_ratio, runs_of, table, verdict
+from page.common import (MET, MISSED, decide_ratio, runs_of, table,
+                         verdict)
 
 # operation: (the label of what it is compared with, the ratio it must not
 # pass); the same goals as bench_python.py's, recomputed here from the
@@ -23,6 +24,63 @@ COLUMNS = [
     ("build_seconds", "build s"),
     ("cpp_get_absent", "C++ Table::Get absent ns"),
 ]
+
+
+# The read-only view and the Arrow export, from Python: (goal, the view's
+# metric, the engine and metric it is compared with, the ratio it must not
+# pass).
+VIEW_GOALS = [
+    ("`view` get_present ≤ 0.8× plyvel's", "get_present", "plyvel",
+     "get_present", 0.8),
+    ("`view` scan_per_entry ≤ 0.7× plyvel's", "scan_per_entry", "plyvel",
+     "scan_per_entry", 0.7),
+    ("`view` Arrow export per entry ≤ 1.2× the C++ view's full scan",
+     "arrow_per_entry", "view", "cpp_scan_per_entry", 1.2),
+    ("`view` Arrow export per entry ≤ 0.6× plyvel building a list of pairs",
+     "arrow_per_entry", "plyvel", "list_per_entry", 0.6),
+]
+
+
+def view_goals(report):
+    """Rows of the view's and the package's goals: timings decided by the
+    noise rule on their runs; the memory and the Dask speed-up from
+    bench_python.py's figures."""
+    summary = report.get("medians", {})
+    rows = []
+    for goal, metric, base_engine, base_metric, limit in VIEW_GOALS:
+        mine = median(summary, "view", metric)
+        base = median(summary, base_engine, base_metric)
+        decision = None if mine is None or not base else decide_ratio(
+            runs_of(summary["view"], metric),
+            runs_of(summary[base_engine], base_metric), limit)
+        rows.append([goal, "-" if decision is None else f"{mine / base:.2f}×",
+                     verdict(decision)])
+    memory = (report.get("arrow_memory") or {}).get("ratio_to_table") or {}
+    if memory.get("max") is not None:
+        rows.append(["peak memory of the Arrow export ≤ 1.5× the table's "
+                     "own size", f"{memory['median']:.2f}× (at most "
+                     f"{memory['max']:.2f}×)",
+                     verdict(MET if memory["max"] <= 1.5 else MISSED)])
+    seconds = ((report.get("dask") or {}).get("seconds") or {})
+    if "1" in seconds and "2" in seconds:
+        one, two = seconds["1"], seconds["2"]
+        # 2 workers at least 1.5× faster: their time ≤ 1/1.5 of 1 worker's.
+        decision = decide_ratio(runs_of(seconds, "2"), runs_of(seconds, "1"),
+                                1 / 1.5)
+        rows.append([f"Dask reduction over {report['dask'].get('keys', 0):,} "
+                     "keys: 2 worker processes ≥ 1.5× faster than 1",
+                     f"{one['median'] / two['median']:.2f}× (least "
+                     f"{one['min'] / two['max']:.2f}×)", verdict(decision)])
+    for key, name in (("versions_memory_mib", "`versions()`"),
+                      ("jsonl_memory_mib", "the tool's `--jsonl`")):
+        goal = (report.get("goals") or {}).get(key)
+        if goal:
+            rows.append([f"{name} holds ≤ {goal['goal']:g} MiB",
+                         f"{goal['ratio']:.1f} MiB ({goal['against']})",
+                         verdict(MET if goal["ratio"] <= goal["goal"]
+                                 else MISSED)])
+    return table(["goal (the view and the package, from Python)", "measured",
+                  "status"], rows)
 
 
 def cell(row, metric):
@@ -110,4 +168,5 @@ def python_section(report):
         out.append("")
         out.append("Where the goal is not met the peer or the loop is ahead "
                    "or within the runs' noise: " + "; ".join(behind) + ".")
+    out += ["", view_goals(report)]
     return "\n".join(out)
