@@ -1082,8 +1082,8 @@ class DatabaseSectionTest(DatabaseProfileChecks, CategoryChecks,
         # 1M keys in at most 0.26 s: 3.8M keys/s; at least 0.24/0.15 =
         # 1.6× on 2 threads.
         self.assertEqual(build, "met")
-        # Slower than 0.25× leveldb_dir, and a 2-thread build that can be
-        # as slow as 1.5×: not met.
+        # Slower than 0.25× leveldb_dir; a 2-thread build between 1.5× and
+        # 1.86× the single thread: it straddles the line.
         slow = db_report_json(RELEASE_PEERS, sidecars=(0.3, 0.2, 1.0, 0.1),
                               build=(1_000_000, 250_000.0, [240_000, 260_000],
                                      150_000.0, [140_000, 160_000]))
@@ -1092,7 +1092,7 @@ class DatabaseSectionTest(DatabaseProfileChecks, CategoryChecks,
                               "leveldb_dir (pread)"], "**not met**")
         build = next(v for k, v in rows.items()
                      if k.startswith("building sidecars"))
-        self.assertEqual(build, "**not met**")
+        self.assertIn("straddles", build)
         # The compacted layout halves the limit against RocksDB.
         rocks = ("absent-key Get with sidecars ≤ 1.0× (compacted: 0.5×) "
                  "rocksdb_readonly bloom (pread)")
