@@ -73,6 +73,18 @@ DB_PROFILES = [
     ("absent keys, leveldb_dir, compacted", "leveldb_dir", "readmissing",
      "compacted"),
 ]
+# Present keys, full scans and seeks (a Seek and 16 Nexts) of the view and
+# of leveldb::DB, on both layouts.
+DB_PROFILES += [
+    (f"{what}, {engine}" + ("" if source == "as_written" else ", compacted"),
+     engine, workload, source)
+    for source in DB_SOURCES
+    for workload, what in (("readrandom", "present keys"),
+                           ("readseq", "full scan"),
+                           ("seekrandom", "seek and 16 nexts"))
+    for engine in ("bloomtable_db", "leveldb_dir")
+    if (workload, source) != ("readrandom", "as_written")
+]
 DB_STORED_BITS = 10
 
 # "  12.34%  db_bench  [.] symbol" with --sort dso,symbol (perf may pad the
@@ -159,7 +171,8 @@ def db_common(args, db, source="as_written"):
     return [args.db_bench, f"--num={args.num}", "--cache_size=8M",
             "--io=pread", "--compare_no_filter=false", f"--db={db}",
             f"--leveldb_source={source}", "--filter=ribbon",
-            "--filter_layout=whole_table", "--rocksdb_filters=bloom"]
+            "--filter_layout=whole_table", "--rocksdb_filters=bloom",
+            "--seek_nexts=16"]
 
 
 def load_json(path):

@@ -63,6 +63,10 @@ def main():
     db_compacted = load("db_compacted.json")
     if db_compacted is not None:
         named.append(("db_compacted.json", db_compacted))
+    db_unverified = {name: load(name) for name in
+                     ("db_unverified.json", "db_compacted_unverified.json")}
+    named += [(name, run) for name, run in db_unverified.items()
+              if run is not None]
     cold_io_run = load("cold_io.json")
     warm_io_run = load("warm_io.json")
     named += [("cold_io.json", cold_io_run), ("warm_io.json", warm_io_run)]
@@ -96,7 +100,10 @@ def main():
         "compression": details.compression_table(compression),
         "python": python_section.python_section(python),
         "scans": scan_text,
-        "db_readonly": database.db_section(db_run, profile, db_compacted),
+        "db_readonly": database.db_section(
+            db_run, profile, db_compacted,
+            db_unverified["db_unverified.json"],
+            db_unverified["db_compacted_unverified.json"]),
         "cold_io": cold_io.cold_io_section(cold_io_run, warm_io_run),
         "provenance": runs.provenance(named),
         "plots": plots_rel,

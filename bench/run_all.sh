@@ -220,7 +220,7 @@ run main "$db_bench" "${common[@]}" --filter=leveldb_bloom,cache_local_bloom,rib
   --reads=$reads --min_seconds=$min_seconds --stored_bits=10 --io=pread,mmap \
   --engines=bloomtable$peer_tables,leveldb,leveldb+bloomtable,rocksdb \
   --compare_no_filter=false \
-  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated
+  --benchmarks=fillrandom,readrandom,readmissing,readnearmiss,readunrelated,readseq
 # The read-only database rows: bloomtable's Database view without and with
 # sidecar filters (Ribbon, whole-table, at 10 stored bits per key) and a
 # leveldb::DB (leveldb_dir, measured once the compactions its open started
@@ -238,6 +238,16 @@ run db "$db_bench" "${common[@]}" "${db_rows[@]}"
 # into one level, its live log empty.
 run db_compacted "$db_bench" "${common[@]}" "${db_rows[@]}" \
   --leveldb_source=compacted
+# The view's present-key, scan and seek rows again with checksums verified
+# on no side, on both layouts.
+unverified_rows=(--num=$num --reads=$reads --min_seconds=$min_seconds
+  --stored_bits=10 --io=pread,mmap --filter=ribbon --filter_layout=whole_table
+  --engines=bloomtable_db,leveldb_dir --compare_no_filter=false
+  --seek_nexts=16 --verify_checksum=false
+  --benchmarks=fillrandom,readrandom,seekrandom,readseq)
+run db_unverified "$db_bench" "${common[@]}" "${unverified_rows[@]}"
+run db_compacted_unverified "$db_bench" "${common[@]}" \
+  "${unverified_rows[@]}" --leveldb_source=compacted
 # Bulk builds of one table, with and without a filter; false positives at
 # each stored budget; the filters alone.
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \

@@ -32,7 +32,8 @@ ABSENT = ("readmissing", "readnearmiss", "readunrelated")
 RATIO_GOALS = [
     ("absent-key Get ≤ 0.5× leveldb_dir", ABSENT, LEVELDB, 0.5),
     ("present-key Get ≤ 0.8× leveldb_dir", ("readrandom",), LEVELDB, 0.8),
-    ("full scan ≤ 0.8× leveldb_dir per entry", ("readseq",), LEVELDB, 0.8),
+    ("full scan ≤ 0.7× leveldb_dir per entry", ("readseq",), LEVELDB, 0.7),
+    ("Seek + 16 Next ≤ 0.8× leveldb_dir", ("seekrandom",), LEVELDB, 0.8),
     ("absent-key Get ≤ 1.0× rocksdb_readonly", ABSENT, ROCKSDB, 1.0),
 ]
 # The sidecars' goals: (goal, workloads, peer engine, peer filter, limit on
@@ -205,7 +206,11 @@ def opening_goal(db):
                          f"and the first lookup, over {len(reads)} results")
 
 
-def goals(db, peers=(LEVELDB, ROCKSDB), compacted=False):
+def goals(db, peers=(LEVELDB, ROCKSDB), compacted=False,
+          ratio_goals_only=False):
+    """The goals decided on one run. `ratio_goals_only`: only the view's
+    ratio goals whose workloads the run measured (the runs with checksums
+    verified on neither side)."""
     rows = []
     provenance = peer_provenance(db)
     for name, workloads, peer, limit in RATIO_GOALS:
@@ -214,6 +219,8 @@ def goals(db, peers=(LEVELDB, ROCKSDB), compacted=False):
         for io in (io_paths(db) if db is not None else ["pread"]):
             ratios = [(w, ratio(db, w, io, peer)) if db is not None
                       else (w, None) for w in workloads]
+            if ratio_goals_only and all(r is None for _, r in ratios):
+                continue
             ok = None if db is None else decision(db, workloads, io, peer,
                                                   limit)
             if provenance[0] is True:
@@ -226,6 +233,8 @@ def goals(db, peers=(LEVELDB, ROCKSDB), compacted=False):
             measured = measured or "no rows"
             rows.append([f"{name} ({io})", measured,
                          cross_verdict(ok, provenance)])
+    if ratio_goals_only:
+        return table(["goal", "measured", "status"], rows)
     for name, workloads, peer, peer_filter, limit, compacted_limit in \
             SIDECAR_GOALS:
         if peer not in peers:
@@ -291,6 +300,18 @@ COMPACTED_TEXT = (
     "The goals are decided again on it.")
 
 
+def checksums(run):
+    """The checksum setting of every row of a run (db_bench
+    --verify_checksum, the same on every engine)."""
+    verify = (run or {}).get("settings", {}).get("verify_checksum")
+    if verify is None:
+        return "checksum setting not recorded"
+    return ("data-block checksums verified on every side "
+            "(`--verify_checksum=true`)" if verify else
+            "data-block checksums verified on no side "
+            "(`--verify_checksum=false`)")
+
+
 def compacted_part(compacted):
     out = ["", COMPACTED_HEADING, "", COMPACTED_TEXT, ""]
     if compacted is None:
@@ -298,31 +319,67 @@ def compacted_part(compacted):
                       "(bench/results/db_compacted.json)."]
     engines = [e for e in ENGINES
                if any(c["engine"] == e for c in configs(compacted))]
-    out += [engines_text(compacted, engines), "",
+    out += [f"Every row: {checksums(compacted)}.", "",
+            engines_text(compacted, engines), "",
             results_table(compacted, engines), "",
             goals(compacted, peers=tuple(engines), compacted=True)]
     return out
 
 
-def db_section(db, profile=None, compacted=None):
+UNVERIFIED_HEADING = "#### Checksums verified on no side"
+UNVERIFIED_TEXT = (
+    "The view's present-key, scan and seek goals again with no side "
+    "verifying data-block checksums (`run db_unverified` and `run "
+    "db_compacted_unverified`: the view and `leveldb_dir` on the same two "
+    "layouts as above).")
+
+
+def unverified_part(runs):
+    """The runs with checksums verified on no side, one per layout:
+    [(layout, file name, run or None)]."""
+    out = ["", UNVERIFIED_HEADING, "", UNVERIFIED_TEXT]
+    for layout, name, run in runs:
+        out += ["", f"**{layout}** (`{name}`)", ""]
+        if run is None:
+            out.append(f"Not measured: no committed run "
+                       f"(bench/results/{name}).")
+            continue
+        engines = [e for e in ENGINES
+                   if any(c["engine"] == e for c in configs(run))]
+        out += [f"Every row: {checksums(run)}.", "",
+                engines_text(run, engines), "", results_table(run, engines),
+                "", goals(run, peers=tuple(engines),
+                          compacted=layout != "as written",
+                          ratio_goals_only=True)]
+    return out
+
+
+def db_section(db, profile=None, compacted=None, unverified=None,
+               compacted_unverified=None):
     if db is None:
         return NOT_MEASURED + "\n\n" + goals(None)
     provenance = peer_provenance(db)
     settings = db.get("settings", {})
     budget = ", ".join(f"{b:g}" for b in settings.get("stored_bits") or [])
     out = [f"{settings.get('num', 0):,} keys, stored filter budget "
-           f"{budget or '?'} bits/key; µs per op, median (range). Rows:", "",
+           f"{budget or '?'} bits/key; µs per op, median (range); every "
+           f"row: {checksums(db)}. Rows:", "",
            engines_text(db), "",
            f"Peers: {provenance[1]}.", ""]
     out += [results_table(db, ENGINES), "", goals(db)]
     out += compacted_part(compacted)
+    out += unverified_part(
+        [("as written", "db_unverified.json", unverified),
+         ("compacted", "db_compacted_unverified.json",
+          compacted_unverified)])
     return "\n".join(out) + profile_subsection(db, profile, compacted)
 
 
 # ---------------------------------------------------- where the time goes --
 
 # (heading, workload) of the database-level profiles.
-PROFILED = [("Absent keys", "readmissing"), ("Present keys", "readrandom")]
+PROFILED = [("Absent keys", "readmissing"), ("Present keys", "readrandom"),
+            ("Full scans", "readseq"), ("Seek and 16 Nexts", "seekrandom")]
 NOT_TAKEN = ("The database-level profiles were not taken: {why}; "
              "`bench/run_all.sh --only profile` takes them.")
 
@@ -456,7 +513,7 @@ def goal_paragraph(goal, profiles, source="as_written"):
                          if r is not None)
     head = f"- **{name}** (pread: {measured})"
     workload = ("readmissing" if set(workloads) & set(ABSENT) else
-                "readrandom" if "readrandom" in workloads else None)
+                next((w for w, _ in PROFILED if w in workloads), None))
     if workload is None:
         return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
                 "point-lookup profiles above show what each store asks per "
@@ -521,12 +578,13 @@ def profile_subsection(db, profile, compacted=None):
             continue
         out += [shares_table(found), "", runs_table(found), "",
                 "Commands:", "", commands(found), ""]
-    found = [p for p in (profile_of(profiles, e, "readmissing", "compacted")
-                         for e in ENGINES) if p is not None]
-    if found:
-        out += ["**Absent keys (`readmissing`), the compacted layout**", "",
-                shares_table(found), "", runs_table(found), "", "Commands:",
-                "", commands(found), ""]
+    for heading, workload in PROFILED:
+        found = [p for p in (profile_of(profiles, e, workload, "compacted")
+                             for e in ENGINES) if p is not None]
+        if found:
+            out += [f"**{heading} (`{workload}`), the compacted layout**", "",
+                    shares_table(found), "", runs_table(found), "",
+                    "Commands:", "", commands(found), ""]
     for run, source, layout in ((db, "as_written", "as-written"),
                                 (compacted, "compacted", "compacted")):
         missed = missed_goals(run, compacted=source == "compacted")
