@@ -26,7 +26,7 @@ import os
 import sys
 
 from page import (cold_io, common, database, details, filters, goals, peers,
-                  plots, profiles, python_section, runs, scale, scans,
+                  pinned, plots, profiles, python_section, runs, scale, scans,
                   summary, sweep)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -67,6 +67,9 @@ def main():
                      ("db_unverified.json", "db_compacted_unverified.json")}
     named += [(name, run) for name, run in db_unverified.items()
               if run is not None]
+    pinned_run = load("pinned.json")
+    if pinned_run is not None:
+        named.append(("pinned.json", pinned_run))
     cold_io_run = load("cold_io.json")
     warm_io_run = load("warm_io.json")
     named += [("cold_io.json", cold_io_run), ("warm_io.json", warm_io_run)]
@@ -85,7 +88,8 @@ def main():
         "setup": summary.setup(main_run),
         "summary": summary.summary(main_run),
         "goals": goals.goals(main_run, sweep_run, filter_bench, scale_runs,
-                             cold, profile, cold_io_run, warm_io_run),
+                             cold, profile, cold_io_run, warm_io_run,
+                             pinned_run),
         "tested": goals.tested_not_benchmarked(),
         "peers": peers.peers_section(named),
         "table_level": details.detail(main_run, "table"),
@@ -105,6 +109,7 @@ def main():
             db_unverified["db_unverified.json"],
             db_unverified["db_compacted_unverified.json"]),
         "cold_io": cold_io.cold_io_section(cold_io_run, warm_io_run),
+        "pinned": pinned.pinned_section(pinned_run),
         "provenance": runs.provenance(named),
         "plots": plots_rel,
     }

@@ -28,7 +28,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from page import (cold_io, common, database, filters, goals,  # noqa: E402
-                  profiles, python_section, scale, scans, summary)
+                  pinned, profiles, python_section, scale, scans, summary)
 
 RELEASE_PEERS = {
     "leveldb": {"version": "1.23-4", "origin": "release build from source",
@@ -660,6 +660,60 @@ class SmallRunBannerTest(unittest.TestCase):
                       {"keys": 1000000, "repeats": 1}):
             self.assertIn("python.json", summary.small_run_banner(
                 [("python.json", {"parameters": small})]))
+
+
+class PinnedSectionTest(unittest.TestCase):
+    @staticmethod
+    def run_json(table_pinned, db_pinned):
+        """pinned.json: bloomtable, bloomtable_db and rocksdb_readonly at
+        pread, the copying Get at 10 µs (range 9–11), the zero-copy Get at
+        the given medians (range ±0.2)."""
+        def row(engine, level, micros):
+            c = {"engine": engine, "level": level, "io": "pread",
+                 "filter": "ribbon", "results": []}
+            for name, m in (("readrandom", 10.0), ("readpinned", micros)):
+                r = result(name, m, wrong_values=0)
+                r["range"] = {"micros_per_op": [m - 0.2 if m != 10 else 9.0,
+                                                m + 0.2 if m != 10 else 11.0]}
+                c["results"].append(r)
+            return c
+        return {"settings": {"num": 2000, "value_size": 65536,
+                             "cache_size": 256 << 20, "warm_up": True,
+                             "verify_checksum": True, "repeats": 3},
+                "configs": [row("bloomtable", "table", table_pinned),
+                            row("bloomtable_db", "db", db_pinned),
+                            row("rocksdb_readonly", "db", 0.5)]}
+
+    def test_each_of_ours_is_decided_on_its_own_copying_get(self):
+        rows = goal_rows(goals.goals(None, None, None,
+                                     pinned=self.run_json(1.0, 3.0)))
+        ours = {g: v for g, v in rows.items() if g.startswith("zero-copy")}
+        # 1.2 ≤ 0.3 × 9: met; 3.2 > 0.3 × 9 = 2.7 and 2.8 < 0.3 × 11 = 3.3:
+        # straddles. RocksDB's row has no goal.
+        self.assertEqual(len(ours), 2)
+        self.assertEqual(next(v for g, v in ours.items()
+                              if "bloomtable (table level" in g), "met")
+        self.assertIn("straddles", next(
+            v for g, v in ours.items() if "bloomtable_db (db level" in g))
+        missed = goal_rows(goals.goals(None, None, None,
+                                       pinned=self.run_json(5.0, 5.0)))
+        self.assertEqual({v for g, v in missed.items()
+                          if g.startswith("zero-copy")}, {"**not met**"})
+        unmeasured = goal_rows(goals.goals(None, None, None))
+        self.assertEqual([v for g, v in unmeasured.items()
+                          if g.startswith("zero-copy")], ["not measured"])
+
+    def test_the_section_shows_every_engine_with_its_call(self):
+        text = pinned.pinned_section(self.run_json(1.0, 3.0))
+        self.assertIn("65536-byte values, block cache 256 MiB", text)
+        self.assertIn("`--warm_up`: True", text)
+        for call in ("Table::Get into a PinnedValue",
+                     "Database::Get into a PinnedValue",
+                     "DB::Get into a PinnableSlice"):
+            self.assertIn(call, text)
+        self.assertIn("| 0.10× |", text)
+        self.assertIn("bench/results/pinned.json",
+                      pinned.pinned_section(None))
 
 
 class PythonViewGoalsTest(unittest.TestCase):

@@ -78,6 +78,7 @@ if [[ $smoke -eq 0 ]]; then
   # pass draws new absent keys with the clock stopped (BENCHMARKS.md shows
   # how many absent lookups the block cache still served).
   num=1000000 reads=1000000 min_seconds=1 repeats=3
+  pinned_num=2000 pinned_reads=20000
   reject=${MAX_FOREIGN_CPU:-0.25}
   sweep_num=200000 sweep_reads=500000 budgets=6,8,10,12,16
   filter_bench_flags=(--keys=100000,1000000 --repeats=5)
@@ -91,6 +92,7 @@ if [[ $smoke -eq 0 ]]; then
   warm_io_flags=(--num=10000000 --runs=3)
 else
   num=20000 reads=5000 min_seconds=0 repeats=2 reject=-1
+  pinned_num=200 pinned_reads=400
   sweep_num=20000 sweep_reads=5000 budgets=6,10,16
   filter_bench_flags=(--keys=20000 --bits_per_key=6,10 --repeats=1)
   cold_flags=(--keys=20000 --bits_per_key=10 --repeats=1
@@ -248,6 +250,15 @@ unverified_rows=(--num=$num --reads=$reads --min_seconds=$min_seconds
 run db_unverified "$db_bench" "${common[@]}" "${unverified_rows[@]}"
 run db_compacted_unverified "$db_bench" "${common[@]}" \
   "${unverified_rows[@]}" --leveldb_source=compacted
+# The zero-copy Get (readpinned) beside the copying one (readrandom): 64 KiB
+# values, a block cache holding every block, an untimed pass over the keys
+# first; bloomtable's table and view, and RocksDB's read-only DB.
+run pinned "$db_bench" "${common[@]}" --num=$pinned_num --value_size=65536 \
+  --reads=$pinned_reads --min_seconds=$min_seconds --cache_size=256M \
+  --warm_up --io=pread,mmap --stored_bits=10 --filter=ribbon \
+  --filter_layout=whole_table --rocksdb_filters=bloom \
+  --compare_no_filter=false --engines=bloomtable,bloomtable_db,rocksdb_readonly \
+  --benchmarks=fillrandom,readrandom,readpinned
 # Bulk builds of one table, with and without a filter; false positives at
 # each stored budget; the filters alone.
 run build "$db_bench" "${common[@]}" "${filters[@]}" --num=$num \

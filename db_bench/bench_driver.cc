@@ -182,11 +182,17 @@ void RunConfig(const BenchPlan& plan, const ConfigPlan& config_plan,
   run_options.seed = plan.flags.seed;
   run_options.min_seconds = plan.flags.min_seconds;
   run_options.seek_nexts = static_cast<uint64_t>(plan.flags.seek_nexts);
+  run_options.warm_up = plan.flags.warm_up;
   run_options.scan_length = static_cast<uint64_t>(plan.flags.scan_length);
   run_options.threads = plan.flags.threads;
   run_options.label = report->Label();
 
   for (BenchmarkKind kind : plan.benchmarks) {
+    if (kind == BenchmarkKind::kReadPinned && !engine->HasPinnedGet()) {
+      std::printf("%-12s : skipped (%s has no zero-copy Get)\n",
+                  BenchmarkName(kind), engine->name().c_str());
+      continue;
+    }
     if (IsFill(kind)) {
       if (existing) {
         std::printf("%-12s : skipped (%s)\n", BenchmarkName(kind),

@@ -62,6 +62,7 @@ struct PlanFlags {
   std::string key_scheme = "decimal";
   int64_t key_stride = 128;
   int64_t seek_nexts = 0;
+  bool warm_up = false;
   int64_t scan_length = 64;
   std::string scan_filters = "none";
   int64_t prefix_length = 0;

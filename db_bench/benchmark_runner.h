@@ -58,6 +58,7 @@ enum class BenchmarkKind {
   kScanMissing = 10,
   kScanShort = 11,
   kStats = 12,
+  kReadPinned = 13,
 };
 
 // The --benchmarks name, e.g. "readmissing"; a static string.
@@ -87,6 +88,8 @@ struct RunOptions {
   // Point lookups and seeks go round their keys again until this many
   // seconds have passed (0: each key once).
   double min_seconds = 0;
+  // Point lookups: one untimed pass over each thread's keys first.
+  bool warm_up = false;
   // Prefix of progress lines, e.g. "[leveldb leveldb_bloom/10]".
   std::string label;
 };

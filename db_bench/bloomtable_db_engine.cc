@@ -113,6 +113,13 @@ class BloomtableDbEngine final : public Engine {
   }
   bool HasNativeMultiGet() const override { return true; }
 
+  // Readers keep one PinnedValue: GetPinned is Database::Get into it.
+  std::unique_ptr<EngineReader> NewReader() const override {
+    return std::make_unique<PinningReader<Database, DatabaseReadOptions>>(
+        this, db_.get(), read_options_);
+  }
+  bool HasPinnedGet() const override { return true; }
+
   std::unique_ptr<EngineIterator> NewIterator() const override {
     return std::make_unique<PeerIterator<Iterator>>(
         db_->NewIterator(read_options_));

@@ -53,6 +53,13 @@ class BloomtableEngine final : public Engine {
   }
   bool HasNativeMultiGet() const override { return true; }
 
+  // Readers keep one PinnedValue: GetPinned is Table::Get into it.
+  std::unique_ptr<EngineReader> NewReader() const override {
+    return std::make_unique<PinningReader<Table, ReadOptions>>(
+        this, table_.get(), read_options_);
+  }
+  bool HasPinnedGet() const override { return true; }
+
   std::unique_ptr<EngineIterator> NewScan(
       std::string_view lower, std::string_view upper) const override {
     ReadOptions scan_options = read_options_;

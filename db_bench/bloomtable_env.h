@@ -3,17 +3,21 @@
 // BloomtableSetup holds one LRU block cache of --cache_size bytes (none with
 // EngineOptions::direct_io) and wraps every table file to count its reads
 // and bytes (one FileReadCounters).
-// Thread-safe; it must outlive the files it wrapped.
+// Thread-safe; it must outlive the files it wrapped. PinningReader is the
+// readers' zero-copy lookup.
 
 #ifndef BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
 #define BLOOMTABLE_DB_BENCH_BLOOMTABLE_ENV_H_
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
+#include "absl/status/status.h"
 #include "bloomtable/cache.h"
 #include "bloomtable/file.h"
+#include "bloomtable/pinned_value.h"
 #include "db_bench/engine.h"
 #include "db_bench/peer_iterator.h"
 
@@ -60,6 +64,35 @@ class BloomtableSetup {
  private:
   const std::shared_ptr<FileReadCounters> counters_;
   const std::shared_ptr<Cache> block_cache_;
+};
+
+// A reader of a bloomtable engine's store (a Table or a Database) that keeps
+// one PinnedValue: Get is the engine's copying Get, GetPinned the store's
+// Get into the PinnedValue, whose value stays valid until the next call.
+// Not thread-safe (one per thread, as every EngineReader).
+template <typename Store, typename StoreReadOptions>
+class PinningReader final : public EngineReader {
+ public:
+  PinningReader(const Engine* engine, const Store* store,
+                const StoreReadOptions& read_options)
+      : engine_(engine), store_(store), read_options_(read_options) {}
+
+  absl::Status Get(std::string_view key, std::string* value) override {
+    return engine_->Get(key, value);
+  }
+
+  absl::Status GetPinned(std::string_view key,
+                         std::string_view* value) override {
+    const absl::Status status = store_->Get(read_options_, key, &pinned_);
+    *value = pinned_.view();
+    return status;
+  }
+
+ private:
+  const Engine* const engine_;
+  const Store* const store_;
+  const StoreReadOptions read_options_;
+  PinnedValue pinned_;
 };
 
 }  // namespace db_bench

@@ -333,11 +333,10 @@ TEST(BenchPlan, DefaultRunsEveryEngineWithAndWithoutAFilter) {
                    "db rocksdb rocksdb_ribbon pread", "db rocksdb none pread"});
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
-  expected.insert(
-      expected.end(),
-      {"db bloomtable_db leveldb_bloom pread",
-       "db bloomtable_db+sidecars cache_local_bloom pread",
-       "db leveldb_dir leveldb_bloom pread"});
+  expected.insert(expected.end(),
+                  {"db bloomtable_db leveldb_bloom pread",
+                   "db bloomtable_db+sidecars cache_local_bloom pread",
+                   "db leveldb_dir leveldb_bloom pread"});
 #endif
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
   expected.insert(expected.end(), {"db rocksdb_readonly rocksdb_bloom pread",
@@ -707,6 +706,121 @@ void ExpectMultiGetAnswersAsGet(const Engine& engine,
   }
 }
 
+// Every present key through one reader's GetPinned answers its value, a
+// near miss NotFound; each value stays as it was until the reader's next
+// call; and `readpinned` finds every key with its value.
+void ExpectPinnedAnswersAsGet(Engine* engine, const KeyGenerator& keys,
+                              const ValueGenerator& values) {
+  ASSERT_TRUE(engine->HasPinnedGet());
+  std::unique_ptr<EngineReader> reader = engine->NewReader();
+  std::string near_miss(keys.key_size(), '?');
+  std::string copied;
+  for (uint64_t j = 0; j < keys.num(); ++j) {
+    std::string_view value;
+    const std::string key = keys.PresentKey(j);
+    ASSERT_TRUE(reader->GetPinned(key, &value).ok()) << key;
+    ASSERT_EQ(value, values.Value(j)) << key;
+    // The copying Get through the same reader does not disturb the pin.
+    ASSERT_TRUE(
+        reader->Get(keys.PresentKey((j + 1) % keys.num()), &copied).ok());
+    ASSERT_EQ(value, values.Value(j)) << key;
+    keys.NearMissKey(j, near_miss.data());
+    ASSERT_TRUE(absl::IsNotFound(reader->GetPinned(near_miss, &value)));
+    EXPECT_TRUE(value.empty());
+  }
+  RunOptions options;
+  options.keys = &keys;
+  options.values = &values;
+  options.reads = 200;
+  absl::StatusOr<BenchmarkResult> result =
+      RunRead(BenchmarkKind::kReadPinned, options, engine);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->found, 200u);
+  EXPECT_EQ(result->wrong_values, 0u);
+  EXPECT_EQ(result->errors, 0u);
+}
+
+// An engine that answers key `j` with the value of entry `j + shift`,
+// truncated by `cut` bytes.
+class ShiftedValueEngine final : public Engine {
+ public:
+  ShiftedValueEngine(const KeyGenerator* keys, const ValueGenerator* values,
+                     uint64_t shift, size_t cut)
+      : keys_(keys), values_(values), shift_(shift), cut_(cut) {}
+  std::string name() const override { return "shifted"; }
+  absl::Status Fill(const FillInput&, Progress*) override {
+    return absl::OkStatus();
+  }
+  absl::Status OpenExisting() override { return absl::OkStatus(); }
+  absl::Status Get(std::string_view key, std::string* value) const override {
+    for (uint64_t j = 0; j < keys_->num(); ++j) {
+      if (keys_->PresentKey(j) == key) {
+        std::string_view v = values_->Value((j + shift_) % keys_->num());
+        value->assign(v.substr(0, v.size() - cut_));
+        return absl::OkStatus();
+      }
+    }
+    return absl::NotFoundError("");
+  }
+  std::unique_ptr<EngineIterator> NewIterator() const override {
+    return nullptr;
+  }
+  EngineCounters Counters() const override { return {}; }
+  MemorySummary Memory() const override { return {}; }
+  absl::StatusOr<StorageSummary> Storage() const override {
+    return StorageSummary();
+  }
+
+ private:
+  const KeyGenerator* const keys_;
+  const ValueGenerator* const values_;
+  const uint64_t shift_;
+  const size_t cut_;
+};
+
+TEST(RunRead, LargeValuesOfAnotherEntryOrTruncatedAreWrongValues) {
+  const KeyGenerator keys(16, 20);
+  for (size_t value_size : {100, 65536}) {
+    const ValueGenerator values(value_size, 0.5, 301);
+    RunOptions options;
+    options.keys = &keys;
+    options.values = &values;
+    options.reads = 40;
+    for (const auto& [shift, cut] :
+         {std::pair<uint64_t, size_t>{0, 0}, {1, 0}, {0, 1}}) {
+      ShiftedValueEngine engine(&keys, &values, shift, cut);
+      absl::StatusOr<BenchmarkResult> result =
+          RunRead(BenchmarkKind::kReadRandom, options, &engine);
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_EQ(result->found, 40u);
+      EXPECT_EQ(result->wrong_values, shift == 0 && cut == 0 ? 0u : 40u)
+          << value_size << " " << shift << " " << cut;
+    }
+  }
+}
+
+TEST(RunRead, ReadPinnedNeedsTheEnginesZeroCopyGet) {
+  const KeyGenerator keys(16, 200);
+  const ValueGenerator values(100, 0.5, 301);
+  RunOptions options;
+  options.keys = &keys;
+  options.values = &values;
+  options.reads = 10;
+  RecordingEngine engine;
+  ASSERT_FALSE(engine.HasPinnedGet());
+  absl::StatusOr<BenchmarkResult> result =
+      RunRead(BenchmarkKind::kReadPinned, options, &engine);
+  EXPECT_TRUE(absl::IsUnimplemented(result.status())) << result.status();
+  std::string_view value;
+  EXPECT_TRUE(absl::IsUnimplemented(
+      engine.NewReader()->GetPinned(keys.PresentKey(0), &value)));
+  absl::StatusOr<std::vector<BenchmarkKind>> kinds =
+      ParseBenchmarks("readrandom,readpinned");
+  ASSERT_TRUE(kinds.ok());
+  EXPECT_EQ(kinds->back(), BenchmarkKind::kReadPinned);
+  EXPECT_STREQ(BenchmarkName(BenchmarkKind::kReadPinned), "readpinned");
+}
+
 TEST(BloomtableEngine, MultiGetAnswersAsGet) {
   TempDir dir;
   EngineOptions options;
@@ -718,6 +832,40 @@ TEST(BloomtableEngine, MultiGetAnswersAsGet) {
   ValueGenerator values(100, 0.5, 301);
   FillShuffled(engine.get(), keys, values);
   ExpectMultiGetAnswersAsGet(*engine, keys);
+  ExpectPinnedAnswersAsGet(engine.get(), keys, values);
+}
+
+TEST(BloomtableEngine, WarmUpLeavesTheTimedLookupsToTheBlockCache) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/bt";
+  options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
+  options.cache_size = 64 << 20;
+  std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
+  KeyGenerator keys(16, 3000);
+  ValueGenerator values(100, 0.5, 301);
+  FillShuffled(engine.get(), keys, values);
+  RunOptions run;
+  run.keys = &keys;
+  run.values = &values;
+  run.reads = 3000;
+  for (bool warm_up : {false, true}) {
+    ASSERT_TRUE(engine->OpenExisting().ok());  // an empty block cache
+    run.warm_up = warm_up;
+    for (BenchmarkKind kind :
+         {BenchmarkKind::kReadRandom, BenchmarkKind::kReadPinned}) {
+      absl::StatusOr<BenchmarkResult> result = RunRead(kind, run, engine.get());
+      ASSERT_TRUE(result.ok()) << result.status();
+      EXPECT_EQ(result->found, 3000u);
+      EXPECT_EQ(result->wrong_values, 0u);
+      // Without the warm-up the first benchmark reads the blocks.
+      if (warm_up || kind == BenchmarkKind::kReadPinned) {
+        EXPECT_EQ(result->counters.file_reads, 0u) << BenchmarkName(kind);
+      } else {
+        EXPECT_GT(result->counters.file_reads, 0u);
+      }
+    }
+  }
 }
 
 TEST(BloomtableEngine, MemoryCountsTheFilterAndTheIndex) {
@@ -811,6 +959,7 @@ TEST(RocksDBEngine, MultiGetAnswersAsGet) {
   ValueGenerator values(100, 0.5, 301);
   FillShuffled(engine.get(), keys, values);
   ExpectMultiGetAnswersAsGet(*engine, keys);
+  ExpectPinnedAnswersAsGet(engine.get(), keys, values);
   const MemorySummary memory = engine->Memory();
   EXPECT_TRUE(memory.engine_bytes.has_value());
   ASSERT_TRUE(memory.filter_bytes.has_value());

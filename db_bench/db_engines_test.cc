@@ -133,9 +133,31 @@ void ExpectMultiGetAnswersAsWritten(const Engine& engine,
 // Every present key with its value, near-miss and missing keys NotFound,
 // through Get and MultiGet, and a full scan in key order yielding every
 // entry once.
+// An engine with a zero-copy Get answers through it as written; one
+// without says Unimplemented.
+void ExpectPinnedAnswersAsWritten(const Engine& engine, const TestData& data) {
+  std::unique_ptr<EngineReader> reader = engine.NewReader();
+  std::string_view value;
+  if (!engine.HasPinnedGet()) {
+    EXPECT_TRUE(absl::IsUnimplemented(
+        reader->GetPinned(data.keys.PresentKey(0), &value)));
+    return;
+  }
+  std::string near_miss(16, '?');
+  for (uint64_t j = 0; j < kNum; ++j) {
+    const std::string key = data.keys.PresentKey(j);
+    const absl::Status status = reader->GetPinned(key, &value);
+    ASSERT_TRUE(status.ok()) << key << ": " << status;
+    ASSERT_EQ(value, data.values.Value(j)) << key;
+    data.keys.NearMissKey(j, near_miss.data());
+    ASSERT_TRUE(absl::IsNotFound(reader->GetPinned(near_miss, &value)));
+  }
+}
+
 void ExpectAnswersAsWritten(const Engine& engine, const TestData& data) {
   SCOPED_TRACE(engine.name());
   ExpectMultiGetAnswersAsWritten(engine, data);
+  ExpectPinnedAnswersAsWritten(engine, data);
   std::string value;
   std::string near_miss(16, '?');
   std::string missing(data.keys.missing_key_size(), '?');
@@ -313,6 +335,7 @@ TEST(LevelDBDirectoryEngines, AnswerAsWrittenIncludingTheLiveLogsKeys) {
   std::unique_ptr<Engine> view = NewBloomtableDbEngine(view_options);
   EXPECT_EQ(view->name(), "bloomtable_db");
   EXPECT_TRUE(view->HasNativeMultiGet());  // Database::MultiGet
+  EXPECT_TRUE(view->HasPinnedGet());       // Database::Get, PinnedValue
   ASSERT_TRUE(view->Fill(data.Input(), &progress).ok());
 
   // Opening the view read nothing of the tables.
@@ -366,6 +389,7 @@ TEST(LevelDBDirectoryEngines, AnswerAsWrittenIncludingTheLiveLogsKeys) {
     std::unique_ptr<Engine> leveldb = NewLevelDBDirEngine(options);
     EXPECT_EQ(leveldb->name(), "leveldb_dir");
     EXPECT_FALSE(leveldb->HasNativeMultiGet());  // LevelDB has none: a loop
+    EXPECT_FALSE(leveldb->HasPinnedGet());       // nor a zero-copy Get
     ASSERT_TRUE((mmap ? leveldb->OpenExisting()
                       : leveldb->Fill(data.Input(), &progress))
                     .ok());
@@ -400,6 +424,7 @@ TEST(RocksDBReadOnlyEngine, AnswersAsWritten) {
     std::unique_ptr<Engine> engine = NewRocksDBReadOnlyEngine(options);
     EXPECT_EQ(engine->name(), "rocksdb_readonly");
     EXPECT_TRUE(engine->HasNativeMultiGet());  // DB::MultiGet
+    EXPECT_TRUE(engine->HasPinnedGet());       // DB::Get, PinnableSlice
     ASSERT_TRUE(
         (mmap ? engine->OpenExisting() : engine->Fill(data.Input(), &progress))
             .ok());

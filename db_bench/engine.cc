@@ -77,6 +77,10 @@ class ForwardingReader final : public EngineReader {
 
 }  // namespace
 
+absl::Status EngineReader::GetPinned(std::string_view, std::string_view*) {
+  return absl::UnimplementedError("this engine has no zero-copy Get");
+}
+
 std::unique_ptr<EngineReader> Engine::NewReader() const {
   return std::make_unique<ForwardingReader>(this);
 }

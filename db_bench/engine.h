@@ -208,6 +208,10 @@ class EngineReader {
   virtual ~EngineReader() = default;
   // As Engine::Get.
   virtual absl::Status Get(std::string_view key, std::string* value) = 0;
+  // The engine's lookup that hands the value back without copying it
+  // (Engine::HasPinnedGet): `*value` points into memory this reader keeps
+  // pinned until its next call. Unimplemented where the engine has none.
+  virtual absl::Status GetPinned(std::string_view key, std::string_view* value);
 };
 
 class Engine {
@@ -238,6 +242,9 @@ class Engine {
                         std::vector<std::string>* values) const;
   // True if MultiGet is the engine's own batched lookup.
   virtual bool HasNativeMultiGet() const { return false; }
+  // True if its readers' GetPinned is the engine's own zero-copy lookup
+  // (bloomtable's Get into a PinnedValue, RocksDB's into a PinnableSlice).
+  virtual bool HasPinnedGet() const { return false; }
 
   virtual std::unique_ptr<EngineIterator> NewIterator() const = 0;
 

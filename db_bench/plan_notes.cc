@@ -105,6 +105,7 @@ nlohmann::json PlanSettingsJson(const BenchPlan& plan) {
   settings["key_scheme"] = flags.key_scheme;
   settings["key_stride"] = flags.key_stride;
   settings["seek_nexts"] = flags.seek_nexts;
+  settings["warm_up"] = flags.warm_up;
   settings["scan_length"] = flags.scan_length;
   settings["scan_filters"] = flags.scan_filters;
   settings["prefix_length"] = flags.prefix_length;

@@ -48,6 +48,35 @@ absl::Status LookupStatus(const rocksdb::Status& status) {
   return FromPeerStatus(status);
 }
 
+// A reader of a rocksdb::DB that keeps one PinnableSlice: GetPinned is
+// DB::Get into it (RocksDB's lookup without a copy: the value pinned in its
+// block cache or memtable), released at the next call.
+class PinnableSliceReader final : public EngineReader {
+ public:
+  PinnableSliceReader(const Engine* engine, rocksdb::DB* db,
+                      const rocksdb::ReadOptions& read_options)
+      : engine_(engine), db_(db), read_options_(read_options) {}
+
+  absl::Status Get(std::string_view key, std::string* value) override {
+    return engine_->Get(key, value);
+  }
+
+  absl::Status GetPinned(std::string_view key,
+                         std::string_view* value) override {
+    pinned_.Reset();
+    const absl::Status status = LookupStatus(db_->Get(
+        read_options_, db_->DefaultColumnFamily(), ToSlice(key), &pinned_));
+    *value = std::string_view(pinned_.data(), pinned_.size());
+    return status;
+  }
+
+ private:
+  const Engine* const engine_;
+  rocksdb::DB* const db_;
+  const rocksdb::ReadOptions read_options_;
+  rocksdb::PinnableSlice pinned_;
+};
+
 class RocksDBEngine final : public Engine {
  public:
   // `read_only`: the engine "rocksdb_readonly" (see above).
@@ -100,6 +129,12 @@ class RocksDBEngine final : public Engine {
     }
   }
   bool HasNativeMultiGet() const override { return true; }
+
+  std::unique_ptr<EngineReader> NewReader() const override {
+    return std::make_unique<PinnableSliceReader>(this, db_.get(),
+                                                 read_options_);
+  }
+  bool HasPinnedGet() const override { return true; }
 
   std::unique_ptr<EngineIterator> NewIterator() const override {
     return std::make_unique<PeerIterator<rocksdb::Iterator>>(

@@ -10,6 +10,7 @@ from page.common import (ABSENT, ABSENT_NAMES, EQUAL_MEMORY, LEVELDB_TABLE,
                          results_of, runs_of, series, stored, table, verdict)
 from page.explain import counters_text, profile_text
 from page.filters import cold_probe_goals, floor_goals, per_block_probe_ratio
+from page.pinned import pinned_goals
 from page.profiles import profile_goals
 from page.scale import scale_goals
 from page.sweep import bits_for_one_percent, fmt_bits
@@ -163,7 +164,7 @@ def memory_goals(sweep):
 
 
 def goals(main, sweep, filter_bench, scale=None, cold=None, profile=None,
-          cold_io=None, warm_io=None):
+          cold_io=None, warm_io=None, pinned=None):
     rows = table_goals(main, profile) if main is not None else []
     if sweep is not None:
         rows += memory_goals(sweep)
@@ -179,6 +180,7 @@ def goals(main, sweep, filter_bench, scale=None, cold=None, profile=None,
     rows += cold_probe_goals(cold)
     rows += profile_goals(profile)
     rows += cold_io_goals(cold_io, warm_io)
+    rows += pinned_goals(pinned)
     for row in rows:
         if row[2] == verdict(MET):
             row[3] = ""
