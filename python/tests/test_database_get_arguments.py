@@ -1,7 +1,7 @@
-"""Database.get's arguments, parsed without pybind11's dispatcher (a
-METH_FASTCALL method), and the iterators' next step through the type's
-tp_iternext slot: every form plyvel's get accepts, the keyword-only
-sequence, the TypeErrors, and iteration's end and errors."""
+"""Database.get's and Table.get's arguments, parsed without pybind11's
+dispatcher (METH_FASTCALL methods), and the iterators' next step through
+the type's tp_iternext slot: every form plyvel's get accepts, the
+keyword-only sequence, the TypeErrors, and iteration's end and errors."""
 
 import inspect
 
@@ -131,3 +131,26 @@ def test_table_iterators_step_through_the_slot(table_path, model):
         it.close()
         with pytest.raises(bloomtable.InvalidArgumentError, match="iterator is closed"):
             next(it)
+
+
+def test_table_get_takes_the_same_forms(table_path, model):
+    present = sorted(model)[1]
+    absent = b"absent"
+    with bloomtable.Table.open(table_path) as t:
+        assert t.get(present) == t.get(key=present) == model[present]
+        assert t.get(absent) is None
+        assert t.get(absent, b"d") == t.get(absent, default=b"d") == b"d"
+        assert t.get(default=b"d", key=absent) == b"d"
+        assert t.get(present, b"d") == model[present]
+        signature = inspect.signature(bloomtable.Table.get)
+        assert list(signature.parameters) == ["self", "key", "default"]
+        for call, words in [
+                (lambda: t.get(), "missing required argument 'key'"),
+                (lambda: t.get(present, None, None), "at most 2 positional"),
+                (lambda: t.get(present, sequence=1), "unexpected keyword argument 'sequence'"),
+                (lambda: t.get(present, key=present), "multiple values for argument 'key'"),
+                (lambda: t.get(present.decode()), "must be bytes")]:
+            with pytest.raises(TypeError, match=words):
+                call()
+    with pytest.raises(bloomtable.InvalidArgumentError, match="table is closed"):
+        t.get(present)
