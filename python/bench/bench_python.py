@@ -32,12 +32,14 @@ What it measures, on the same data set (--keys distinct 16-byte decimal keys,
   single sorted level, which its reads (gets on one level, no seek
   compaction) do not change, and the view opens it after plyvel closed it
   (the view row records how many levels it read: levels).
-- view_defaults: the same, with Database.open's defaults (pread, block
-  checksums verified and verified blocks cached), and view_mmap_verified,
-  mapped and verified; beside them plyvel's get_present_verified and
-  scan_per_entry_verified, plyvel with verify_checksums=True on its get and
-  iterator (LevelDB caches the blocks it reads either way; the view caches
-  only verified blocks, so that the unverified `view` row caches none).
+  In the same row, the view with block checksums verified (VERIFIED_VIEWS):
+  get_absent, get_present, scan_per_entry and cpp_scan_per_entry suffixed
+  _defaults (Database.open's defaults: pread, checksums verified, verified
+  blocks cached) and _mmap_verified (mapped and verified); beside them
+  plyvel's get_present_verified and scan_per_entry_verified, plyvel with
+  verify_checksums=True on its get and iterator (LevelDB caches the blocks
+  it reads either way; the view caches only verified blocks, so that it
+  caches none at plyvel's settings).
 - plyvel: a LevelDB database of the same entries (Bloom filter 10 bits per
   key, block cache of the same size, Snappy), written with write batches
   and compacted with compact_range() before it is read, by two plyvels, each
@@ -271,8 +273,9 @@ def run_plyvel(engine, path, args, run):
     return json.loads(out.splitlines()[-1])
 
 
-# The view's rows with checksums verified: Database.open's settings.
-VERIFIED_VIEWS = {"view_defaults": {}, "view_mmap_verified": {"mmap": True}}
+# The view with checksums verified (Database.open's default), its figures
+# suffixed with the name: pread (the defaults), and mapped.
+VERIFIED_VIEWS = {"defaults": {}, "mmap_verified": {"mmap": True}}
 
 
 def measure_verified_view(path, args, absent, present, settings):
@@ -354,8 +357,12 @@ def measure_run(args, workdir, run):
                 views += [(name, functools.partial(measure_verified_view, path, args,
                                                    absent, present, settings))
                           for name, settings in VERIFIED_VIEWS.items()]
-                for name, measure in (views if run % 2 == 0 else views[::-1]):
-                    results[name] = measure()
+                rows = {name: measure() for name, measure in
+                        (views if run % 2 == 0 else views[::-1])}
+                results["view"] = rows.pop("view")
+                for name, row in rows.items():
+                    results["view"].update(
+                        {f"{metric}_{name}": value for metric, value in row.items()})
                 results["arrow_memory"] = arrow_memory(path, args)
             shutil.rmtree(path)
             continue
@@ -550,8 +557,8 @@ def goals(summary, arrow_memory, dask, memory):
                     f"{k}={v}" for k, v in VIEW_SETTINGS.items()) + ")")
         for name, settings in VERIFIED_VIEWS.items():
             for metric in VIEW_GOALS:
-                verdicts[f"{name}.{metric}"] = goal(
-                    summary[name][metric]["median"]
+                verdicts[f"view.{metric}_{name}"] = goal(
+                    view[f"{metric}_{name}"]["median"]
                     / summary["plyvel"][metric + "_verified"]["median"],
                     VIEW_GOALS[metric][1],
                     f"plyvel {metric} with verify_checksums=True (the view: "
