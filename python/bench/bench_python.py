@@ -24,7 +24,22 @@ What it measures, on the same data set (--keys distinct 16-byte decimal keys,
   pread (Table.open's default; plyvel's LevelDB maps its table files).
 - view: bloomtable.Database, the read-only view, opened on the very
   directory Debian's plyvel wrote (after plyvel closed it), with a block
-  cache of the same size: get and a full scan through the database layer.
+  cache of the same size and plyvel's reading settings (VIEW_SETTINGS):
+  its table files mapped (mmap=True; LevelDB's default Env maps them) and
+  block checksums not verified (verify_checksums=False; plyvel's get and
+  iterator default, LevelDB's ReadOptions): get and a full scan through the
+  database layer. Both read one layout: plyvel's compact_range() leaves a
+  single sorted level, which its reads (gets on one level, no seek
+  compaction) do not change, and the view opens it after plyvel closed it
+  (the view row records how many levels it read: levels).
+  In the same row, the view with block checksums verified (VERIFIED_VIEWS):
+  get_absent, get_present, scan_per_entry and cpp_scan_per_entry suffixed
+  _defaults (Database.open's defaults: pread, checksums verified, verified
+  blocks cached) and _mmap_verified (mapped and verified); beside them
+  plyvel's get_present_verified and scan_per_entry_verified, plyvel with
+  verify_checksums=True on its get and iterator (LevelDB caches the blocks
+  it reads either way; the view caches only verified blocks, so that it
+  caches none at plyvel's settings).
 - plyvel: a LevelDB database of the same entries (Bloom filter 10 bits per
   key, block cache of the same size, Snappy), written with write batches
   and compacted with compact_range() before it is read, by two plyvels, each
@@ -76,6 +91,8 @@ And, once per run, in processes of their own:
 
 Goals: absent get <= 0.5x plyvel's get; present get <= 0.8x; multi_get per
 key <= 0.5x a loop of get; full scan <= 1.0x plyvel's iterator per entry;
+the view's present get <= 0.8x plyvel's and its full scan <= 0.7x per entry
+(both read at the same settings);
 Arrow export <= 1.2x the C++ view's full scan and <= 0.6x plyvel building a
 list of pairs, per entry, its peak memory <= 1.5x the Arrow table; the Dask
 reduction on 2 workers >= 1.5x faster than on 1; versions() and --jsonl
@@ -84,6 +101,8 @@ against its goal.
 """
 
 import argparse
+import collections
+import functools
 import glob
 import json
 import os
@@ -109,6 +128,13 @@ GOALS = {  # operation: (what it is compared with, the ratio it must not pass)
     "multi_get_per_key": ("bloomtable get loop on the same keys", 0.5),
     "scan_per_entry": ("plyvel scan_per_entry", 1.0),
 }
+# The view's goals, against plyvel at the same settings (VIEW_SETTINGS).
+VIEW_GOALS = {
+    "get_present": ("plyvel get_present", 0.8),
+    "scan_per_entry": ("plyvel scan_per_entry", 0.7),
+}
+# Database.open's settings of the `view` row: plyvel's (see the top).
+VIEW_SETTINGS = {"mmap": True, "verify_checksums": False}
 PLYVELS = {  # engine: the interpreter whose plyvel it is
     "plyvel": "/usr/bin/python3",
     "plyvel_pypi": sys.executable,
@@ -227,6 +253,11 @@ def plyvel_worker(args):
         row["get_loop_multi_get_keys"] = per_call_ns(db.get, batch_keys)
         row["scan_per_entry"], row["scan_entries"] = time_scan(lambda: db.iterator())
         row["list_per_entry"] = time_list(lambda: db.iterator())
+        # With block checksums verified, as view_defaults reads.
+        verified_get = functools.partial(db.get, verify_checksums=True)
+        row["get_present_verified"] = per_call_ns(verified_get, present)
+        row["scan_per_entry_verified"], _ = time_scan(
+            lambda: db.iterator(verify_checksums=True))
     finally:
         db.close()
     print(json.dumps({"row": row, "plyvel": plyvel.__version__,
@@ -242,14 +273,35 @@ def run_plyvel(engine, path, args, run):
     return json.loads(out.splitlines()[-1])
 
 
+# The view with checksums verified (Database.open's default), its figures
+# suffixed with the name: pread (the defaults), and mapped.
+VERIFIED_VIEWS = {"defaults": {}, "mmap_verified": {"mmap": True}}
+
+
+def measure_verified_view(path, args, absent, present, settings):
+    """The view with block checksums verified (VERIFIED_VIEWS)."""
+    import bloomtable
+    row = {}
+    with bloomtable.Database(path, block_cache_bytes=args.cache_mb << 20,
+                             **settings) as db:
+        row["get_absent"] = per_call_ns(db.get, absent)
+        row["get_present"] = per_call_ns(db.get, present)
+        row["scan_per_entry"], row["scan_entries"] = time_scan(db.items)
+        seconds, count = db._cpp_scan_seconds()
+        row["cpp_scan_per_entry"] = seconds * 1e9 / max(count, 1)
+    return row
+
+
 def measure_view(path, args, absent, present, batch_keys):
-    """bloomtable's read-only database view on the directory plyvel wrote."""
+    """bloomtable's read-only database view on the directory plyvel wrote,
+    with plyvel's reading settings (VIEW_SETTINGS)."""
     import bloomtable
     import pyarrow as pa
     row = {}
     start = time.perf_counter_ns()
-    db = bloomtable.Database(path, block_cache_bytes=args.cache_mb << 20)
+    db = bloomtable.Database(path, block_cache_bytes=args.cache_mb << 20, **VIEW_SETTINGS)
     row["open_ns"] = time.perf_counter_ns() - start
+    row["levels"] = len(collections.Counter(t["level"] for t in db.tables()))
     try:
         row["get_absent"] = per_call_ns(db.get, absent)
         row["get_present"] = per_call_ns(db.get, present)
@@ -300,7 +352,17 @@ def measure_run(args, workdir, run):
             results[engine] = worker["row"]
             details[engine] = {"plyvel": worker["plyvel"], "leveldb": worker["leveldb"]}
             if engine == "plyvel":
-                results["view"] = measure_view(path, args, absent, present, batch_keys)
+                views = [("view", lambda: measure_view(path, args, absent, present,
+                                                       batch_keys))]
+                views += [(name, functools.partial(measure_verified_view, path, args,
+                                                   absent, present, settings))
+                          for name, settings in VERIFIED_VIEWS.items()]
+                rows = {name: measure() for name, measure in
+                        (views if run % 2 == 0 else views[::-1])}
+                results["view"] = rows.pop("view")
+                for name, row in rows.items():
+                    results["view"].update(
+                        {f"{metric}_{name}": value for metric, value in row.items()})
                 results["arrow_memory"] = arrow_memory(path, args)
             shutil.rmtree(path)
             continue
@@ -488,6 +550,19 @@ def goals(summary, arrow_memory, dask, memory):
             verdicts[f"{engine}.{metric}"] = goal(row[metric]["median"] / base, limit, against)
     if summary:
         view = summary["view"]
+        for metric, (against, limit) in VIEW_GOALS.items():
+            verdicts[f"view.{metric}"] = goal(
+                view[metric]["median"] / summary["plyvel"][metric]["median"], limit,
+                against + " (both: " + ", ".join(
+                    f"{k}={v}" for k, v in VIEW_SETTINGS.items()) + ")")
+        for name, settings in VERIFIED_VIEWS.items():
+            for metric in VIEW_GOALS:
+                verdicts[f"view.{metric}_{name}"] = goal(
+                    view[f"{metric}_{name}"]["median"]
+                    / summary["plyvel"][metric + "_verified"]["median"],
+                    VIEW_GOALS[metric][1],
+                    f"plyvel {metric} with verify_checksums=True (the view: "
+                    f"{'mapped' if settings.get('mmap') else 'pread'}, verified)")
         arrow = view["arrow_per_entry"]["median"]
         verdicts["view.arrow_per_entry.cpp_scan"] = goal(
             arrow / view["cpp_scan_per_entry"]["median"], 1.2,
@@ -582,6 +657,7 @@ def main():
         "table_configs": {name: {k: str(v) for k, v in c.items()}
                           for name, c in CONFIGS.items()},
         "units": "ns per call, per key or per entry; build in seconds; memory in bytes",
+        "view_settings": VIEW_SETTINGS,
     }
     summary, dask, memory = None, None, None
     if "core" in sections:

@@ -31,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "bloomtable/iterator.h"
+#include "python/src/fast_call.h"
 #include "python/src/table_handle.h"
 
 namespace bloomtable {
@@ -152,14 +153,23 @@ class BatchIterator : public RegisteredIterator {
   size_t next_entry_ = 0;
 };
 
+// The tp_iternext slot of the iterator types: Next() for a `for` loop or
+// next(), called directly rather than through __next__'s dispatch
+// (fast_call.h). The end of the walk sets StopIteration.
+template <typename T>
+PyObject* IteratorNextSlot(PyObject* self) {
+  return CatchingErrors(
+      [self]() { return FastSelf<T>(self).Next().release().ptr(); });
+}
+
 // Adds the Python type `name` for the iterator class T (a BatchIterator):
 // the iteration protocol, plyvel's moves, close and the Arrow stream.
 template <typename T>
 void DefineIteratorType(pybind11::module_& module, const char* name,
                         const char* doc) {
   namespace py = pybind11;
-  py::class_<T, std::unique_ptr<T>>(module, name, doc)
-      .def("__iter__", [](py::object self) { return self; })
+  py::class_<T, std::unique_ptr<T>> type(module, name, doc);
+  type.def("__iter__", [](py::object self) { return self; })
       .def("__next__", &T::Next)
       .def("prev", &T::Prev,
            "Moves one entry back and returns it: the entry the last next() "
@@ -195,6 +205,9 @@ void DefineIteratorType(pybind11::module_& module, const char* name,
           "most 65,536 rows and less than 2 GiB per column, filled with the "
           "GIL released. The iterator does not move, and each call streams "
           "anew (DuckDB asks twice).");
+  // After __next__'s definition, which set the slot to look it up.
+  reinterpret_cast<PyTypeObject*>(type.ptr())->tp_iternext =
+      &IteratorNextSlot<T>;
 }
 
 }  // namespace python

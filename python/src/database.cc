@@ -94,9 +94,12 @@ std::unique_ptr<PyDatabase> PyDatabase::Open(
 py::object PyDatabase::Get(std::string_view key_prefix, const py::object& key,
                            const py::object& default_value,
                            std::optional<uint64_t> sequence) {
-  std::string value;
-  if (!Lookup(key_prefix, key, sequence, &value)) return default_value;
-  return ToBytes(value);
+  // The value pinned in its block, copied once, into the bytes.
+  PinnedValue value;
+  if (!Lookup(key_prefix, key, sequence, nullptr, &value)) {
+    return default_value;
+  }
+  return ToBytes(value.view());
 }
 
 py::object PyDatabase::GetPinned(std::string_view key_prefix,
@@ -362,8 +365,14 @@ bool PyDatabase::Lookup(std::string_view key_prefix, const py::object& key,
                         PinnedValue* pinned) {
   BytesArg arg(key, "key");
   CheckOrdered();
-  DatabaseReadOptions read_options = read_options_;
-  read_options.sequence = sequence;
+  // The options as opened, copied only to add a sequence number.
+  std::optional<DatabaseReadOptions> with_sequence;
+  if (sequence.has_value()) {
+    with_sequence = read_options_;
+    with_sequence->sequence = sequence;
+  }
+  const DatabaseReadOptions& read_options =
+      with_sequence.has_value() ? *with_sequence : read_options_;
   std::string prefixed;
   std::string_view lookup = arg.view();
   if (!key_prefix.empty()) {

@@ -22,6 +22,7 @@
 #include "python/src/batch_iterator.h"
 #include "python/src/bytes_arg.h"
 #include "python/src/errors.h"
+#include "python/src/fast_call.h"
 #include "python/src/filters.h"
 #include "python/src/iterator_args.h"
 #include "python/src/key_batch.h"
@@ -92,9 +93,15 @@ class PyTable {
   }
 
   py::object Get(const py::object& key, const py::object& default_value) {
-    std::string value;
-    if (!Lookup(key, &value)) return default_value;
-    return ToBytes(value);
+    // The value pinned in its block, copied once, into the bytes.
+    BytesArg arg(key, "key");
+    CheckOpen();
+    PinnedValue value;
+    const absl::Status status =
+        handle_->table().Get(read_options_, arg.view(), &value);
+    if (status.ok()) return ToBytes(value.view());
+    if (IsMissingKey(status)) return default_value;
+    ThrowStatus(status, handle_->path());
   }
 
   // The value of `key` as a read-only memoryview of the block it lies in
@@ -363,6 +370,34 @@ constexpr char kIterateDoc[] =
     "keys yielded are internal keys. An iterator raises "
     "InvalidArgumentError once its table is closed.";
 
+// Table.get(key, default=None), without pybind11's dispatcher
+// (fast_call.h), as Database.get.
+PyObject* TableGet(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                   PyObject* kwnames) {
+  return CatchingErrors([&]() -> PyObject* {
+    static const char* const kNames[] = {"key", "default"};
+    PyObject* values[2];
+    if (!ParseFastArgs("get", kNames, 2, /*positional=*/2, /*required=*/1, args,
+                       nargs, kwnames, values)) {
+      return nullptr;
+    }
+    const py::handle default_value =
+        values[1] != nullptr ? py::handle(values[1]) : py::none();
+    return FastSelf<PyTable>(self)
+        .Get(py::reinterpret_borrow<py::object>(values[0]),
+             py::reinterpret_borrow<py::object>(default_value))
+        .release()
+        .ptr();
+  });
+}
+
+const PyMethodDef kTableGetMethod = {
+    "get",
+    reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&TableGet)),
+    METH_FASTCALL | METH_KEYWORDS,
+    "get($self, /, key, default=None)\n--\n\n"
+    "The value of `key` (bytes), or `default` if absent."};
+
 }  // namespace
 
 void DefineTable(py::module_& module) {
@@ -477,9 +512,6 @@ mmap: read through a memory mapping instead of pread (default False). A
           py::arg("internal_keys") = false,
           py::arg("prefix_extractor") = py::none(), py::arg("mmap") = false,
           kOpenDoc)
-      .def("get", &PyTable::Get, py::arg("key"),
-           py::arg("default") = py::none(),
-           "The value of `key` (bytes), or `default` if absent.")
       .def("get_pinned", &PyTable::GetPinned, py::arg("key"),
            "The value of `key` as a read-only memoryview of the data block "
            "holding it, without a copy, or None if absent. The view keeps "
@@ -627,6 +659,7 @@ mmap: read through a memory mapping instead of pread (default False). A
         return absl::StrCat("<bloomtable.Table '", self.path(), "'",
                             self.closed() ? " closed" : "", ">");
       });
+  AddFastMethod(table, &kTableGetMethod);
 }
 
 }  // namespace python
