@@ -805,6 +805,30 @@ class PythonViewGoalsTest(unittest.TestCase):
         self.assertEqual(rows["Dask reduction over 5,000,000 keys: 2 worker "
                               "processes ≥ 1.5× faster than 1"], "met")
         self.assertEqual(rows["`versions()` holds ≤ 64 MiB"], "**not met**")
+        # Without the verified figures those goals are not measured.
+        self.assertEqual(rows["`view` get_present, both mapped and verifying "
+                              "checksums, ≤ 0.8× plyvel's"], "not measured")
+
+    def test_view_goals_with_checksums_verified_on_both_sides(self):
+        s = self.summary
+        report = {"medians": {
+            "view": {"get_present_mmap_verified": s(170),
+                     "scan_per_entry_mmap_verified": s(60)},
+            "plyvel": {"get_present_verified": s(200),
+                       "scan_per_entry_verified": s(100)}},
+            "view_settings": {"mmap": True, "verify_checksums": False}}
+        rows = {r[0]: r[2] for r in (
+            [c.strip() for c in line.strip("|").split("|")]
+            for line in python_section.view_goals(report).splitlines()[2:])}
+        # 0.85 of plyvel's get: not met; 0.6 of its scan: met.
+        self.assertEqual(rows["`view` get_present, both mapped and verifying "
+                              "checksums, ≤ 0.8× plyvel's"], "**not met**")
+        self.assertEqual(rows["`view` scan_per_entry, both mapped and "
+                              "verifying checksums, ≤ 0.7× plyvel's"], "met")
+        text = python_section.view_settings_text(report)
+        self.assertIn("mapped, checksums not verified", text)
+        self.assertIn("Database.open's defaults",
+                      python_section.view_settings_text({}))
 
 
 class CommitTest(unittest.TestCase):

@@ -34,11 +34,35 @@ VIEW_GOALS = [
      "get_present", 0.8),
     ("`view` scan_per_entry ≤ 0.7× plyvel's", "scan_per_entry", "plyvel",
      "scan_per_entry", 0.7),
+    ("`view` get_present, both mapped and verifying checksums, ≤ 0.8× "
+     "plyvel's", "get_present_mmap_verified", "plyvel",
+     "get_present_verified", 0.8),
+    ("`view` scan_per_entry, both mapped and verifying checksums, ≤ 0.7× "
+     "plyvel's", "scan_per_entry_mmap_verified", "plyvel",
+     "scan_per_entry_verified", 0.7),
     ("`view` Arrow export per entry ≤ 1.2× the C++ view's full scan",
      "arrow_per_entry", "view", "cpp_scan_per_entry", 1.2),
     ("`view` Arrow export per entry ≤ 0.6× plyvel building a list of pairs",
      "arrow_per_entry", "plyvel", "list_per_entry", 0.6),
 ]
+
+
+def view_settings_text(report):
+    """How the `view` row opened the database (bench_python.py's
+    view_settings), and its other settings' figures."""
+    settings = report.get("view_settings")
+    if not settings:
+        return "Database.open's defaults (pread, checksums verified)"
+    mapped = "mapped" if settings.get("mmap") else "pread"
+    verified = ("checksums verified" if settings.get("verify_checksums")
+                else "checksums not verified")
+    return (f"`{', '.join(f'{k}={v}' for k, v in settings.items())}` "
+            f"({mapped}, {verified}: plyvel's reading settings, as LevelDB "
+            "maps its tables and does not verify by default); its "
+            "`_mmap_verified` figures open it mapped and verifying, against "
+            "plyvel's `_verified` ones (`verify_checksums=True`), and its "
+            "`_defaults` figures with Database.open's defaults (pread, "
+            "verified)")
 
 
 def view_goals(report):
@@ -118,7 +142,8 @@ def python_section(report):
         "pread system call on our side and a memory copy on plyvel's (at "
         "table level in C++ the mmap rows above show what mapping buys); "
         "`view` is bloomtable.Database, the read-only view, on the very "
-        "directory plyvel wrote and compacted; `plyvel` is Python's LevelDB "
+        "directory plyvel wrote and compacted, opened with "
+        f"{view_settings_text(report)}; `plyvel` is Python's LevelDB "
         "binding on that directory, which links Debian's packaged LevelDB "
         "1.23 (built without NDEBUG; plyvel cannot link another, so its "
         "ratios are against that build).",
