@@ -21,7 +21,10 @@
 // keys, one handle per key, and the bytes of the distinct blocks it reads.
 //
 // The table supplies its steps through BatchLookupTable, so that this file
-// does not depend on how Table keeps its state.
+// does not depend on how Table keeps its state. A batch may span tables
+// (Database::MultiGet's round: each key with the table it asks next): the
+// steps then run across all of them, and every table's missing blocks are
+// read (one MultiRead per file) before any key is searched in its block.
 
 #ifndef BLOOMTABLE_TABLE_MULTI_GET_H_
 #define BLOOMTABLE_TABLE_MULTI_GET_H_
@@ -38,6 +41,7 @@
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
 #include "bloomtable/options.h"
+#include "bloomtable/table.h"
 #include "table/block.h"
 #include "table/format.h"
 
@@ -96,12 +100,27 @@ class BatchLookupTable {
                                     std::string_view seek_key,
                                     std::string* value) const = 0;
 
+  // Looks the newest version of `user_key` visible at `seek_key`'s tag up
+  // in `block`, the data block at `handle` (LevelDB-internal tables): OK
+  // with *version set (but its value) and *found a view of the value in
+  // `block`'s memory; NotFound if the block holds none.
+  virtual absl::Status FindVersionInBlock(const Block& block,
+                                          const BlockHandle& handle,
+                                          std::string_view user_key,
+                                          std::string_view seek_key,
+                                          KeyVersion* version,
+                                          std::string_view* found) const = 0;
+
   virtual const RandomAccessFile& data_file() const = 0;
   // Blocks must end (trailer included) at or before this offset.
   virtual uint64_t readable_limit() const = 0;
   // Counts one MultiRead of `reads` coalesced reads on `path`.
   virtual void RecordMultiRead(MultiReadPath path, size_t reads) const = 0;
 };
+
+// The steps of `table` (Table's own lookup steps; the table must outlive
+// their use).
+const BatchLookupTable& BatchLookupOf(const Table& table);
 
 // Steps 1 to 4 for `keys`, seeking `seek_keys[i]` for keys[i] (the key
 // itself, or a user key with a tag): calls `settled(i, status)` for each key
@@ -112,6 +131,21 @@ class BatchLookupTable {
 void BatchedBlockLookups(
     const BatchLookupTable& table, const ReadOptions& read_options,
     const std::vector<std::string_view>& keys,
+    const std::vector<std::string_view>& seek_keys,
+    absl::FunctionRef<void(size_t i, absl::Status status)> settled,
+    absl::FunctionRef<
+        void(size_t i, const BlockHandle& handle,
+             const absl::StatusOr<std::shared_ptr<const Block>>& block)>
+        in_block);
+
+// As above for keys of many tables: keys[i] is looked up in *tables[i].
+// Each step runs across the whole batch; step 4 reads the missing blocks of
+// every table (one MultiRead per file, a lone block with one Read) before
+// any `in_block` call. `in_block` calls come grouped by table, each
+// table's in file order.
+void BatchedBlockLookups(
+    const std::vector<const BatchLookupTable*>& tables,
+    const ReadOptions& read_options, const std::vector<std::string_view>& keys,
     const std::vector<std::string_view>& seek_keys,
     absl::FunctionRef<void(size_t i, absl::Status status)> settled,
     absl::FunctionRef<

@@ -256,7 +256,7 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
                                   std::string_view user_key,
                                   std::string_view seek_key,
                                   KeyVersion* version,
-                                  std::string_view* found) const {
+                                  std::string_view* found) const override {
     BlockIter data_iter(comparator, &block);
     data_iter.Seek(seek_key);
     if (!data_iter.Valid()) {
@@ -593,6 +593,10 @@ absl::Status Table::GetVersion(const ReadOptions& read_options,
     value->PinTo(std::move(block), found);
   }
   return absl::OkStatus();
+}
+
+const BatchLookupTable& BatchLookupOf(const Table& table) {
+  return *table.rep_;
 }
 
 std::vector<absl::StatusOr<KeyVersion>> Table::MultiGetVersion(
