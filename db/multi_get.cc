@@ -222,7 +222,8 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
           } else {
             results[i] = Rep::TableLookupError(*round_files[j], status);
           }
-        });
+        },
+        &r.read_workers);
   }
   return results;
 }

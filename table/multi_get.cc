@@ -147,7 +147,8 @@ void BatchedBlockLookups(
     absl::FunctionRef<
         void(size_t i, const BlockHandle& handle,
              const absl::StatusOr<std::shared_ptr<const Block>>& block)>
-        in_block) {
+        in_block,
+    ReadWorkers* workers) {
   const size_t n = keys.size();
 
   // 1. The filter before the index.
@@ -235,19 +236,26 @@ void BatchedBlockLookups(
   }
   missing_starts.push_back(missing.size());
 
-  // 4. The missing blocks, every table's before any is searched.
-  std::vector<size_t> table_missing;
-  for (size_t t = 0; t + 1 < missing_starts.size(); ++t) {
+  // 4. The missing blocks, every table's before any is searched: each
+  // table's a job (they write disjoint entries of `blocks`).
+  const auto read_table = [&](size_t t) {
     const size_t first = missing_starts[t];
     const size_t last = missing_starts[t + 1];
     const BatchLookupTable& table = *block_tables[missing[first]];
     if (last - first == 1) {
       NeededBlock& needed = blocks[missing[first]];
       needed.block = table.ReadDataBlockFromFile(read_options, needed.handle);
-      continue;
+      return;
     }
-    table_missing.assign(missing.begin() + first, missing.begin() + last);
+    const std::vector<size_t> table_missing(missing.begin() + first,
+                                            missing.begin() + last);
     ReadMissingBlocks(table, read_options, table_missing, &blocks);
+  };
+  const size_t reading_tables = missing_starts.size() - 1;
+  if (workers != nullptr) {
+    workers->RunAll(reading_tables, read_table);
+  } else {
+    for (size_t t = 0; t < reading_tables; ++t) read_table(t);
   }
 
   // 5. Each key with its block.

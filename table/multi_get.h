@@ -44,6 +44,7 @@
 #include "bloomtable/table.h"
 #include "table/block.h"
 #include "table/format.h"
+#include "util/read_workers.h"
 
 namespace bloomtable {
 
@@ -141,8 +142,9 @@ void BatchedBlockLookups(
 // As above for keys of many tables: keys[i] is looked up in *tables[i].
 // Each step runs across the whole batch; step 4 reads the missing blocks of
 // every table (one MultiRead per file, a lone block with one Read) before
-// any `in_block` call. `in_block` calls come grouped by table, each
-// table's in file order.
+// any `in_block` call, the tables' reads run as jobs of `workers` (in
+// parallel where it has threads; null: one table after another).
+// `in_block` calls come grouped by table, each table's in file order.
 void BatchedBlockLookups(
     const std::vector<const BatchLookupTable*>& tables,
     const ReadOptions& read_options, const std::vector<std::string_view>& keys,
@@ -151,7 +153,8 @@ void BatchedBlockLookups(
     absl::FunctionRef<
         void(size_t i, const BlockHandle& handle,
              const absl::StatusOr<std::shared_ptr<const Block>>& block)>
-        in_block);
+        in_block,
+    ReadWorkers* workers = nullptr);
 
 // The seek keys of a batch: the keys themselves, or for LevelDB-internal
 // tables each user key with `tag` (the newest possible by default), kept in
