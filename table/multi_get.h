@@ -68,6 +68,9 @@ class BatchLookupTable {
   virtual void PrefetchTableFilter(std::string_view key) const = 0;
   virtual bool TableFilterMayMatch(std::string_view key) const = 0;
 
+  // Prefetches the index entries SearchIndex(seek_key) will compare first
+  // (where the index's digest narrows the search; else nothing).
+  virtual void PrefetchIndex(std::string_view seek_key) const = 0;
   // The index search: OK with *handle set, NotFound past the last key, a
   // placed DataLoss for a damaged index entry.
   virtual absl::Status SearchIndex(std::string_view seek_key,

@@ -110,6 +110,23 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     return true;
   }
 
+  void PrefetchIndex(std::string_view seek_key) const override {
+    if (index_digest == nullptr) return;
+    uint32_t left, right;
+    index_digest->Narrow(seek_key, &left, &right);
+    // The first and last restart entries of the range, where a short
+    // search (the common case) compares.
+    const uint32_t restarts = index_block->num_restarts();
+    const char* const entries_end =
+        index_block->contents().data() + index_block->restart_array_offset();
+    for (const uint32_t r : {left, right}) {
+      if (r >= restarts) continue;
+      // Unchecked offsets: a damaged one is not followed.
+      const char* const entry = index_block->RestartEntryStart(r);
+      if (entry < entries_end) __builtin_prefetch(entry);
+    }
+  }
+
   absl::Status SearchIndex(std::string_view seek_key,
                            BlockHandle* handle) const override {
     BlockIter index_iter(comparator, index_block.get());
