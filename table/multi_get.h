@@ -4,7 +4,8 @@
 //
 //   1. filters:  every key's whole-table (or partitioned) filter line is
 //                prefetched a few keys ahead of its probe;
-//   2. index:    the keys that pass are searched in the index; per-block
+//   2. index:    the keys that pass are searched in the index, each key's
+//                first index entries prefetched a few keys ahead; per-block
 //                filters are then prefetched and probed the same way;
 //   3. cache:    the distinct data blocks the surviving keys need are looked
 //                up in the block cache;
@@ -12,7 +13,9 @@
 //                RandomAccessFile::MultiRead (io_uring on POSIX files),
 //                adjacent blocks coalesced into one read of at most
 //                kMaxCoalescedReadBytes;
-//   5. search:   each key is looked up in its block.
+//   5. search:   the blocks' objects, restart arrays and restart entries
+//                are prefetched in waves across the batch, then each key is
+//                looked up in its block.
 //
 // Keys may repeat and come in any order; results come back in the caller's
 // order, each with its own status, equal to what Get would return for that
