@@ -289,10 +289,16 @@ void BatchedBlockLookups(
       if (entry < entries_end) __builtin_prefetch(entry);
     }
   }
-  for (size_t i : passed) {
-    const NeededBlock& needed = blocks[block_of[i]];
-    in_block(i, needed.handle, needed.block);
-  }
+  PrefetchedPass(
+      passed,
+      [&](size_t i) {
+        const NeededBlock& needed = blocks[block_of[i]];
+        if (needed.block.ok()) tables[i]->PrefetchScan(**needed.block, seek[i]);
+      },
+      [&](size_t i) {
+        const NeededBlock& needed = blocks[block_of[i]];
+        in_block(i, needed.handle, needed.block);
+      });
 }
 
 std::vector<absl::StatusOr<std::string>> BatchedMultiGet(

@@ -100,6 +100,11 @@ class BatchLookupTable {
       const ReadOptions& read_options, const BlockHandle& handle,
       const absl::Status& read_status, std::string_view bytes) const = 0;
 
+  // Prefetches the entries of `block` a search for `seek_key` scans: those
+  // from the restart point the search starts at to the next one.
+  virtual void PrefetchScan(const Block& block,
+                            std::string_view seek_key) const = 0;
+
   // Looks `key` up in `block`, the data block at `handle`.
   virtual absl::Status GetFromBlock(const Block& block,
                                     const BlockHandle& handle,

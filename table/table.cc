@@ -127,6 +127,36 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     }
   }
 
+  void PrefetchScan(const Block& block,
+                    std::string_view seek_key) const override {
+    const uint32_t restarts = block.num_restarts();
+    if (restarts == 0) return;
+    // The restart point a seek starts its scan at: the last whose key is
+    // before `seek_key` (BlockIter::Seek's binary search).
+    uint32_t left = 0;
+    uint32_t right = restarts - 1;
+    while (left < right) {
+      const uint32_t mid = left + (right - left + 1) / 2;
+      std::string_view key, value;
+      if (!block.RestartEntry(mid, &key, &value)) return;
+      if (comparator->Compare(key, seek_key) < 0) {
+        left = mid;
+      } else {
+        right = mid - 1;
+      }
+    }
+    const char* const entries_end =
+        block.contents().data() + block.restart_array_offset();
+    const char* const begin = block.RestartEntryStart(left);
+    const char* end =
+        left + 1 < restarts ? block.RestartEntryStart(left + 1) : entries_end;
+    // Unchecked offsets: damaged ones are not followed.
+    if (begin >= entries_end || end > entries_end || end < begin) return;
+    for (const char* line = begin; line < end; line += 64) {
+      __builtin_prefetch(line);
+    }
+  }
+
   absl::Status SearchIndex(std::string_view seek_key,
                            BlockHandle* handle) const override {
     BlockIter index_iter(comparator, index_block.get());
