@@ -15,7 +15,8 @@
 //                kMaxCoalescedReadBytes;
 //   5. search:   the blocks' objects, restart arrays and restart entries
 //                are prefetched in waves across the batch, then each key is
-//                looked up in its block.
+//                looked up in its block, the entries its scan reads
+//                prefetched a few keys ahead.
 //
 // Keys may repeat and come in any order; results come back in the caller's
 // order, each with its own status, equal to what Get would return for that
