@@ -284,6 +284,10 @@ absl::StatusOr<std::unique_ptr<Database>> Database::OpenReadOnly(
                                              policies.end());
   table_options.block_cache = options.block_cache;
 
+  if (options.use_direct_io && options.mmap_reads) {
+    return absl::InvalidArgumentError(
+        "DatabaseOptions: use_direct_io and mmap_reads exclude each other");
+  }
   auto rep = std::make_unique<Rep>(dir, options, ucmp, table_options);
   rep->comparator_name = version.comparator.empty() ? std::string(kBytewiseName)
                                                     : version.comparator;

@@ -19,6 +19,7 @@
 #include "db/sidecar_set.h"
 #include "db/table_set.h"
 #include "table/internal_key.h"
+#include "util/read_workers.h"
 
 namespace bloomtable {
 
@@ -38,8 +39,17 @@ struct Database::Rep {
         bytewise(ucmp == BytewiseComparator()),
         tables(dir, std::move(table_options),
                static_cast<size_t>(std::max(o.max_open_files, 1)), o.mmap_reads,
-               o.wrap_table_file),
-        log_view(ucmp) {}
+               TableFileOptions(o), o.wrap_table_file),
+        log_view(ucmp),
+        read_workers(
+            static_cast<size_t>(std::max(o.multi_get_read_threads, 0))) {}
+
+  static RandomAccessFileOptions TableFileOptions(const DatabaseOptions& o) {
+    RandomAccessFileOptions file_options;
+    file_options.use_direct_io = o.use_direct_io;
+    file_options.io_uring_queue_depth = o.io_uring_queue_depth;
+    return file_options;
+  }
 
   const std::string dir;
   const DatabaseOptions options;
@@ -48,6 +58,9 @@ struct Database::Rep {
   const bool bytewise;  // the user comparator is BytewiseComparator()
   mutable TableSet tables;
   LogView log_view;
+  // MultiGet's readers of many tables' blocks at once
+  // (DatabaseOptions::multi_get_read_threads; none by default).
+  mutable ReadWorkers read_workers;
   std::string comparator_name;
   std::string manifest;
   // By level; level 0 newest first, deeper levels by smallest key.

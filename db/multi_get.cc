@@ -1,8 +1,12 @@
-// Database::MultiGet: Get for a batch of keys, table by table. Each key
-// walks the tables Get would ask, in Get's order, but the keys waiting on
-// one table are looked up there together (Table::MultiGetVersion), so that
-// keys in one data block share one read and the blocks of a table are read
-// together.
+// Database::MultiGet: Get for a batch of keys, in rounds. Each key walks
+// the tables Get would ask, in Get's order; in each round every key still
+// looking asks its next table, and all of the round's keys are looked up
+// together across their tables (BatchedBlockLookups, table/multi_get.h):
+// filters and index searches first, then every table's missing data blocks
+// (one read per distinct block, a table's blocks with one MultiRead), then
+// the searches in the blocks.
+
+#include "table/multi_get.h"
 
 #include <algorithm>
 #include <string>
@@ -107,11 +111,21 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
   ReadOptions table_read;
   table_read.verify_checksums = read_options.verify_checksums;
   table_read.fill_cache = read_options.fill_cache;
+  // Every key's seek key (the user key with the snapshot's tag), made once
+  // for all rounds.
+  const BatchSeekKeys seek(true, user_keys, tag);
 
   // Rounds: each pending key moves to the next table its sidecar filter
-  // does not rule out; the keys at one table are looked up there together.
+  // does not rule out; all keys of a round, whatever their tables, are
+  // looked up together (BatchedBlockLookups across tables), so that the
+  // round's missing blocks are read before any key is searched.
   std::vector<size_t> asking;
-  std::vector<std::string_view> group_keys;
+  // The round's keys, in `asking` order: each key's table and its lookup.
+  std::vector<const BatchLookupTable*> round_tables;
+  std::vector<const DatabaseTableFile*> round_files;
+  std::vector<std::string_view> round_keys;
+  std::vector<std::string_view> round_seek;
+  std::vector<std::shared_ptr<const Table>> held_tables;
   while (!pending.empty()) {
     asking.clear();
     for (size_t i : pending) {
@@ -130,20 +144,28 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
     }
     const auto table_of = [&](size_t i) {
       const Rep::Candidates::Table& table = candidates[i][next[i]];
-      return std::make_pair(table.level, table.index);
+      return (uint64_t{table.level} << 32) | table.index;
     };
+    // Grouped by table, so that each table is opened once per round.
     std::sort(asking.begin(), asking.end(), [&](size_t a, size_t b) {
       return table_of(a) != table_of(b) ? table_of(a) < table_of(b) : a < b;
     });
     pending.clear();
+    round_tables.clear();
+    round_files.clear();
+    round_keys.clear();
+    round_seek.clear();
+    held_tables.clear();
+    size_t kept = 0;  // asking[0, kept): the keys looked up this round
     for (size_t begin = 0; begin < asking.size();) {
       size_t end = begin + 1;
       while (end < asking.size() &&
              table_of(asking[end]) == table_of(asking[begin])) {
         ++end;
       }
-      const auto [level, index] = table_of(asking[begin]);
-      const DatabaseTableFile& file = r.levels[level][index];
+      const Rep::Candidates::Table& at =
+          candidates[asking[begin]][next[asking[begin]]];
+      const DatabaseTableFile& file = r.levels[at.level][at.index];
       std::shared_ptr<const Table> held;
       const Table* table = nullptr;
       const absl::Status open_status =
@@ -153,30 +175,55 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
         begin = end;
         continue;
       }
-      group_keys.clear();
+      if (held != nullptr) held_tables.push_back(std::move(held));
+      const BatchLookupTable& steps = BatchLookupOf(*table);
       for (size_t a = begin; a < end; ++a) {
-        group_keys.push_back(user_keys[asking[a]]);
-      }
-      std::vector<absl::StatusOr<KeyVersion>> versions =
-          table->MultiGetVersion(table_read, group_keys, snapshot);
-      for (size_t a = begin; a < end; ++a) {
-        const size_t i = asking[a];
-        absl::StatusOr<KeyVersion>& version = versions[a - begin];
-        if (version.ok()) {
-          if (version->deleted) {
-            results[i] = KeyNotFound();
-          } else {
-            results[i] = std::move(version->value);
-          }
-        } else if (absl::IsNotFound(version.status())) {
-          ++next[i];
-          pending.push_back(i);
-        } else {
-          results[i] = Rep::TableLookupError(file, version.status());
-        }
+        asking[kept++] = asking[a];
+        round_tables.push_back(&steps);
+        round_files.push_back(&file);
+        round_keys.push_back(user_keys[asking[a]]);
+        round_seek.push_back(seek.views()[asking[a]]);
       }
       begin = end;
     }
+    // A key the table does not hold goes on to its next table.
+    const auto not_here = [&](size_t i) {
+      ++next[i];
+      pending.push_back(i);
+    };
+    BatchedBlockLookups(
+        round_tables, table_read, round_keys, round_seek,
+        [&](size_t j, absl::Status status) {
+          if (absl::IsNotFound(status)) {
+            not_here(asking[j]);
+          } else {
+            results[asking[j]] = Rep::TableLookupError(*round_files[j], status);
+          }
+        },
+        [&](size_t j, const BlockHandle& handle,
+            const absl::StatusOr<std::shared_ptr<const Block>>& block) {
+          const size_t i = asking[j];
+          if (!block.ok()) {
+            results[i] = Rep::TableLookupError(*round_files[j], block.status());
+            return;
+          }
+          KeyVersion version;
+          std::string_view found;
+          const absl::Status status = round_tables[j]->FindVersionInBlock(
+              **block, handle, round_keys[j], round_seek[j], &version, &found);
+          if (status.ok()) {
+            if (version.deleted) {
+              results[i] = KeyNotFound();
+            } else {
+              results[i].emplace(found);
+            }
+          } else if (absl::IsNotFound(status)) {
+            not_here(i);
+          } else {
+            results[i] = Rep::TableLookupError(*round_files[j], status);
+          }
+        },
+        &r.read_workers);
   }
   return results;
 }

@@ -9,6 +9,7 @@
 namespace bloomtable {
 
 TableSet::TableSet(std::string dir, Options options, size_t max_open, bool mmap,
+                   const RandomAccessFileOptions& file_options,
                    std::function<std::unique_ptr<RandomAccessFile>(
                        std::unique_ptr<RandomAccessFile>)>
                        wrap)
@@ -16,6 +17,7 @@ TableSet::TableSet(std::string dir, Options options, size_t max_open, bool mmap,
       options_(std::move(options)),
       max_open_(std::max<size_t>(max_open, 1)),
       mmap_(mmap),
+      file_options_(file_options),
       wrap_(std::move(wrap)) {}
 
 void TableSet::OmitOwnFilters(std::vector<uint64_t> numbers) {
@@ -33,7 +35,7 @@ absl::StatusOr<std::shared_ptr<const Table>> TableSet::OpenFile(
   // The size is the opened file's own: a file replaced meanwhile is either
   // the one read or an error, never a mix.
   absl::StatusOr<SizedRandomAccessFile> opened =
-      OpenSizedRandomAccessFile(path, mmap_);
+      OpenSizedRandomAccessFile(path, mmap_, file_options_);
   if (!opened.ok()) {
     if (absl::IsNotFound(opened.status())) {
       return absl::DataLossError(

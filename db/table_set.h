@@ -34,9 +34,11 @@ class TableSet {
  public:
   // `options` are the tables' reading options (internal keys, the filter
   // policies, the block cache). `dir` is the database directory. Files are
-  // mapped if `mmap`, else read with pread, and passed through `wrap` if it
-  // is set (DatabaseOptions::wrap_table_file).
+  // mapped if `mmap`, else read with pread as `file_options` say (direct
+  // I/O, io_uring's queue depth), and passed through `wrap` if it is set
+  // (DatabaseOptions::wrap_table_file).
   TableSet(std::string dir, Options options, size_t max_open, bool mmap,
+           const RandomAccessFileOptions& file_options,
            std::function<std::unique_ptr<RandomAccessFile>(
                std::unique_ptr<RandomAccessFile>)>
                wrap);
@@ -93,6 +95,7 @@ class TableSet {
   std::vector<uint64_t> without_filters_;
   const size_t max_open_;
   const bool mmap_;
+  const RandomAccessFileOptions file_options_;
   const std::function<std::unique_ptr<RandomAccessFile>(
       std::unique_ptr<RandomAccessFile>)>
       wrap_;

@@ -53,7 +53,13 @@ ABSL_FLAG(bool, use_existing, false,
           "whose filter stores within 1% of the target");
 ABSL_FLAG(std::string, engines, "",
           "engines to measure (default: bloomtable, rocksdb_table and "
-          "rocksdb_readonly, those built)");
+          "rocksdb_readonly, those built); the database-level view "
+          "bloomtable_db+sidecars (or bloomtable_db) only when named");
+ABSL_FLAG(std::string, leveldb_source, "compacted",
+          "the LevelDB directory the bloomtable_db engines read: compacted "
+          "(every key, then one full compaction: one level, as "
+          "rocksdb_readonly's one sorted run) or as_written (the levels "
+          "LevelDB's own compactions left, the last writes in the log)");
 ABSL_FLAG(bool, cold, true, "measure cold lookups: direct I/O, no block cache");
 ABSL_FLAG(bool, warm, true,
           "measure warm lookups: buffered reads and a block cache, after an "
@@ -243,6 +249,15 @@ double RocksDBBitsFor(const EngineOptions& base, const FillInput& input,
   return budget->bits_per_key;
 }
 
+// The engines that read bloomtable's database view of a LevelDB directory.
+bool IsDatabaseView(const std::string& name) {
+  return name == "bloomtable_db" || name == "bloomtable_db+sidecars";
+}
+
+bool IsRocksDB(const std::string& name) {
+  return name.rfind("rocksdb", 0) == 0;
+}
+
 std::vector<std::string> EnginesToRun() {
   std::vector<std::string> wanted;
   for (absl::string_view name :
@@ -250,10 +265,12 @@ std::vector<std::string> EnginesToRun() {
     wanted.emplace_back(name);
   }
   std::vector<std::string> engines;
-  for (const char* name : {"bloomtable", "rocksdb_table", "rocksdb_readonly"}) {
+  for (const char* name : {"bloomtable", "rocksdb_table", "rocksdb_readonly",
+                           "bloomtable_db+sidecars", "bloomtable_db"}) {
     const EngineEntry* entry = FindEngine(name);
     const bool asked =
         std::find(wanted.begin(), wanted.end(), name) != wanted.end();
+    if (IsDatabaseView(name) && !asked) continue;
     if (entry->make == nullptr) {
       if (asked) {
         Fail(absl::InvalidArgumentError(
@@ -275,13 +292,21 @@ std::vector<std::string> EnginesToRun() {
 
 nlohmann::json EngineJson(const ColdEngine& engine, double bits_setting) {
   const EngineEntry* entry = FindEngine(engine.name);
+  std::string filter = "NewBloomFilterPolicy (whole-key full filter)";
+  if (engine.name == "bloomtable") {
+    filter = "cache-local Bloom, whole table";
+  } else if (engine.name == "bloomtable_db+sidecars") {
+    filter =
+        "sidecar per table: cache-local Bloom, whole table (the tables' own "
+        "LevelDB Bloom filters not loaded)";
+  } else if (engine.name == "bloomtable_db") {
+    filter = "the tables' own LevelDB Bloom filters, as LevelDB wrote them";
+  }
   nlohmann::json json = {
       {"level", entry->level},
       {"call", entry->call},
       {"dir", engine.options.dir},
-      {"filter", engine.name == "bloomtable"
-                     ? "cache-local Bloom, whole table"
-                     : "NewBloomFilterPolicy (whole-key full filter)"},
+      {"filter", filter},
       {"bits_per_key_setting", bits_setting},
       {"stored_filter_bits_per_key", engine.stored_bits_per_key},
       {"file_bytes", engine.file_bytes},
@@ -289,8 +314,20 @@ nlohmann::json EngineJson(const ColdEngine& engine, double bits_setting) {
        "direct I/O (O_DIRECT; RocksDB: use_direct_reads), no block "
        "cache; index and filter held by the open tables"},
       {"warm", "buffered reads (page cache), LRU block cache"}};
+  if (IsDatabaseView(engine.name)) {
+    json["layout"] = absl::StrCat(
+        "LevelDB directory, ",
+        engine.options.leveldb_source_compacted
+            ? "compacted into one level (--leveldb_source=compacted)"
+            : "as LevelDB's compactions left it (--leveldb_source=as_written)");
+    json["multiget"] =
+        "bloomtable::Database::MultiGet: rounds, each key at its next table; "
+        "a round's blocks of every table read before any is searched (cold: "
+        "each table's with one MultiRead through io_uring, different tables' "
+        "on DatabaseOptions::multi_get_read_threads = 8 at once)";
+  }
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
-  if (engine.name != "bloomtable") {
+  if (IsRocksDB(engine.name)) {
     const rocksdb::ReadOptions defaults;
     json["multiget_read_options"] = {
         {"async_io", defaults.async_io},
@@ -326,7 +363,12 @@ nlohmann::json RowJson(const Row& row) {
   return {{"mode", row.mode},
           {"engine", row.engine},
           {"level", entry->level},
-          {"call", entry->call},
+          {"call", row.batch == 0 || !IsDatabaseView(row.engine)
+                       ? entry->call
+                       : "bloomtable::Database::MultiGet"},
+          {"io_path", row.mode == "cold"
+                          ? "direct I/O (O_DIRECT), no block cache"
+                          : "buffered reads (page cache), LRU block cache"},
           {"benchmark", row.benchmark},
           {"api", row.batch == 0 ? "Get" : "MultiGet"},
           {"batch", std::max<int64_t>(row.batch, 1)},
@@ -349,6 +391,12 @@ int Run(const std::string& command_line) {
     return 2;
   }
   const uint64_t cache_bytes = static_cast<uint64_t>(cache_mb) << 20;
+  const std::string leveldb_source = absl::GetFlag(FLAGS_leveldb_source);
+  if (leveldb_source != "compacted" && leveldb_source != "as_written") {
+    std::fprintf(stderr,
+                 "cold_bench: --leveldb_source is compacted or as_written\n");
+    return 2;
+  }
   const std::vector<std::string> names = EnginesToRun();
   const std::string dir = absl::GetFlag(FLAGS_dir);
   const KeyGenerator keys(16, static_cast<uint64_t>(num));
@@ -364,16 +412,22 @@ int Run(const std::string& command_line) {
   double rocksdb_bits = 0;
   for (const std::string& name : names) {
     ColdEngine engine{name, EngineOptions()};
-    engine.options.dir = absl::StrCat(dir, "/cold_bench_", name, "_", num);
+    // The view's directory names its layout: a reused store is the same.
+    engine.options.dir =
+        absl::StrCat(dir, "/cold_bench_", name, "_",
+                     IsDatabaseView(name) ? leveldb_source + "_" : "", num);
     engine.options.block_size =
         static_cast<size_t>(absl::GetFlag(FLAGS_block_size));
     engine.options.bloom_bits = absl::GetFlag(FLAGS_bits_per_key);
     engine.options.bloomtable_policy =
         NewCacheLocalBloomFilterPolicy(engine.options.bloom_bits);
     engine.options.bloomtable_layout = FilterLayout::kWholeTable;
-    const double target =
-        engines.empty() ? 0 : engines.front().stored_bits_per_key;
-    if (!engines.empty()) {
+    // The view's sidecars: bloomtable's policy at bloomtable's bits.
+    engine.options.leveldb_source_compacted = leveldb_source == "compacted";
+    const double target = engines.empty() || engine.name == "bloomtable_db"
+                              ? 0
+                              : engines.front().stored_bits_per_key;
+    if (IsRocksDB(name)) {
       if (rocksdb_bits == 0) {
         rocksdb_bits = RocksDBBitsFor(engine.options, input, target);
       }

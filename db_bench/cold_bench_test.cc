@@ -62,7 +62,9 @@ TEST(ColdStreamTest, EveryEngineOfARunGetsTheSameStream) {
 
 // Fills `name` with 5,000 keys in `dir`, then looks streams up cold and warm
 // through fresh engines on the files.
-void ExpectColdAndWarmLookups(const std::string& name, const std::string& dir) {
+// `compacted`: the view engines' LevelDB source compacted into one level.
+void ExpectColdAndWarmLookups(const std::string& name, const std::string& dir,
+                              bool compacted = false) {
   const KeyGenerator keys(16, 5000);
   const ValueGenerator values(100, 0.5, 301);
   std::vector<uint64_t> order(keys.num());
@@ -72,6 +74,7 @@ void ExpectColdAndWarmLookups(const std::string& name, const std::string& dir) {
   options.bloom_bits = 10;
   options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
   options.bloomtable_layout = FilterLayout::kWholeTable;
+  options.leveldb_source_compacted = compacted;
   {
     std::unique_ptr<Engine> engine = NewEngine(name, options);
     Progress progress("test", keys.num());
@@ -109,6 +112,17 @@ TEST(ColdLookupsTest, BloomtableFindsStoredKeysOnlyColdAndWarm) {
   TempDir dir;
   ExpectColdAndWarmLookups("bloomtable", dir.File("bt"));
 }
+
+#ifdef BLOOMTABLE_DB_BENCH_WITH_LEVELDB
+// The database view on the source compacted into one level (cold_bench's
+// default layout), cold with direct I/O (every stored key's block from the
+// file, none from a cache) and warm.
+TEST(ColdLookupsTest, DatabaseViewFindsStoredKeysOnlyColdAndWarm) {
+  TempDir dir;
+  ExpectColdAndWarmLookups("bloomtable_db+sidecars", dir.File("view"),
+                           /*compacted=*/true);
+}
+#endif
 
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 TEST(ColdLookupsTest, RocksDBDatabaseFindsStoredKeysOnlyColdAndWarm) {

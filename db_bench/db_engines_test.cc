@@ -5,6 +5,7 @@
 // NotFound, a full scan in order with every entry.
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -403,6 +404,34 @@ TEST(LevelDBDirectoryEngines, AnswerAsWrittenIncludingTheLiveLogsKeys) {
   ASSERT_TRUE(mapped->OpenExisting().ok());
   ExpectAnswersAsWritten(*mapped, data);
   EXPECT_GT(mapped->Counters().file_reads, 0u);
+}
+
+TEST(LevelDBDirectoryEngines, ViewKeepsAnUnchangedCopyAndRecopiesAChangedOne) {
+  TempDir dir;
+  const TestData data;
+  Progress progress("test", kNum);
+  const EngineOptions options = OptionsFor(dir.path() + "/view");
+  ASSERT_TRUE(
+      NewBloomtableDbEngine(options)->Fill(data.Input(), &progress).ok());
+  const std::string current = options.dir + "/CURRENT";
+  // Marked: a copy made again would not carry the mark.
+  const auto marked =
+      std::filesystem::file_time_type::clock::now() - std::chrono::hours(24);
+  std::filesystem::last_write_time(current, marked);
+  std::unique_ptr<Engine> reopened = NewBloomtableDbEngine(options);
+  ASSERT_TRUE(reopened->OpenExisting().ok());
+  EXPECT_EQ(std::filesystem::last_write_time(current), marked);
+  ExpectAnswersAsWritten(*reopened, data);
+  reopened.reset();
+
+  // A copy missing a file, or holding one more, is copied again.
+  std::filesystem::remove(current);
+  { std::ofstream(options.dir + "/stray") << "x"; }
+  reopened = NewBloomtableDbEngine(options);
+  ASSERT_TRUE(reopened->OpenExisting().ok());
+  EXPECT_TRUE(std::filesystem::exists(current));
+  EXPECT_FALSE(std::filesystem::exists(options.dir + "/stray"));
+  ExpectAnswersAsWritten(*reopened, data);
 }
 
 TEST(LevelDBDirectoryEngines, OpenExistingWithoutAFillIsNotFound) {

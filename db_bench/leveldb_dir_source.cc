@@ -110,6 +110,30 @@ absl::Status ReplaceWithCopy(const std::string& from, const std::string& to) {
   return absl::OkStatus();
 }
 
+// Whether `to` holds the regular files of `from` under the same names and
+// sizes, and no other files but db_bench's own.
+bool HoldsSameFiles(const std::string& from, const std::string& to) {
+  std::error_code error;
+  size_t matched = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(from, error)) {
+    if (!entry.is_regular_file()) continue;
+    const std::filesystem::path copy =
+        std::filesystem::path(to) / entry.path().filename();
+    std::error_code size_error;
+    if (std::filesystem::file_size(copy, size_error) != entry.file_size() ||
+        size_error) {
+      return false;
+    }
+    ++matched;
+  }
+  if (error) return false;
+  size_t present = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(to, error)) {
+    if (entry.path().filename().string().rfind(kOwnPrefix, 0) != 0) ++present;
+  }
+  return !error && present == matched;
+}
+
 }  // namespace
 
 size_t SourceWriteBufferSize(const FillInput& input) {
@@ -169,7 +193,8 @@ absl::Status FillFromLevelDBSource(const EngineOptions& options,
   return absl::OkStatus();
 }
 
-absl::Status RecopyLevelDBSource(const EngineOptions& options) {
+absl::Status RecopyLevelDBSource(const EngineOptions& options,
+                                 bool unless_unchanged) {
   const std::filesystem::path marker_path =
       std::filesystem::path(options.dir) / kSourceMarker;
   std::ifstream marker(marker_path);
@@ -183,6 +208,9 @@ absl::Status RecopyLevelDBSource(const EngineOptions& options) {
     return absl::NotFoundError(absl::StrCat(
         "the LevelDB source directory ", source,
         " is gone: fill this store again (run without --use_existing_db)"));
+  }
+  if (unless_unchanged && HoldsSameFiles(source, options.dir)) {
+    return absl::OkStatus();
   }
   return ReplaceWithCopy(source, options.dir);
 }

@@ -46,9 +46,13 @@ absl::Status FillFromLevelDBSource(const EngineOptions& options,
                                    const FillInput& input, Progress* progress);
 
 // Copies again, into options.dir, the source its last fill copied (db_bench's
-// own files there are kept). NotFound if options.dir was never filled from a
-// source or the source is gone.
-absl::Status RecopyLevelDBSource(const EngineOptions& options);
+// own files there are kept). With `unless_unchanged`, a copy that holds the
+// source's files under the same names and sizes, and no others, is kept as
+// it is (for readers that never write into their copy: a table or log
+// file, once written, is never rewritten in place). NotFound if options.dir
+// was never filled from a source or the source is gone.
+absl::Status RecopyLevelDBSource(const EngineOptions& options,
+                                 bool unless_unchanged = false);
 
 }  // namespace db_bench
 }  // namespace bloomtable

@@ -4,7 +4,8 @@
 //
 //   1. filters:  every key's whole-table (or partitioned) filter line is
 //                prefetched a few keys ahead of its probe;
-//   2. index:    the keys that pass are searched in the index; per-block
+//   2. index:    the keys that pass are searched in the index, each key's
+//                first index entries prefetched a few keys ahead; per-block
 //                filters are then prefetched and probed the same way;
 //   3. cache:    the distinct data blocks the surviving keys need are looked
 //                up in the block cache;
@@ -12,7 +13,10 @@
 //                RandomAccessFile::MultiRead (io_uring on POSIX files),
 //                adjacent blocks coalesced into one read of at most
 //                kMaxCoalescedReadBytes;
-//   5. search:   each key is looked up in its block.
+//   5. search:   the blocks' objects, restart arrays and restart entries
+//                are prefetched in waves across the batch, then each key is
+//                looked up in its block, the entries its scan reads
+//                prefetched a few keys ahead.
 //
 // Keys may repeat and come in any order; results come back in the caller's
 // order, each with its own status, equal to what Get would return for that
@@ -21,7 +25,10 @@
 // keys, one handle per key, and the bytes of the distinct blocks it reads.
 //
 // The table supplies its steps through BatchLookupTable, so that this file
-// does not depend on how Table keeps its state.
+// does not depend on how Table keeps its state. A batch may span tables
+// (Database::MultiGet's round: each key with the table it asks next): the
+// steps then run across all of them, and every table's missing blocks are
+// read (one MultiRead per file) before any key is searched in its block.
 
 #ifndef BLOOMTABLE_TABLE_MULTI_GET_H_
 #define BLOOMTABLE_TABLE_MULTI_GET_H_
@@ -38,8 +45,10 @@
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
 #include "bloomtable/options.h"
+#include "bloomtable/table.h"
 #include "table/block.h"
 #include "table/format.h"
+#include "util/read_workers.h"
 
 namespace bloomtable {
 
@@ -63,6 +72,9 @@ class BatchLookupTable {
   virtual void PrefetchTableFilter(std::string_view key) const = 0;
   virtual bool TableFilterMayMatch(std::string_view key) const = 0;
 
+  // Prefetches the index entries SearchIndex(seek_key) will compare first
+  // (where the index's digest narrows the search; else nothing).
+  virtual void PrefetchIndex(std::string_view seek_key) const = 0;
   // The index search: OK with *handle set, NotFound past the last key, a
   // placed DataLoss for a damaged index entry.
   virtual absl::Status SearchIndex(std::string_view seek_key,
@@ -89,6 +101,11 @@ class BatchLookupTable {
       const ReadOptions& read_options, const BlockHandle& handle,
       const absl::Status& read_status, std::string_view bytes) const = 0;
 
+  // Prefetches the entries of `block` a search for `seek_key` scans: those
+  // from the restart point the search starts at to the next one.
+  virtual void PrefetchScan(const Block& block,
+                            std::string_view seek_key) const = 0;
+
   // Looks `key` up in `block`, the data block at `handle`.
   virtual absl::Status GetFromBlock(const Block& block,
                                     const BlockHandle& handle,
@@ -96,12 +113,27 @@ class BatchLookupTable {
                                     std::string_view seek_key,
                                     std::string* value) const = 0;
 
+  // Looks the newest version of `user_key` visible at `seek_key`'s tag up
+  // in `block`, the data block at `handle` (LevelDB-internal tables): OK
+  // with *version set (but its value) and *found a view of the value in
+  // `block`'s memory; NotFound if the block holds none.
+  virtual absl::Status FindVersionInBlock(const Block& block,
+                                          const BlockHandle& handle,
+                                          std::string_view user_key,
+                                          std::string_view seek_key,
+                                          KeyVersion* version,
+                                          std::string_view* found) const = 0;
+
   virtual const RandomAccessFile& data_file() const = 0;
   // Blocks must end (trailer included) at or before this offset.
   virtual uint64_t readable_limit() const = 0;
   // Counts one MultiRead of `reads` coalesced reads on `path`.
   virtual void RecordMultiRead(MultiReadPath path, size_t reads) const = 0;
 };
+
+// The steps of `table` (Table's own lookup steps; the table must outlive
+// their use).
+const BatchLookupTable& BatchLookupOf(const Table& table);
 
 // Steps 1 to 4 for `keys`, seeking `seek_keys[i]` for keys[i] (the key
 // itself, or a user key with a tag): calls `settled(i, status)` for each key
@@ -118,6 +150,23 @@ void BatchedBlockLookups(
         void(size_t i, const BlockHandle& handle,
              const absl::StatusOr<std::shared_ptr<const Block>>& block)>
         in_block);
+
+// As above for keys of many tables: keys[i] is looked up in *tables[i].
+// Each step runs across the whole batch; step 4 reads the missing blocks of
+// every table (one MultiRead per file, a lone block with one Read) before
+// any `in_block` call, the tables' reads run as jobs of `workers` (in
+// parallel where it has threads; null: one table after another).
+// `in_block` calls come grouped by table, each table's in file order.
+void BatchedBlockLookups(
+    const std::vector<const BatchLookupTable*>& tables,
+    const ReadOptions& read_options, const std::vector<std::string_view>& keys,
+    const std::vector<std::string_view>& seek_keys,
+    absl::FunctionRef<void(size_t i, absl::Status status)> settled,
+    absl::FunctionRef<
+        void(size_t i, const BlockHandle& handle,
+             const absl::StatusOr<std::shared_ptr<const Block>>& block)>
+        in_block,
+    ReadWorkers* workers = nullptr);
 
 // The seek keys of a batch: the keys themselves, or for LevelDB-internal
 // tables each user key with `tag` (the newest possible by default), kept in

@@ -110,6 +110,53 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     return true;
   }
 
+  void PrefetchIndex(std::string_view seek_key) const override {
+    if (index_digest == nullptr) return;
+    uint32_t left, right;
+    index_digest->Narrow(seek_key, &left, &right);
+    // The first and last restart entries of the range, where a short
+    // search (the common case) compares.
+    const uint32_t restarts = index_block->num_restarts();
+    const char* const entries_end =
+        index_block->contents().data() + index_block->restart_array_offset();
+    for (const uint32_t r : {left, right}) {
+      if (r >= restarts) continue;
+      // Unchecked offsets: a damaged one is not followed.
+      const char* const entry = index_block->RestartEntryStart(r);
+      if (entry < entries_end) __builtin_prefetch(entry);
+    }
+  }
+
+  void PrefetchScan(const Block& block,
+                    std::string_view seek_key) const override {
+    const uint32_t restarts = block.num_restarts();
+    if (restarts == 0) return;
+    // The restart point a seek starts its scan at: the last whose key is
+    // before `seek_key` (BlockIter::Seek's binary search).
+    uint32_t left = 0;
+    uint32_t right = restarts - 1;
+    while (left < right) {
+      const uint32_t mid = left + (right - left + 1) / 2;
+      std::string_view key, value;
+      if (!block.RestartEntry(mid, &key, &value)) return;
+      if (comparator->Compare(key, seek_key) < 0) {
+        left = mid;
+      } else {
+        right = mid - 1;
+      }
+    }
+    const char* const entries_end =
+        block.contents().data() + block.restart_array_offset();
+    const char* const begin = block.RestartEntryStart(left);
+    const char* end =
+        left + 1 < restarts ? block.RestartEntryStart(left + 1) : entries_end;
+    // Unchecked offsets: damaged ones are not followed.
+    if (begin >= entries_end || end > entries_end || end < begin) return;
+    for (const char* line = begin; line < end; line += 64) {
+      __builtin_prefetch(line);
+    }
+  }
+
   absl::Status SearchIndex(std::string_view seek_key,
                            BlockHandle* handle) const override {
     BlockIter index_iter(comparator, index_block.get());
@@ -256,7 +303,7 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
                                   std::string_view user_key,
                                   std::string_view seek_key,
                                   KeyVersion* version,
-                                  std::string_view* found) const {
+                                  std::string_view* found) const override {
     BlockIter data_iter(comparator, &block);
     data_iter.Seek(seek_key);
     if (!data_iter.Valid()) {
@@ -593,6 +640,10 @@ absl::Status Table::GetVersion(const ReadOptions& read_options,
     value->PinTo(std::move(block), found);
   }
   return absl::OkStatus();
+}
+
+const BatchLookupTable& BatchLookupOf(const Table& table) {
+  return *table.rep_;
 }
 
 std::vector<absl::StatusOr<KeyVersion>> Table::MultiGetVersion(

@@ -81,6 +81,8 @@ TEST_P(DatabaseMultiGetTest, EveryBatchAnswersAsGetAndTheModel) {
       options.mmap_reads = true;
       break;
   }
+  // Half the seeds read a round's tables on threads.
+  if (GetParam() >= 4) options.multi_get_read_threads = 2;
   absl::StatusOr<std::unique_ptr<Database>> db =
       Database::OpenReadOnly(dir.path(), options);
   ASSERT_TRUE(db.ok()) << db.status();

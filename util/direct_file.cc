@@ -169,8 +169,12 @@ absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenDirectRandomAccessFile(
     }
     return opened.status();
   }
-  return std::unique_ptr<RandomAccessFile>(
-      std::make_unique<DirectRandomAccessFile>(path, opened->fd, options));
+  return NewDirectRandomAccessFile(path, opened->fd, options);
+}
+
+std::unique_ptr<RandomAccessFile> NewDirectRandomAccessFile(
+    const std::string& path, int fd, const RandomAccessFileOptions& options) {
+  return std::make_unique<DirectRandomAccessFile>(path, fd, options);
 }
 
 }  // namespace bloomtable

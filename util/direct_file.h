@@ -24,6 +24,11 @@ namespace bloomtable {
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenDirectRandomAccessFile(
     const std::string& path, const RandomAccessFileOptions& options);
 
+// The file over `fd`, a descriptor of `path` opened with O_DIRECT, which it
+// owns (closes).
+std::unique_ptr<RandomAccessFile> NewDirectRandomAccessFile(
+    const std::string& path, int fd, const RandomAccessFileOptions& options);
+
 }  // namespace bloomtable
 
 #endif  // BLOOMTABLE_UTIL_DIRECT_FILE_H_

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "bloomtable/file.h"
 #include "util/batched_read.h"
 #include "util/direct_file.h"
@@ -214,7 +215,23 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path) {
 }
 
 absl::StatusOr<SizedRandomAccessFile> OpenSizedRandomAccessFile(
-    const std::string& path, bool mmap) {
+    const std::string& path, bool mmap,
+    const RandomAccessFileOptions& options) {
+  if (options.use_direct_io && !mmap) {
+    absl::StatusOr<OpenedFile> opened = OpenForReading(path, O_DIRECT);
+    if (!opened.ok()) {
+      if (absl::IsInvalidArgument(opened.status())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path,
+                         ": the file system does not support direct I/O "
+                         "(O_DIRECT): ",
+                         opened.status().message()));
+      }
+      return opened.status();
+    }
+    return SizedRandomAccessFile{
+        NewDirectRandomAccessFile(path, opened->fd, options), opened->size};
+  }
   absl::StatusOr<OpenedFile> opened = OpenForReading(path);
   if (!opened.ok()) return opened.status();
   SizedRandomAccessFile sized;
@@ -225,8 +242,8 @@ absl::StatusOr<SizedRandomAccessFile> OpenSizedRandomAccessFile(
     if (!mapped.ok()) return mapped.status();
     sized.file = *std::move(mapped);
   } else {
-    sized.file = std::make_unique<PosixRandomAccessFile>(
-        path, opened->fd, RandomAccessFileOptions());
+    sized.file =
+        std::make_unique<PosixRandomAccessFile>(path, opened->fd, options);
   }
   return sized;
 }

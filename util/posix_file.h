@@ -20,11 +20,15 @@ struct SizedRandomAccessFile {
 };
 
 // Opens `path` as OpenRandomAccessFile does (OpenMmapRandomAccessFile with
-// `mmap`), and gives its size from the same descriptor, so that the size is
-// the opened file's: no second look-up by name that could find another
-// file. Errors as OpenForReading's (util/posix_open.h).
+// `mmap`; else as OpenRandomAccessFileWithOptions with `options`), and
+// gives its size from the same descriptor, so that the size is the opened
+// file's: no second look-up by name that could find another file (with
+// options.use_direct_io, the O_DIRECT descriptor's). Errors as
+// OpenForReading's (util/posix_open.h); InvalidArgument where the file
+// system refuses O_DIRECT.
 absl::StatusOr<SizedRandomAccessFile> OpenSizedRandomAccessFile(
-    const std::string& path, bool mmap = false);
+    const std::string& path, bool mmap = false,
+    const RandomAccessFileOptions& options = RandomAccessFileOptions());
 
 // The memory-mapped file over `opened` (OpenForReading's descriptor), which
 // it closes, succeeding or not. Errors name `path`.

@@ -128,6 +128,31 @@ struct DatabaseOptions {
   // directory that no writer changes.
   bool mmap_reads = false;
 
+  // Read table files with O_DIRECT (RandomAccessFileOptions::use_direct_io),
+  // past the page cache: for callers that keep their own block cache
+  // (block_cache) and for measurements that must reach the device. Every
+  // data-block read is then a device read, aligned to kDirectIOAlignment.
+  // OpenReadOnly fails with InvalidArgument if mmap_reads is set too; a
+  // table on a file system that refuses O_DIRECT fails the lookups that
+  // need it (InvalidArgument naming the file). Default false.
+  bool use_direct_io = false;
+
+  // Most reads one table file's MultiRead (a MultiGet's blocks of that
+  // table) keeps in flight through io_uring
+  // (RandomAccessFileOptions::io_uring_queue_depth, clamped to [1, 4096]).
+  // Default 32.
+  uint32_t io_uring_queue_depth = 32;
+
+  // Threads on which MultiGet reads the missing data blocks of different
+  // tables at once (each table's blocks still with one MultiRead), so that
+  // reads of many files wait on the device together: worth it where a
+  // block read is a device read (use_direct_io, or a cold page cache), not
+  // where it is a copy from the page cache, which costs less than handing
+  // it to a thread. Started by the first MultiGet that reads from two
+  // tables; stopped when the Database is destroyed. Default 0: one table's
+  // reads after another, on the calling thread.
+  int multi_get_read_threads = 0;
+
   // Reading past damage that LevelDB refuses (see SalvageOptions). Default:
   // none; OpenReadOnly then fails where leveldb::DB::Open fails.
   SalvageOptions salvage;
@@ -342,7 +367,12 @@ class Database {
   // first, stopping at the newest version it finds; the keys at one table
   // are looked up there together (Table::MultiGetVersion: the table's
   // filter per key, then one read per distinct data block, the blocks
-  // read together), so that keys in one block cost one read.
+  // read together), so that keys in one block cost one read. The lookups
+  // run in rounds, each key asking its next table: a round's keys are
+  // looked up together whatever their tables (filters and index searches
+  // first, then every table's missing blocks, on
+  // DatabaseOptions::multi_get_read_threads where set, then the searches
+  // in the blocks).
   std::vector<absl::StatusOr<std::string>> MultiGet(
       const DatabaseReadOptions& read_options,
       const std::vector<std::string_view>& user_keys) const;

@@ -32,6 +32,8 @@
 
 namespace bloomtable {
 
+class BatchLookupTable;
+
 // A snapshot of a table's counters since Open.
 struct TableStats {
   uint64_t filter_checks = 0;     // point lookups that asked the filter
@@ -255,6 +257,9 @@ class Table {
 
  private:
   struct Rep;
+  // The library's batched lookups (Database::MultiGet) take a table's
+  // lookup steps through this; not part of the public API.
+  friend const BatchLookupTable& BatchLookupOf(const Table& table);
   explicit Table(std::unique_ptr<Rep> rep);
   std::unique_ptr<Rep> rep_;
 };
