@@ -297,11 +297,17 @@ done
 run compression "$compression_bench" "${compression_flags[@]}"
 # Cold lookups, then warm ones at 10^7 keys (no raw reads: --depths=). Each
 # reuses its files from an earlier run of the same size.
+# Table level: bloomtable's table and RocksDB's (TableReader, where built);
+# db level: the view with sidecars on a LevelDB directory of the same keys
+# compacted into one level, and RocksDB's read-only DB.
+cold_engines=bloomtable
+if grep -qx rocksdb_table <<<"$built"; then cold_engines+=,rocksdb_table; fi
+cold_engines+=,rocksdb_readonly,bloomtable_db+sidecars
 mkdir -p "$cold_dir"
 run cold_io "$cold_bench" "${cold_io_flags[@]}" --dir="$cold_dir" \
-  --use_existing
+  --use_existing --engines=$cold_engines
 run warm_io "$cold_bench" "${warm_io_flags[@]}" --dir="$cold_dir" \
-  --use_existing --cold=false --depths=
+  --use_existing --cold=false --depths= --engines=$cold_engines
 # Scans over sparse keys: 16-digit decimal keys 128 apart (a 12-digit prefix
 # holds 78 keys) and random 64-bit big-endian keys (5-byte prefix); no scan
 # filter, a prefix filter, a range filter; 64-number ranges.
