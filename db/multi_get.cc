@@ -21,55 +21,141 @@
 
 namespace bloomtable {
 
+namespace {
+
+// Where a batch's answers go: each key's status, and its value copied into
+// a string or, with `pins` set, pinned into a PinnedValue.
+struct Answers {
+  std::vector<absl::Status>* statuses;
+  std::vector<std::string>* values;  // when copying
+  std::vector<PinnedValue>* pins;    // when pinning
+
+  void Fail(size_t i, absl::Status status) {
+    (*statuses)[i] = std::move(status);
+  }
+  // A value with no block to pin to (the log view's): copied either way.
+  void Copy(size_t i, std::string_view value) {
+    if (pins != nullptr) {
+      (*pins)[i].CopyFrom(value);
+    } else {
+      (*values)[i].assign(value.data(), value.size());
+    }
+  }
+  // A value in `block`'s memory (every data block owns its bytes).
+  void Pin(size_t i, const std::shared_ptr<const Block>& block,
+           std::string_view value) {
+    if (pins != nullptr) {
+      (*pins)[i].PinTo(block, value);
+    } else {
+      (*values)[i].assign(value.data(), value.size());
+    }
+  }
+};
+
+}  // namespace
+
 std::vector<absl::StatusOr<std::string>> Database::MultiGet(
     const DatabaseReadOptions& read_options,
     const std::vector<std::string_view>& user_keys) const {
+  std::vector<absl::Status> statuses;
+  std::vector<std::string> values;
+  MultiGetInto(read_options, user_keys, &statuses, &values, nullptr);
+  std::vector<absl::StatusOr<std::string>> results;
+  results.reserve(user_keys.size());
+  for (size_t i = 0; i < user_keys.size(); ++i) {
+    if (statuses[i].ok()) {
+      results.emplace_back(std::move(values[i]));
+    } else {
+      results.emplace_back(std::move(statuses[i]));
+    }
+  }
+  return results;
+}
+
+std::vector<absl::Status> Database::MultiGet(
+    const DatabaseReadOptions& read_options,
+    const std::vector<std::string_view>& user_keys,
+    std::vector<PinnedValue>* values) const {
+  // Gathered apart and handed over at the end: a key may lie in what one
+  // of `*values` holds until then.
+  std::vector<PinnedValue> pins(user_keys.size());
+  std::vector<absl::Status> statuses;
+  MultiGetInto(read_options, user_keys, &statuses, nullptr, &pins);
+  *values = std::move(pins);
+  return statuses;
+}
+
+void Database::MultiGetInto(const DatabaseReadOptions& read_options,
+                            const std::vector<std::string_view>& user_keys,
+                            std::vector<absl::Status>* statuses,
+                            std::vector<std::string>* values,
+                            std::vector<PinnedValue>* pinned) const {
   const Rep& r = *rep_;
+  const size_t n = user_keys.size();
+  statuses->assign(n, absl::OkStatus());
+  if (pinned == nullptr) values->assign(n, std::string());
   if (r.user_comparator == nullptr) {
-    return std::vector<absl::StatusOr<std::string>>(user_keys.size(),
-                                                    r.NotOrdered());
+    statuses->assign(n, r.NotOrdered());
+    return;
   }
   if (r.user_comparator == BytewiseComparator()) {
-    return MultiGetOrdered(read_options, user_keys);
+    MultiGetOrdered(read_options, user_keys, statuses, values, pinned);
+    return;
   }
-  // The keys the comparator orders, looked up together; the others are the
-  // caller's mistake, answered as Get answers them.
-  std::vector<absl::StatusOr<std::string>> results(user_keys.size());
+  // A key the comparator cannot order is the caller's mistake, answered as
+  // Get answers it; the others are looked up together.
+  const auto get_alone = [&](size_t i) {
+    (*statuses)[i] = GetInto(read_options, user_keys[i],
+                             pinned == nullptr ? &(*values)[i] : nullptr,
+                             pinned == nullptr ? nullptr : &(*pinned)[i]);
+  };
   std::vector<size_t> valid;
   std::vector<std::string_view> valid_keys;
-  for (size_t i = 0; i < user_keys.size(); ++i) {
+  for (size_t i = 0; i < n; ++i) {
     ComparisonErrorScope key_errors;
     r.user_comparator->Compare(user_keys[i], user_keys[i]);
     if (key_errors.failed()) {
-      results[i] = Get(read_options, user_keys[i]);
+      get_alone(i);
     } else {
       valid.push_back(i);
       valid_keys.push_back(user_keys[i]);
     }
   }
   bool comparison_failed;
-  std::vector<absl::StatusOr<std::string>> found;
+  std::vector<absl::Status> found_statuses(valid.size());
+  std::vector<std::string> found_values(pinned == nullptr ? valid.size() : 0);
+  std::vector<PinnedValue> found_pins(pinned == nullptr ? 0 : valid.size());
   {
     ComparisonErrorScope comparison_errors;
-    found = MultiGetOrdered(read_options, valid_keys);
+    MultiGetOrdered(read_options, valid_keys, &found_statuses, &found_values,
+                    pinned == nullptr ? nullptr : &found_pins);
     comparison_failed = comparison_errors.failed();
   }
   for (size_t v = 0; v < valid.size(); ++v) {
+    const size_t i = valid[v];
     // A key of the database that the comparator could not order cannot be
     // blamed on one key of the batch: each then answers alone, as Get does.
-    results[valid[v]] = comparison_failed
-                            ? Get(read_options, user_keys[valid[v]])
-                            : std::move(found[v]);
+    if (comparison_failed) {
+      get_alone(i);
+      continue;
+    }
+    (*statuses)[i] = std::move(found_statuses[v]);
+    if (pinned == nullptr) {
+      (*values)[i] = std::move(found_values[v]);
+    } else {
+      (*pinned)[i] = std::move(found_pins[v]);
+    }
   }
-  return results;
 }
 
-std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
-    const DatabaseReadOptions& read_options,
-    const std::vector<std::string_view>& user_keys) const {
+void Database::MultiGetOrdered(const DatabaseReadOptions& read_options,
+                               const std::vector<std::string_view>& user_keys,
+                               std::vector<absl::Status>* statuses,
+                               std::vector<std::string>* values,
+                               std::vector<PinnedValue>* pinned) const {
   const Rep& r = *rep_;
   const size_t n = user_keys.size();
-  std::vector<absl::StatusOr<std::string>> results(n);
+  Answers answers{statuses, values, pinned};
   const uint64_t snapshot = r.Snapshot(read_options);
   const uint64_t tag = PackSequenceAndType(snapshot, ValueType::kValue);
 
@@ -83,12 +169,12 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
       ParsedInternalKey parsed;
       ParseInternalKey(record->internal_key, &parsed);
       if (parsed.type == ValueType::kDeletion) {
-        results[i] = KeyNotFound();
+        answers.Fail(i, KeyNotFound());
       } else {
-        results[i] = record->value;
+        answers.Copy(i, record->value);
       }
     } else if (r.tables_in_memory) {
-      results[i] = KeyNotFound();
+      answers.Fail(i, KeyNotFound());
     } else {
       r.FindCandidates(user_keys[i], tag, &candidates[i]);
       pending.push_back(i);
@@ -137,7 +223,7 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
         ++next[i];
       }
       if (next[i] == tables.size()) {
-        results[i] = KeyNotFound();
+        answers.Fail(i, KeyNotFound());
       } else {
         asking.push_back(i);
       }
@@ -171,7 +257,8 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
       const absl::Status open_status =
           r.tables.OpenForLookup(file, &held, &table);
       if (!open_status.ok()) {
-        for (size_t a = begin; a < end; ++a) results[asking[a]] = open_status;
+        for (size_t a = begin; a < end; ++a)
+          answers.Fail(asking[a], open_status);
         begin = end;
         continue;
       }
@@ -197,14 +284,16 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
           if (absl::IsNotFound(status)) {
             not_here(asking[j]);
           } else {
-            results[asking[j]] = Rep::TableLookupError(*round_files[j], status);
+            answers.Fail(asking[j],
+                         Rep::TableLookupError(*round_files[j], status));
           }
         },
         [&](size_t j, const BlockHandle& handle,
             const absl::StatusOr<std::shared_ptr<const Block>>& block) {
           const size_t i = asking[j];
           if (!block.ok()) {
-            results[i] = Rep::TableLookupError(*round_files[j], block.status());
+            answers.Fail(
+                i, Rep::TableLookupError(*round_files[j], block.status()));
             return;
           }
           KeyVersion version;
@@ -213,19 +302,18 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGetOrdered(
               **block, handle, round_keys[j], round_seek[j], &version, &found);
           if (status.ok()) {
             if (version.deleted) {
-              results[i] = KeyNotFound();
+              answers.Fail(i, KeyNotFound());
             } else {
-              results[i].emplace(found);
+              answers.Pin(i, *block, found);
             }
           } else if (absl::IsNotFound(status)) {
             not_here(i);
           } else {
-            results[i] = Rep::TableLookupError(*round_files[j], status);
+            answers.Fail(i, Rep::TableLookupError(*round_files[j], status));
           }
         },
         &r.read_workers);
   }
-  return results;
 }
 
 }  // namespace bloomtable

@@ -301,30 +301,42 @@ void BatchedBlockLookups(
       });
 }
 
-std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
-    const BatchLookupTable& table, const ReadOptions& read_options,
-    const std::vector<std::string_view>& keys) {
-  std::vector<absl::StatusOr<std::string>> results(keys.size());
+void BatchedMultiGet(const BatchLookupTable& table,
+                     const ReadOptions& read_options,
+                     const std::vector<std::string_view>& keys,
+                     std::vector<absl::Status>* statuses,
+                     std::vector<std::string>* values,
+                     std::vector<PinnedValue>* pinned) {
+  const size_t n = keys.size();
+  statuses->assign(n, absl::OkStatus());
+  // The pinned answers are gathered apart and handed over at the end: a key
+  // may lie in what one of `*pinned` holds until then.
+  std::vector<PinnedValue> pins(pinned != nullptr ? n : 0);
+  if (pinned == nullptr) values->resize(n);
   const BatchSeekKeys seek(table.internal_keys(), keys, kMaxValueTag);
   BatchedBlockLookups(
       table, read_options, keys, seek.views(),
-      [&](size_t i, absl::Status status) { results[i] = std::move(status); },
+      [&](size_t i, absl::Status status) {
+        (*statuses)[i] = std::move(status);
+      },
       [&](size_t i, const BlockHandle& handle,
           const absl::StatusOr<std::shared_ptr<const Block>>& block) {
         if (!block.ok()) {
-          results[i] = block.status();
+          (*statuses)[i] = block.status();
           return;
         }
-        std::string value;
-        absl::Status status = table.GetFromBlock(**block, handle, keys[i],
-                                                 seek.views()[i], &value);
-        if (status.ok()) {
-          results[i] = std::move(value);
+        std::string_view found;
+        (*statuses)[i] = table.FindInBlock(**block, handle, keys[i],
+                                           seek.views()[i], &found);
+        if (!(*statuses)[i].ok()) return;
+        if (pinned != nullptr) {
+          // Every data block owns its bytes: the block keeps the value.
+          pins[i].PinTo(*block, found);
         } else {
-          results[i] = std::move(status);
+          (*values)[i].assign(found.data(), found.size());
         }
       });
-  return results;
+  if (pinned != nullptr) *pinned = std::move(pins);
 }
 
 }  // namespace bloomtable

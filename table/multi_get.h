@@ -106,12 +106,13 @@ class BatchLookupTable {
   virtual void PrefetchScan(const Block& block,
                             std::string_view seek_key) const = 0;
 
-  // Looks `key` up in `block`, the data block at `handle`.
-  virtual absl::Status GetFromBlock(const Block& block,
-                                    const BlockHandle& handle,
-                                    std::string_view key,
-                                    std::string_view seek_key,
-                                    std::string* value) const = 0;
+  // Looks `key` up in `block`, the data block at `handle`: OK with *found
+  // a view of the value in `block`'s memory, NotFound if it holds none.
+  virtual absl::Status FindInBlock(const Block& block,
+                                   const BlockHandle& handle,
+                                   std::string_view key,
+                                   std::string_view seek_key,
+                                   std::string_view* found) const = 0;
 
   // Looks the newest version of `user_key` visible at `seek_key`'s tag up
   // in `block`, the data block at `handle` (LevelDB-internal tables): OK
@@ -182,10 +183,17 @@ class BatchSeekKeys {
   std::vector<std::string_view> views_;
 };
 
-// Looks up `keys` in `table` as described at the top of this file.
-std::vector<absl::StatusOr<std::string>> BatchedMultiGet(
-    const BatchLookupTable& table, const ReadOptions& read_options,
-    const std::vector<std::string_view>& keys);
+// Looks up `keys` in `table` as described at the top of this file:
+// (*statuses)[i] is key i's answer, its value copied into (*values)[i], or
+// with `pinned` set pinned to its block in (*pinned)[i] (`values` then
+// unused; a key not found leaves its PinnedValue empty). The vectors are
+// resized to the batch.
+void BatchedMultiGet(const BatchLookupTable& table,
+                     const ReadOptions& read_options,
+                     const std::vector<std::string_view>& keys,
+                     std::vector<absl::Status>* statuses,
+                     std::vector<std::string>* values,
+                     std::vector<PinnedValue>* pinned);
 
 }  // namespace bloomtable
 

@@ -197,17 +197,6 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     return true;
   }
 
-  // Looks `key` up in `block`, the data block at `handle`.
-  absl::Status GetFromBlock(const Block& block, const BlockHandle& handle,
-                            std::string_view key, std::string_view seek_key,
-                            std::string* value) const override {
-    std::string_view found;
-    absl::Status status = FindInBlock(block, handle, key, seek_key, &found);
-    if (!status.ok()) return status;
-    value->assign(found.data(), found.size());
-    return absl::OkStatus();
-  }
-
   // Get's steps: finds the data block that may hold `key`, reads it (or
   // takes it from the cache) into `*block` and sets `*found` to a view of
   // the value in the block's memory.
@@ -253,11 +242,11 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
                               found);
   }
 
-  // As GetFromBlock, setting `*found` to a view of the value in `block`'s
-  // memory instead of copying it.
+  // Looks `key` up in `block`, the data block at `handle`, setting `*found`
+  // to a view of the value in the block's memory.
   absl::Status FindInBlock(const Block& block, const BlockHandle& handle,
                            std::string_view key, std::string_view seek_key,
-                           std::string_view* found) const {
+                           std::string_view* found) const override {
     BlockIter data_iter(comparator, &block);
     data_iter.Seek(seek_key);
     if (!data_iter.Valid()) {
@@ -761,7 +750,27 @@ std::vector<std::string> Table::ApproximateSplitKeys(size_t parts) const {
 std::vector<absl::StatusOr<std::string>> Table::MultiGet(
     const ReadOptions& read_options,
     const std::vector<std::string_view>& keys) const {
-  return BatchedMultiGet(*rep_, read_options, keys);
+  std::vector<absl::Status> statuses;
+  std::vector<std::string> values;
+  BatchedMultiGet(*rep_, read_options, keys, &statuses, &values, nullptr);
+  std::vector<absl::StatusOr<std::string>> results;
+  results.reserve(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].ok()) {
+      results.emplace_back(std::move(values[i]));
+    } else {
+      results.emplace_back(std::move(statuses[i]));
+    }
+  }
+  return results;
+}
+
+std::vector<absl::Status> Table::MultiGet(
+    const ReadOptions& read_options, const std::vector<std::string_view>& keys,
+    std::vector<PinnedValue>* values) const {
+  std::vector<absl::Status> statuses;
+  BatchedMultiGet(*rep_, read_options, keys, &statuses, nullptr, values);
+  return statuses;
 }
 
 std::unique_ptr<Iterator> Table::NewIterator(

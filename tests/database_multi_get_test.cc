@@ -20,6 +20,7 @@
 #include "bloomtable/cache.h"
 #include "bloomtable/database.h"
 #include "bloomtable/file.h"
+#include "bloomtable/pinned_value.h"
 #include "gtest/gtest.h"
 #include "tests/log_only_database.h"
 #include "tests/random_test_database.h"
@@ -46,9 +47,17 @@ void ExpectBatchAsGet(const Database& db, const Model& model,
   const std::vector<absl::StatusOr<std::string>> got =
       db.MultiGet(options, views);
   ASSERT_EQ(got.size(), keys.size());
+  // The pinning MultiGet answers the same, its values where they lie.
+  std::vector<PinnedValue> pinned(3);  // resized to the batch
+  const std::vector<absl::Status> pinned_statuses =
+      db.MultiGet(options, views, &pinned);
+  ASSERT_EQ(pinned_statuses.size(), keys.size());
+  ASSERT_EQ(pinned.size(), keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
     const absl::StatusOr<std::string> want = db.Get(options, keys[i]);
     EXPECT_EQ(got[i].status(), want.status()) << keys[i];
+    EXPECT_EQ(pinned_statuses[i], got[i].status()) << keys[i];
+    EXPECT_EQ(pinned[i].view(), got[i].ok() ? *got[i] : "") << keys[i];
     const std::optional<std::string> expected =
         Expected(model, keys[i], snapshot);
     if (expected.has_value()) {
@@ -122,6 +131,60 @@ TEST_P(DatabaseMultiGetTest, EveryBatchAnswersAsGetAndTheModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, DatabaseMultiGetTest, testing::Range(0, 8));
+
+TEST(DatabaseMultiGet, PinnedValuesOutliveTheDatabaseAndKeysMayLieInThem) {
+  TempDir dir;
+  uint64_t last_sequence = 0;
+  const Model model = WriteRandomDatabase(dir.path(), 77, &last_sequence);
+  std::vector<std::string> keys;
+  for (int k = 0; k < kKeys; k += 3) keys.push_back(Key(k));
+  std::vector<std::string_view> views(keys.begin(), keys.end());
+  std::vector<PinnedValue> values;
+  std::vector<absl::Status> statuses;
+  for (bool mmap : {false, true}) {
+    DatabaseOptions options;
+    options.mmap_reads = mmap;
+    options.block_cache = NewLRUCache(1 << 20);
+    absl::StatusOr<std::unique_ptr<Database>> db =
+        Database::OpenReadOnly(dir.path(), options);
+    ASSERT_TRUE(db.ok()) << db.status();
+    statuses = (*db)->MultiGet(DatabaseReadOptions(), views, &values);
+    // The keys of the next batch are the values just found: they lie in
+    // what `values` pins until the lookups are done.
+    std::vector<std::string_view> from_values;
+    for (const PinnedValue& value : values) {
+      if (!value.empty()) from_values.push_back(value.view());
+    }
+    ASSERT_FALSE(from_values.empty());
+    std::vector<std::string> copies(from_values.begin(), from_values.end());
+    std::vector<PinnedValue> again;
+    std::vector<absl::Status> again_statuses =
+        (*db)->MultiGet(DatabaseReadOptions(), from_values, &again);
+    const std::vector<std::string_view> copy_views(copies.begin(),
+                                                   copies.end());
+    const std::vector<absl::StatusOr<std::string>> want =
+        (*db)->MultiGet(DatabaseReadOptions(), copy_views);
+    for (size_t i = 0; i < copies.size(); ++i) {
+      EXPECT_EQ(again_statuses[i], want[i].status()) << copies[i];
+    }
+    db->reset();  // the Database is gone; its values are not
+    size_t pinned_to_blocks = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const std::optional<std::string> expected =
+          Expected(model, keys[i], last_sequence);
+      if (!expected.has_value()) {
+        EXPECT_TRUE(absl::IsNotFound(statuses[i])) << keys[i];
+        EXPECT_TRUE(values[i].empty());
+        continue;
+      }
+      ASSERT_TRUE(statuses[i].ok()) << keys[i] << " " << statuses[i];
+      EXPECT_EQ(values[i].view(), *expected) << keys[i];
+      pinned_to_blocks += values[i].pinned();
+    }
+    // Most values come from tables (pinned); the live log's are copies.
+    EXPECT_GT(pinned_to_blocks, keys.size() / 2);
+  }
+}
 
 TEST(DatabaseMultiGet, EmptyBatchGivesNoResults) {
   TempDir dir;

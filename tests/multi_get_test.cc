@@ -19,6 +19,7 @@
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
 #include "bloomtable/options.h"
+#include "bloomtable/pinned_value.h"
 #include "bloomtable/table.h"
 #include "bloomtable/table_builder.h"
 #include "gtest/gtest.h"
@@ -140,8 +141,17 @@ size_t ExpectMultiGetEqualsGets(const Table& table,
   const std::vector<std::string_view> views(keys.begin(), keys.end());
   const auto results = table.MultiGet(ReadOptions(), views);
   EXPECT_EQ(results.size(), keys.size());
+  // The pinning MultiGet answers the same, each value pinned to its block.
+  std::vector<PinnedValue> pinned;
+  const std::vector<absl::Status> pinned_statuses =
+      table.MultiGet(ReadOptions(), views, &pinned);
+  EXPECT_EQ(pinned_statuses.size(), keys.size());
+  EXPECT_EQ(pinned.size(), keys.size());
   size_t errors = 0;
   for (size_t i = 0; i < keys.size() && i < results.size(); ++i) {
+    EXPECT_EQ(pinned_statuses[i].code(), results[i].status().code()) << keys[i];
+    EXPECT_EQ(pinned[i].view(), results[i].ok() ? *results[i] : "") << keys[i];
+    EXPECT_EQ(pinned[i].pinned(), results[i].ok()) << keys[i];
     const absl::StatusOr<std::string> expected =
         table.Get(ReadOptions(), keys[i]);
     if (expected.ok()) {

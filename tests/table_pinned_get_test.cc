@@ -126,9 +126,10 @@ TEST(TablePinnedGet, DamagedBlockFailsAsCopyingGetAndLeavesValueEmpty) {
   EXPECT_GT(failures, 0);
 }
 
-// The lifetime contract: a pinned value stays valid after the table, the
-// block cache and the file (here a memory-mapped one, unmapped when the
-// table closes) are destroyed. ASan reports any read of freed memory.
+// The lifetime contract: a pinned value (of Get or MultiGet) stays valid
+// after the table, the block cache and the file (here a memory-mapped one,
+// unmapped when the table closes) are destroyed. ASan reports any read of freed
+// memory.
 TEST(TablePinnedGet, ValuesOutliveTableCacheAndMapping) {
   const TempDir temp_dir;
   const std::string path = temp_dir.File("pinned.ldb");
@@ -147,6 +148,7 @@ TEST(TablePinnedGet, ValuesOutliveTableCacheAndMapping) {
   for (const bool cached : {false, true}) {
     SCOPED_TRACE(absl::StrCat("cache ", cached));
     std::map<std::string, PinnedValue> pinned;
+    std::vector<PinnedValue> batch;
     {
       Options read_options_table = options;
       if (cached) read_options_table.block_cache = NewLRUCache(1 << 20);
@@ -158,10 +160,20 @@ TEST(TablePinnedGet, ValuesOutliveTableCacheAndMapping) {
       for (const auto& [key, value] : entries) {
         ASSERT_TRUE((*table)->Get(ReadOptions(), key, &pinned[key]).ok());
       }
+      // The same through MultiGet, every key in one batch.
+      std::vector<std::string_view> keys;
+      for (const auto& [key, value] : entries) keys.push_back(key);
+      for (const absl::Status& status :
+           (*table)->MultiGet(ReadOptions(), keys, &batch)) {
+        ASSERT_TRUE(status.ok()) << status;
+      }
     }  // table, file mapping and cache destroyed here
+    size_t i = 0;
     for (const auto& [key, value] : entries) {
       EXPECT_EQ(pinned[key].view(), value) << key;
       EXPECT_TRUE(pinned[key].pinned());
+      EXPECT_EQ(batch[i].view(), value) << key;
+      EXPECT_TRUE(batch[i++].pinned());
     }
   }
 }

@@ -376,6 +376,16 @@ class Database {
   std::vector<absl::StatusOr<std::string>> MultiGet(
       const DatabaseReadOptions& read_options,
       const std::vector<std::string_view>& user_keys) const;
+  // As above without copying the values: one status per key, and
+  // (*values)[i] holding key i's value as Get(..., PinnedValue*) holds it
+  // (pinned to its data block; a value in the log view copied), empty where
+  // the status is not OK. `*values` is resized to the batch; what it held
+  // before is released after the lookups, so keys may lie in it. A pinned
+  // value outlives this Database (see Get).
+  std::vector<absl::Status> MultiGet(
+      const DatabaseReadOptions& read_options,
+      const std::vector<std::string_view>& user_keys,
+      std::vector<PinnedValue>* values) const;
 
   // An iterator over user keys (the newest version of each, deletions
   // hidden), in the comparator's order, forward or reverse, within the
@@ -469,10 +479,20 @@ class Database {
   absl::Status GetOrdered(const DatabaseReadOptions& read_options,
                           std::string_view user_key, std::string* value,
                           PinnedValue* pinned) const;
-  // MultiGet once the keys are known to be ones the comparator orders.
-  std::vector<absl::StatusOr<std::string>> MultiGetOrdered(
-      const DatabaseReadOptions& read_options,
-      const std::vector<std::string_view>& user_keys) const;
+  // Both MultiGets: (*statuses)[i] is key i's answer, its value copied into
+  // (*values)[i], or with `pinned` set pinned into (*pinned)[i] (sized to
+  // the batch by the caller; `values` then unused).
+  void MultiGetInto(const DatabaseReadOptions& read_options,
+                    const std::vector<std::string_view>& user_keys,
+                    std::vector<absl::Status>* statuses,
+                    std::vector<std::string>* values,
+                    std::vector<PinnedValue>* pinned) const;
+  // MultiGetInto once the keys are known to be ones the comparator orders.
+  void MultiGetOrdered(const DatabaseReadOptions& read_options,
+                       const std::vector<std::string_view>& user_keys,
+                       std::vector<absl::Status>* statuses,
+                       std::vector<std::string>* values,
+                       std::vector<PinnedValue>* pinned) const;
   std::unique_ptr<Rep> rep_;
 };
 

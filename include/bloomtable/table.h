@@ -228,6 +228,14 @@ class Table {
   std::vector<absl::StatusOr<std::string>> MultiGet(
       const ReadOptions& read_options,
       const std::vector<std::string_view>& keys) const;
+  // As above without copying the values: one status per key, and
+  // (*values)[i] pinned to the data block holding key i's value, as
+  // Get(..., PinnedValue*) pins it (empty where the status is not OK).
+  // `*values` is resized to the batch; what it held before is released
+  // after the lookups, so keys may lie in it.
+  std::vector<absl::Status> MultiGet(const ReadOptions& read_options,
+                                     const std::vector<std::string_view>& keys,
+                                     std::vector<PinnedValue>* values) const;
 
   // GetVersion for many user keys at once, batched as MultiGet is (filters
   // first, then one read per distinct data block, together): one result per
