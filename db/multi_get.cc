@@ -60,16 +60,7 @@ std::vector<absl::StatusOr<std::string>> Database::MultiGet(
   std::vector<absl::Status> statuses;
   std::vector<std::string> values;
   MultiGetInto(read_options, user_keys, &statuses, &values, nullptr);
-  std::vector<absl::StatusOr<std::string>> results;
-  results.reserve(user_keys.size());
-  for (size_t i = 0; i < user_keys.size(); ++i) {
-    if (statuses[i].ok()) {
-      results.emplace_back(std::move(values[i]));
-    } else {
-      results.emplace_back(std::move(statuses[i]));
-    }
-  }
-  return results;
+  return ResultsOf(std::move(statuses), std::move(values));
 }
 
 std::vector<absl::Status> Database::MultiGet(

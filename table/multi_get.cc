@@ -301,6 +301,20 @@ void BatchedBlockLookups(
       });
 }
 
+std::vector<absl::StatusOr<std::string>> ResultsOf(
+    std::vector<absl::Status> statuses, std::vector<std::string> values) {
+  std::vector<absl::StatusOr<std::string>> results;
+  results.reserve(statuses.size());
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    if (statuses[i].ok()) {
+      results.emplace_back(std::move(values[i]));
+    } else {
+      results.emplace_back(std::move(statuses[i]));
+    }
+  }
+  return results;
+}
+
 void BatchedMultiGet(const BatchLookupTable& table,
                      const ReadOptions& read_options,
                      const std::vector<std::string_view>& keys,

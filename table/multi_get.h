@@ -188,6 +188,11 @@ class BatchSeekKeys {
 // with `pinned` set pinned to its block in (*pinned)[i] (`values` then
 // unused; a key not found leaves its PinnedValue empty). The vectors are
 // resized to the batch.
+// One result per key from a batch's statuses and copied values: the value
+// where the status is OK, else the status.
+std::vector<absl::StatusOr<std::string>> ResultsOf(
+    std::vector<absl::Status> statuses, std::vector<std::string> values);
+
 void BatchedMultiGet(const BatchLookupTable& table,
                      const ReadOptions& read_options,
                      const std::vector<std::string_view>& keys,

@@ -753,16 +753,7 @@ std::vector<absl::StatusOr<std::string>> Table::MultiGet(
   std::vector<absl::Status> statuses;
   std::vector<std::string> values;
   BatchedMultiGet(*rep_, read_options, keys, &statuses, &values, nullptr);
-  std::vector<absl::StatusOr<std::string>> results;
-  results.reserve(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (statuses[i].ok()) {
-      results.emplace_back(std::move(values[i]));
-    } else {
-      results.emplace_back(std::move(statuses[i]));
-    }
-  }
-  return results;
+  return ResultsOf(std::move(statuses), std::move(values));
 }
 
 std::vector<absl::Status> Table::MultiGet(
