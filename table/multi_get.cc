@@ -228,7 +228,8 @@ void BatchedBlockLookups(
   for (size_t b = 0; b < blocks.size(); ++b) {
     const BatchLookupTable& table = *block_tables[b];
     NeededBlock& needed = blocks[b];
-    std::shared_ptr<const Block> cached = table.CachedDataBlock(needed.handle);
+    std::shared_ptr<const Block> cached =
+        table.CachedDataBlock(read_options, needed.handle);
     if (cached != nullptr) {
       needed.block = std::move(cached);
     } else if (!needed.handle.FitsWithin(table.readable_limit())) {

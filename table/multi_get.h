@@ -86,9 +86,10 @@ class BatchLookupTable {
                                    std::string_view key) const = 0;
 
   // The data block at `handle` from the block cache (counting a hit or a
-  // miss), or null when it is not there or there is no cache.
+  // miss), or null when it is not there or there is no cache. A read that
+  // verifies checksums takes only a verified block (see ReadDataBlock).
   virtual std::shared_ptr<const Block> CachedDataBlock(
-      const BlockHandle& handle) const = 0;
+      const ReadOptions& read_options, const BlockHandle& handle) const = 0;
   // Reads the data block at `handle` from the file on its own (as Get does
   // after a cache miss), caching it as read_options say.
   virtual absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlockFromFile(

@@ -328,16 +328,17 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
   }
 
   // The one place where data blocks are read: from the block cache if it
-  // holds the block, else from the file (then cached if fill_cache and its
-  // checksum was verified). The cache holds only verified blocks, so that a
-  // read with verify_checksums on never takes an unchecked block from it.
-  // (A checksum covers the stored bytes, which a cached block no longer
-  // has: it cannot be verified later.)
+  // holds the block, else from the file (then cached if fill_cache). A
+  // block read without its checksum verified is cached under a key of its
+  // own (UnverifiedKey), which only reads with verify_checksums off look
+  // up, so that a read with it on never takes an unchecked block (a
+  // checksum covers the stored bytes, which a cached block no longer has:
+  // it cannot be verified later); a read with it off takes either.
   absl::StatusOr<std::shared_ptr<const Block>> ReadDataBlock(
       const ReadOptions& read_options, const BlockHandle& handle,
       BlockReadahead* readahead) const override {
     const bool ahead = readahead != nullptr && readahead->Visit(handle);
-    std::shared_ptr<const Block> cached = CachedDataBlock(handle);
+    std::shared_ptr<const Block> cached = CachedDataBlock(read_options, handle);
     if (cached != nullptr) return cached;
     if (!ahead || !handle.FitsWithin(block_read_options.readable_limit)) {
       return ReadDataBlockFromFile(read_options, handle);
@@ -348,12 +349,22 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     return DataBlockFromRead(read_options, handle, status, bytes);
   }
 
+  // The cache key of the data block at `offset` read without its checksum
+  // verified: apart from every block offset (all below 2^63).
+  static uint64_t UnverifiedKey(uint64_t offset) {
+    return offset | (uint64_t{1} << 63);
+  }
+
   std::shared_ptr<const Block> CachedDataBlock(
+      const ReadOptions& read_options,
       const BlockHandle& handle) const override {
     Cache* cache = options.block_cache.get();
     if (cache == nullptr) return nullptr;
     std::shared_ptr<const void> cached =
         cache->Lookup(cache_id, handle.offset());
+    if (cached == nullptr && !read_options.verify_checksums) {
+      cached = cache->Lookup(cache_id, UnverifiedKey(handle.offset()));
+    }
     if (cached != nullptr) {
       TableCounters::Add(counters.block_cache_hits, 1);
       return std::static_pointer_cast<const Block>(std::move(cached));
@@ -402,15 +413,14 @@ struct Table::Rep final : public DataBlockReader, public BatchLookupTable {
     absl::StatusOr<std::shared_ptr<const Block>> block =
         ParseBlockAt(file->name(), "data", handle, *std::move(contents));
     if (!block.ok()) return block.status();
-    // The cache holds only verified blocks, so that a read with
-    // verify_checksums on never takes an unchecked block from it (a checksum
-    // covers the stored bytes, which a cached block no longer has: it cannot
-    // be verified later).
+    // An unverified block under its own key (see ReadDataBlock).
     Cache* cache = options.block_cache.get();
-    if (cache != nullptr && read_options.fill_cache &&
-        read_options.verify_checksums) {
-      cache->Insert(cache_id, handle.offset(), *block,
-                    (*block)->contents().size() + kCacheEntryOverhead);
+    if (cache != nullptr && read_options.fill_cache) {
+      cache->Insert(cache_id,
+                    read_options.verify_checksums
+                        ? handle.offset()
+                        : UnverifiedKey(handle.offset()),
+                    *block, (*block)->contents().size() + kCacheEntryOverhead);
     }
     return block;
   }

@@ -318,11 +318,11 @@ TEST(TableBlockCache, ClosingATableVisitsOnlyItsOwnBlocks) {
   EXPECT_EQ(cache->usage(), 0u);
 }
 
-// The cache holds only verified data blocks. A block read with
-// verify_checksums off is not cached, so that a later read with it on, by
-// Get, MultiGet or an iterator, checks the stored bytes and finds the
-// damage (as it does with a cold cache); a verified cached block serves
-// unverified reads too.
+// A data block read with verify_checksums off is cached apart from the
+// verified ones: later reads with it off take it from the cache, a later
+// read with it on, by Get, MultiGet or an iterator, never does: it checks
+// the stored bytes and finds the damage (as it does with a cold cache). A
+// verified cached block serves unverified reads too.
 class UnverifiedBlocksTest : public testing::TestWithParam<int> {
  protected:
   // 0: Get, 1: MultiGet, 2: an iterator's Seek. The value of `key`, or the
@@ -382,7 +382,7 @@ TEST_P(UnverifiedBlocksTest, ALaterVerifiedReadFindsTheDamage) {
   absl::StatusOr<std::string> value = Read(*table, unverified, key);
   ASSERT_TRUE(value.ok()) << value.status();
   EXPECT_EQ(*value, damaged_value);
-  EXPECT_EQ(cache->GetStats().inserts, 0u);
+  EXPECT_EQ(cache->GetStats().inserts, 1u);
   // Checked, the same block is damage, every time.
   for (int round = 0; round < 2; ++round) {
     value = Read(*table, ReadOptions(), key);
@@ -390,6 +390,31 @@ TEST_P(UnverifiedBlocksTest, ALaterVerifiedReadFindsTheDamage) {
         << (value.ok() ? *value : value.status().ToString());
   }
   EXPECT_EQ(table->GetStats().block_cache_hits, 0u);
+  // Unchecked again, the block comes from the cache.
+  const uint64_t reads = table->GetStats().data_block_reads;
+  value = Read(*table, unverified, key);
+  ASSERT_TRUE(value.ok()) << value.status();
+  EXPECT_EQ(*value, damaged_value);
+  EXPECT_EQ(table->GetStats().data_block_reads, reads);
+  EXPECT_EQ(table->GetStats().block_cache_hits, 1u);
+}
+
+TEST_P(UnverifiedBlocksTest, UnverifiedReadsShareTheirCachedBlocks) {
+  const std::string contents = BuildTable(400);
+  auto cache = NewLRUCache(1 << 20);
+  auto table = OpenTable(contents, cache);
+  ASSERT_NE(table, nullptr);
+  ReadOptions unverified;
+  unverified.verify_checksums = false;
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(*Read(*table, unverified, KeyOf(200)), ValueOf(200));
+  }
+  EXPECT_EQ(table->GetStats().data_block_reads, 1u);
+  EXPECT_EQ(table->GetStats().block_cache_hits, 2u);
+  // Without fill_cache nothing more is cached.
+  unverified.fill_cache = false;
+  EXPECT_EQ(*Read(*table, unverified, KeyOf(700)), ValueOf(700));
+  EXPECT_EQ(cache->GetStats().inserts, 1u);
 }
 
 TEST_P(UnverifiedBlocksTest, VerifiedCachedBlocksServeUnverifiedReads) {

@@ -187,11 +187,11 @@ struct ReadOptions {
   // Verify the checksum of every data block read. The index, metaindex and
   // filter blocks are always verified when the table is opened, whatever
   // this says: a filter is never used unchecked, so turning this off never
-  // makes a filter answer "absent" for a present key. The block cache holds
-  // only verified blocks: a block read with this off is not put into it
-  // (whatever fill_cache says), so that a later read with it on never takes
-  // an unchecked block from the cache. A read with it off does use the
-  // (verified) blocks the cache holds.
+  // makes a filter answer "absent" for a present key. A block read with
+  // this off is cached (as fill_cache says) apart from the verified ones:
+  // later reads with this off take it from the cache, a read with this on
+  // never does (it reads and verifies the block itself). A read with this
+  // off also uses the verified blocks the cache holds.
   bool verify_checksums = true;
 
   // Put the data blocks this read brings in from the file into the block

@@ -34,12 +34,12 @@ What it measures, on the same data set (--keys distinct 16-byte decimal keys,
   (the view row records how many levels it read: levels).
   In the same row, the view with block checksums verified (VERIFIED_VIEWS):
   get_absent, get_present, scan_per_entry and cpp_scan_per_entry suffixed
-  _defaults (Database.open's defaults: pread, checksums verified, verified
-  blocks cached) and _mmap_verified (mapped and verified); beside them
-  plyvel's get_present_verified and scan_per_entry_verified, plyvel with
-  verify_checksums=True on its get and iterator (LevelDB caches the blocks
-  it reads either way; the view caches only verified blocks, so that it
-  caches none at plyvel's settings).
+  _defaults (Database.open's defaults: pread, checksums verified) and
+  _mmap_verified (mapped and verified); beside them plyvel's
+  get_present_verified and scan_per_entry_verified, plyvel with
+  verify_checksums=True on its get and iterator (both sides cache the
+  blocks they read either way; the view keeps unverified blocks apart from
+  verified ones).
 - plyvel: a LevelDB database of the same entries (Bloom filter 10 bits per
   key, block cache of the same size, Snappy), written with write batches
   and compacted with compact_range() before it is read, by two plyvels, each

@@ -161,14 +161,16 @@ def test_shared_block_cache_and_options(table_path, model):
         assert t.stats()["block_cache_hits"] >= 1
         assert cache.stats()["hits"] >= 1
         assert cache.usage > 0
-    # Blocks read without their checksum verified are never cached.
+    # Blocks read without their checksum verified are cached for reads
+    # that do not verify either (the C++ tests show that a verifying read
+    # never takes them).
     unverified_cache = bloomtable.BlockCache(1 << 20)
     with bloomtable.Table.open(table_path, block_cache=unverified_cache,
                                verify_checksums=False) as t:
         for _ in range(2):
             assert t[key_of(0)] == model[key_of(0)]
-        assert t.stats()["block_cache_hits"] == 0
-        assert unverified_cache.usage == 0
+        assert t.stats()["block_cache_hits"] == 1
+        assert unverified_cache.usage > 0
     with bloomtable.Table.open(table_path, block_cache=cache, fill_cache=False) as t:
         assert list(t.items()) == sorted(model.items())
 
