@@ -155,20 +155,23 @@ class DirectRandomAccessFile final : public RandomAccessFile {
 
 }  // namespace
 
+absl::StatusOr<OpenedFile> OpenForDirectReading(const std::string& path) {
+  absl::StatusOr<OpenedFile> opened = OpenForReading(path, O_DIRECT);
+  // open(2) says EINVAL for O_DIRECT on a file system without it.
+  if (!opened.ok() && absl::IsInvalidArgument(opened.status())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path,
+                     ": the file system does not support direct I/O "
+                     "(O_DIRECT): ",
+                     opened.status().message()));
+  }
+  return opened;
+}
+
 absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenDirectRandomAccessFile(
     const std::string& path, const RandomAccessFileOptions& options) {
-  absl::StatusOr<OpenedFile> opened = OpenForReading(path, O_DIRECT);
-  if (!opened.ok()) {
-    // open(2) says EINVAL for O_DIRECT on a file system without it.
-    if (absl::IsInvalidArgument(opened.status())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path,
-                       ": the file system does not support direct I/O "
-                       "(O_DIRECT): ",
-                       opened.status().message()));
-    }
-    return opened.status();
-  }
+  absl::StatusOr<OpenedFile> opened = OpenForDirectReading(path);
+  if (!opened.ok()) return opened.status();
   return NewDirectRandomAccessFile(path, opened->fd, options);
 }
 

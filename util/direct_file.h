@@ -16,8 +16,14 @@
 
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
+#include "util/posix_open.h"
 
 namespace bloomtable {
+
+// OpenForReading (util/posix_open.h) with O_DIRECT: InvalidArgument saying
+// so if the file system refuses O_DIRECT; otherwise OpenForReading's
+// errors.
+absl::StatusOr<OpenedFile> OpenForDirectReading(const std::string& path);
 
 // Opens `path` with O_DIRECT. InvalidArgument if the file system refuses
 // O_DIRECT; otherwise OpenRandomAccessFile's errors.

@@ -218,17 +218,8 @@ absl::StatusOr<SizedRandomAccessFile> OpenSizedRandomAccessFile(
     const std::string& path, bool mmap,
     const RandomAccessFileOptions& options) {
   if (options.use_direct_io && !mmap) {
-    absl::StatusOr<OpenedFile> opened = OpenForReading(path, O_DIRECT);
-    if (!opened.ok()) {
-      if (absl::IsInvalidArgument(opened.status())) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(path,
-                         ": the file system does not support direct I/O "
-                         "(O_DIRECT): ",
-                         opened.status().message()));
-      }
-      return opened.status();
-    }
+    absl::StatusOr<OpenedFile> opened = OpenForDirectReading(path);
+    if (!opened.ok()) return opened.status();
     return SizedRandomAccessFile{
         NewDirectRandomAccessFile(path, opened->fd, options), opened->size};
   }
