@@ -21,39 +21,6 @@
 
 namespace bloomtable {
 
-namespace {
-
-// Where a batch's answers go: each key's status, and its value copied into
-// a string or, with `pins` set, pinned into a PinnedValue.
-struct Answers {
-  std::vector<absl::Status>* statuses;
-  std::vector<std::string>* values;  // when copying
-  std::vector<PinnedValue>* pins;    // when pinning
-
-  void Fail(size_t i, absl::Status status) {
-    (*statuses)[i] = std::move(status);
-  }
-  // A value with no block to pin to (the log view's): copied either way.
-  void Copy(size_t i, std::string_view value) {
-    if (pins != nullptr) {
-      (*pins)[i].CopyFrom(value);
-    } else {
-      (*values)[i].assign(value.data(), value.size());
-    }
-  }
-  // A value in `block`'s memory (every data block owns its bytes).
-  void Pin(size_t i, const std::shared_ptr<const Block>& block,
-           std::string_view value) {
-    if (pins != nullptr) {
-      (*pins)[i].PinTo(block, value);
-    } else {
-      (*values)[i].assign(value.data(), value.size());
-    }
-  }
-};
-
-}  // namespace
-
 std::vector<absl::StatusOr<std::string>> Database::MultiGet(
     const DatabaseReadOptions& read_options,
     const std::vector<std::string_view>& user_keys) const {
@@ -146,7 +113,7 @@ void Database::MultiGetOrdered(const DatabaseReadOptions& read_options,
                                std::vector<PinnedValue>* pinned) const {
   const Rep& r = *rep_;
   const size_t n = user_keys.size();
-  Answers answers{statuses, values, pinned};
+  BatchAnswers answers{statuses, values, pinned};
   const uint64_t snapshot = r.Snapshot(read_options);
   const uint64_t tag = PackSequenceAndType(snapshot, ValueType::kValue);
 

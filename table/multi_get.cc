@@ -319,39 +319,28 @@ std::vector<absl::StatusOr<std::string>> ResultsOf(
 void BatchedMultiGet(const BatchLookupTable& table,
                      const ReadOptions& read_options,
                      const std::vector<std::string_view>& keys,
-                     std::vector<absl::Status>* statuses,
-                     std::vector<std::string>* values,
-                     std::vector<PinnedValue>* pinned) {
-  const size_t n = keys.size();
-  statuses->assign(n, absl::OkStatus());
-  // The pinned answers are gathered apart and handed over at the end: a key
-  // may lie in what one of `*pinned` holds until then.
-  std::vector<PinnedValue> pins(pinned != nullptr ? n : 0);
-  if (pinned == nullptr) values->resize(n);
+                     BatchAnswers answers) {
   const BatchSeekKeys seek(table.internal_keys(), keys, kMaxValueTag);
   BatchedBlockLookups(
       table, read_options, keys, seek.views(),
       [&](size_t i, absl::Status status) {
-        (*statuses)[i] = std::move(status);
+        answers.Fail(i, std::move(status));
       },
       [&](size_t i, const BlockHandle& handle,
           const absl::StatusOr<std::shared_ptr<const Block>>& block) {
         if (!block.ok()) {
-          (*statuses)[i] = block.status();
+          answers.Fail(i, block.status());
           return;
         }
         std::string_view found;
-        (*statuses)[i] = table.FindInBlock(**block, handle, keys[i],
-                                           seek.views()[i], &found);
-        if (!(*statuses)[i].ok()) return;
-        if (pinned != nullptr) {
-          // Every data block owns its bytes: the block keeps the value.
-          pins[i].PinTo(*block, found);
+        absl::Status status = table.FindInBlock(**block, handle, keys[i],
+                                                seek.views()[i], &found);
+        if (status.ok()) {
+          answers.Pin(i, *block, found);
         } else {
-          (*values)[i].assign(found.data(), found.size());
+          answers.Fail(i, std::move(status));
         }
       });
-  if (pinned != nullptr) *pinned = std::move(pins);
 }
 
 }  // namespace bloomtable

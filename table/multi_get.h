@@ -38,6 +38,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -45,6 +46,7 @@
 #include "absl/status/statusor.h"
 #include "bloomtable/file.h"
 #include "bloomtable/options.h"
+#include "bloomtable/pinned_value.h"
 #include "bloomtable/table.h"
 #include "table/block.h"
 #include "table/format.h"
@@ -184,22 +186,48 @@ class BatchSeekKeys {
   std::vector<std::string_view> views_;
 };
 
-// Looks up `keys` in `table` as described at the top of this file:
-// (*statuses)[i] is key i's answer, its value copied into (*values)[i], or
-// with `pinned` set pinned to its block in (*pinned)[i] (`values` then
-// unused; a key not found leaves its PinnedValue empty). The vectors are
-// resized to the batch.
+// Where a batch's answers go: each key's status, and its value copied into
+// a string or, with `pins` set, pinned into a PinnedValue.
+struct BatchAnswers {
+  std::vector<absl::Status>* statuses;
+  std::vector<std::string>* values;  // when copying
+  std::vector<PinnedValue>* pins;    // when pinning
+
+  void Fail(size_t i, absl::Status status) {
+    (*statuses)[i] = std::move(status);
+  }
+  // A value with no block to pin to (a log record's): copied either way.
+  void Copy(size_t i, std::string_view value) {
+    if (pins != nullptr) {
+      (*pins)[i].CopyFrom(value);
+    } else {
+      (*values)[i].assign(value.data(), value.size());
+    }
+  }
+  // A value in `block`'s memory (every data block owns its bytes, so the
+  // block keeps the value alive).
+  void Pin(size_t i, const std::shared_ptr<const Block>& block,
+           std::string_view value) {
+    if (pins != nullptr) {
+      (*pins)[i].PinTo(block, value);
+    } else {
+      (*values)[i].assign(value.data(), value.size());
+    }
+  }
+};
+
 // One result per key from a batch's statuses and copied values: the value
 // where the status is OK, else the status.
 std::vector<absl::StatusOr<std::string>> ResultsOf(
     std::vector<absl::Status> statuses, std::vector<std::string> values);
 
+// Looks up `keys` in `table` as described at the top of this file, into
+// `answers`, whose vectors hold one element per key (OK statuses, empty
+// values): a key not found or failed keeps its value empty.
 void BatchedMultiGet(const BatchLookupTable& table,
                      const ReadOptions& read_options,
                      const std::vector<std::string_view>& keys,
-                     std::vector<absl::Status>* statuses,
-                     std::vector<std::string>* values,
-                     std::vector<PinnedValue>* pinned);
+                     BatchAnswers answers);
 
 }  // namespace bloomtable
 

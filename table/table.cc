@@ -760,17 +760,21 @@ std::vector<std::string> Table::ApproximateSplitKeys(size_t parts) const {
 std::vector<absl::StatusOr<std::string>> Table::MultiGet(
     const ReadOptions& read_options,
     const std::vector<std::string_view>& keys) const {
-  std::vector<absl::Status> statuses;
-  std::vector<std::string> values;
-  BatchedMultiGet(*rep_, read_options, keys, &statuses, &values, nullptr);
+  std::vector<absl::Status> statuses(keys.size());
+  std::vector<std::string> values(keys.size());
+  BatchedMultiGet(*rep_, read_options, keys, {&statuses, &values, nullptr});
   return ResultsOf(std::move(statuses), std::move(values));
 }
 
 std::vector<absl::Status> Table::MultiGet(
     const ReadOptions& read_options, const std::vector<std::string_view>& keys,
     std::vector<PinnedValue>* values) const {
-  std::vector<absl::Status> statuses;
-  BatchedMultiGet(*rep_, read_options, keys, &statuses, nullptr, values);
+  // Gathered apart and handed over at the end: a key may lie in what one
+  // of `*values` holds until then.
+  std::vector<PinnedValue> pins(keys.size());
+  std::vector<absl::Status> statuses(keys.size());
+  BatchedMultiGet(*rep_, read_options, keys, {&statuses, nullptr, &pins});
+  *values = std::move(pins);
   return statuses;
 }
 

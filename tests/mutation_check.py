@@ -124,7 +124,7 @@ MUTANTS = [
      "    if (cached == nullptr && read_options.fill_cache) {\n",
      "block_cache_test",
      "GetMultiGetIterator/UnverifiedBlocksTest.ALaterVerifiedReadFindsTheDamage/*"),
-    ("multi-get-pins-copies", "db/multi_get.cc",
+    ("multi-get-pins-copies", "table/multi_get.h",
      "      (*pins)[i].PinTo(block, value);\n",
      "      (*pins)[i].CopyFrom(value.substr(0, block ? value.size() : 0));\n",
      "database_multi_get_test",
