@@ -513,7 +513,7 @@ def goal_paragraph(goal, profiles, source="as_written"):
                          if r is not None)
     head = f"- **{name}** (pread: {measured})"
     workload = ("readmissing" if set(workloads) & set(ABSENT) else
-                next((w for w, _ in PROFILED if w in workloads), None))
+                next((w for _, w in PROFILED if w in workloads), None))
     if workload is None:
         return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
                 "point-lookup profiles above show what each store asks per "
@@ -533,6 +533,10 @@ def goal_paragraph(goal, profiles, source="as_written"):
     if a is not None and b is not None:
         text.append(f"`{mine_engine}` asked {a:.2f} table filters per "
                     f"lookup (filter checks over lookups), `{peer}` {b:.2f}")
+    a, b = mine.get("reads_per_op"), theirs.get("reads_per_op")
+    if workload not in ABSENT and a is not None and b is not None:
+        text.append(f"`{mine_engine}` read {a:.4f} blocks per lookup, "
+                    f"`{peer}` {b:.4f}")
     text.append(f"`{mine_engine}` met {met_files(mine)}; `{peer}` met "
                 f"{met_files(theirs)}")
     gaps = differences(mine, theirs)

@@ -15,6 +15,8 @@ GOALS = {
     "multi_get_per_key": ("get_loop_multi_get_keys", 0.5),
     "scan_per_entry": ("plyvel", 1.0),
 }
+# The peers' rows: no goal is decided on them.
+PEERS = ("plyvel", "plyvel_pypi")
 COLUMNS = [
     ("get_absent", "get absent ns"),
     ("get_present", "get present ns"),
@@ -107,6 +109,45 @@ def view_goals(report):
                   "status"], rows)
 
 
+def leveldb_text(leveldb):
+    """Which LevelDB a plyvel ran on (bench_python.py's plyvel_leveldb
+    record), and whether it was built with NDEBUG."""
+    if not leveldb:
+        return " (which LevelDB it ran on was not recorded)"
+    asserts = leveldb.get("assert_fail_call_sites")
+    build = ("" if asserts is None else
+             ", built with NDEBUG (no assert call sites)" if asserts == 0 else
+             f", built without NDEBUG ({asserts} assert call sites)")
+    return (f", on LevelDB {leveldb.get('version', '?')} "
+            f"(`{leveldb.get('library', '?')}`, "
+            f"{leveldb.get('origin', 'origin not recorded')}{build})")
+
+
+def peers_text(summary):
+    """Which plyvel the goals are decided against, and how the other one
+    compares, from the medians."""
+    if "plyvel" not in summary or "plyvel_pypi" not in summary:
+        return ("The goals are decided against `plyvel`: no other plyvel "
+                "was measured.")
+    slower = [metric for metric, _ in COLUMNS
+              if median(summary, "plyvel", metric) is not None
+              and median(summary, "plyvel_pypi", metric) is not None
+              and median(summary, "plyvel_pypi", metric) >
+              median(summary, "plyvel", metric)]
+    faster = [metric for metric, _ in COLUMNS
+              if median(summary, "plyvel", metric) is not None
+              and median(summary, "plyvel_pypi", metric) is not None
+              and metric not in slower]
+    return ("The goals are decided against `plyvel`, Debian's, on the very "
+            "directory the view reads; none against `plyvel_pypi`" +
+            (f"; its medians are slower than `plyvel`'s on "
+             f"{', '.join(slower)}" if slower else "") +
+            (f" and faster on {', '.join(faster)}" if slower and faster else
+             f"; its medians are faster on {', '.join(faster)}" if faster
+             else "") +
+            " (why the two builds differ was not measured).")
+
+
 def cell(row, metric):
     value = (row or {}).get(metric)
     if not value:
@@ -144,9 +185,15 @@ def python_section(report):
         "`view` is bloomtable.Database, the read-only view, on the very "
         "directory plyvel wrote and compacted, opened with "
         f"{view_settings_text(report)}; `plyvel` is Python's LevelDB "
-        "binding on that directory, which links Debian's packaged LevelDB "
-        "1.23 (built without NDEBUG; plyvel cannot link another, so its "
-        "ratios are against that build).",
+        "binding on that directory" +
+        leveldb_text(report.get("plyvel_leveldb")) +
+        (f"; `plyvel_pypi` is plyvel {report['plyvel_pypi']} as pip installs "
+         "it, in a process of its own, on a directory of the same entries "
+         "that it wrote and compacted itself" +
+         leveldb_text(report.get("plyvel_pypi_leveldb"))
+         if report.get("plyvel_pypi") else "") + ".",
+        "",
+        peers_text(summary),
         "",
     ]
     rows = []
@@ -168,7 +215,7 @@ def python_section(report):
         out.append("")
     goal_rows = []
     for engine in summary:
-        if engine in ("plyvel", "view"):
+        if engine in PEERS or engine == "view":
             continue
         for metric, (against, limit) in GOALS.items():
             base_engine, base_metric = (("plyvel", metric)
