@@ -129,15 +129,11 @@ def peers_text(summary):
     if "plyvel" not in summary or "plyvel_pypi" not in summary:
         return ("The goals are decided against `plyvel`: no other plyvel "
                 "was measured.")
-    slower = [metric for metric, _ in COLUMNS
-              if median(summary, "plyvel", metric) is not None
-              and median(summary, "plyvel_pypi", metric) is not None
-              and median(summary, "plyvel_pypi", metric) >
-              median(summary, "plyvel", metric)]
-    faster = [metric for metric, _ in COLUMNS
-              if median(summary, "plyvel", metric) is not None
-              and median(summary, "plyvel_pypi", metric) is not None
-              and metric not in slower]
+    pairs = [(metric, median(summary, "plyvel_pypi", metric),
+              median(summary, "plyvel", metric)) for metric, _ in COLUMNS]
+    pairs = [p for p in pairs if p[1] is not None and p[2] is not None]
+    slower = [metric for metric, pypi, debian in pairs if pypi > debian]
+    faster = [metric for metric, pypi, debian in pairs if pypi <= debian]
     return ("The goals are decided against `plyvel`, Debian's, on the very "
             "directory the view reads; none against `plyvel_pypi`" +
             (f"; its medians are slower than `plyvel`'s on "
