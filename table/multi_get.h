@@ -208,11 +208,8 @@ struct BatchAnswers {
   // block keeps the value alive).
   void Pin(size_t i, const std::shared_ptr<const Block>& block,
            std::string_view value) {
-    if (pins != nullptr) {
-      (*pins)[i].PinTo(block, value);
-    } else {
-      (*values)[i].assign(value.data(), value.size());
-    }
+    if (pins == nullptr) return Copy(i, value);
+    (*pins)[i].PinTo(block, value);
   }
 };
 

@@ -365,6 +365,13 @@ class UnverifiedBlocksTest : public testing::TestWithParam<int> {
     return contents;
   }
 
+  // Read options that do not verify data-block checksums.
+  static ReadOptions Unverified() {
+    ReadOptions options;
+    options.verify_checksums = false;
+    return options;
+  }
+
   static constexpr int kDamaged = 123;
 };
 
@@ -376,8 +383,7 @@ TEST_P(UnverifiedBlocksTest, ALaterVerifiedReadFindsTheDamage) {
   auto cache = NewLRUCache(1 << 20);
   auto table = OpenTable(contents, cache);
   ASSERT_NE(table, nullptr);
-  ReadOptions unverified;
-  unverified.verify_checksums = false;
+  const ReadOptions unverified = Unverified();
   // Unchecked, the damaged bytes are what the block holds.
   absl::StatusOr<std::string> value = Read(*table, unverified, key);
   ASSERT_TRUE(value.ok()) << value.status();
@@ -404,8 +410,7 @@ TEST_P(UnverifiedBlocksTest, UnverifiedReadsShareTheirCachedBlocks) {
   auto cache = NewLRUCache(1 << 20);
   auto table = OpenTable(contents, cache);
   ASSERT_NE(table, nullptr);
-  ReadOptions unverified;
-  unverified.verify_checksums = false;
+  ReadOptions unverified = Unverified();
   for (int round = 0; round < 3; ++round) {
     EXPECT_EQ(*Read(*table, unverified, KeyOf(200)), ValueOf(200));
   }
@@ -422,8 +427,7 @@ TEST_P(UnverifiedBlocksTest, VerifiedCachedBlocksServeUnverifiedReads) {
   auto cache = NewLRUCache(1 << 20);
   auto table = OpenTable(contents, cache);
   ASSERT_NE(table, nullptr);
-  ReadOptions unverified;
-  unverified.verify_checksums = false;
+  const ReadOptions unverified = Unverified();
   EXPECT_EQ(*Read(*table, ReadOptions(), KeyOf(200)), ValueOf(200));
   EXPECT_EQ(*Read(*table, unverified, KeyOf(200)), ValueOf(200));
   EXPECT_EQ(table->GetStats().data_block_reads, 1u);
