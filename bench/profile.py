@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
-"""Profiles lookups with perf, at table and database level; writes the shares.
+"""Profiles lookups and scans with perf, at table and database level, and
+from Python; writes the shares.
 
     bench/profile.py --db_bench PATH --json FILE [--num N] [--seconds S]
+        [--pinned_num N] [--cold_bench PATH --cold_dir DIR
+        --cold_engines LIST [--cold_num N] [--warm_num N] [--cold_reads N]]
+        [--python_path DIR]
 
 Each profile fills its store in one db_bench process (not profiled), then
 runs one read workload for S seconds in another (--use_existing_db) under
 `perf record -e cpu-clock`; `perf report` gives each symbol's share of the
 samples (self time; under 0.2% dropped). Table level (PROFILES): bloomtable
-at --bloom_bits=10. Database level (DB_PROFILES): the engines of
-bench/run_all.sh's `run db` and `run db_compacted` with their flags; one
-unprofiled `--benchmarks=stats --stored_bits=10` run calibrates every
-filter first (db_bench calibrates in every process given --stored_bits),
-and the fill and the profiled run take the bits it found; the shares are
-those of the thread that ran the lookups (the others open the store and draw
-the keys), and the profiled run's db_bench JSON gives the files per level,
-filter checks and block reads per lookup. bench/report.py groups the shares
-for BENCHMARKS.md. Shares are not timings: they need no idle machine.
+at --bloom_bits=10, and LevelDB's table (leveldb_table), pread and mmap.
+Database level (DB_PROFILES): the engines of bench/run_all.sh's `run db`
+and `run db_compacted` with their flags; one unprofiled
+`--benchmarks=stats --stored_bits=10` run calibrates every filter first
+(db_bench calibrates in every process given --stored_bits), and the fill
+and the profiled run take the bits it found; the shares are those of the
+thread that ran the lookups (the others open the store and draw the keys),
+and the profiled run's db_bench JSON gives the files per level, filter
+checks and block reads per lookup. The zero-copy Get beside the copying one
+at `run pinned`'s settings (PINNED_WORKLOADS); cold_bench's database-level
+MultiGet (bench/profile_cold.py); the Python package's view against plyvel
+(bench/profile_python.py). bench/report.py groups the shares for
+BENCHMARKS.md. Shares are not timings: they need no idle machine.
 """
 
 import argparse
@@ -23,27 +31,50 @@ import json
 import os
 import platform
 import re
-import subprocess
 import sys
 import tempfile
 
-# (name, filter, filter layout, read workload). The table is written at
-# db_bench's automatic index restart interval, as main.json's rows are: 1
-# for the per-block layout, 16 otherwise.
+from perf_tools import (cpu_model, load_json, parse_symbols, perf_record,
+                        perf_report, run, thread_samples)
+import profile_cold
+import profile_python
+
+# (name, engine, filter, filter layout, I/O path, read workload). A
+# bloomtable table is written at db_bench's automatic index restart
+# interval, as main.json's rows are: 1 for the per-block layout, 16
+# otherwise; LevelDB's (leveldb_table) by LevelDB's TableBuilder.
 PROFILES = [
-    ("present keys, ribbon whole_table", "ribbon", "whole_table",
-     "readrandom"),
-    ("present keys, cache_local_bloom per_block", "cache_local_bloom",
-     "per_block", "readrandom"),
-    ("absent keys, ribbon whole_table", "ribbon", "whole_table",
-     "readmissing"),
-    ("absent keys, cache_local_bloom per_block", "cache_local_bloom",
-     "per_block", "readmissing"),
-    ("absent keys, cache_local_bloom whole_table", "cache_local_bloom",
-     "whole_table", "readmissing"),
-    ("absent keys, ribbon partitioned", "ribbon", "partitioned",
-     "readmissing"),
+    ("present keys, ribbon whole_table", "bloomtable", "ribbon",
+     "whole_table", "pread", "readrandom"),
+    ("present keys, cache_local_bloom per_block", "bloomtable",
+     "cache_local_bloom", "per_block", "pread", "readrandom"),
+    ("absent keys, ribbon whole_table", "bloomtable", "ribbon", "whole_table",
+     "pread", "readmissing"),
+    ("absent keys, cache_local_bloom per_block", "bloomtable",
+     "cache_local_bloom", "per_block", "pread", "readmissing"),
+    ("absent keys, cache_local_bloom whole_table", "bloomtable",
+     "cache_local_bloom", "whole_table", "pread", "readmissing"),
+    ("absent keys, ribbon partitioned", "bloomtable", "ribbon", "partitioned",
+     "pread", "readmissing"),
+    ("present keys, ribbon whole_table, mmap", "bloomtable", "ribbon",
+     "whole_table", "mmap", "readrandom"),
 ]
+# LevelDB's own table lookup on present keys (its filter-aware
+# TableCache::Get), and full scans through bloomtable's table iterator (the
+# tables written with LevelDB's Bloom, both layouts) and LevelDB's: the
+# peer sides of main.json's table-level present-key and scan goals.
+PROFILES += [
+    ("present keys, leveldb_table" + ("" if io == "pread" else ", mmap"),
+     "leveldb_table", "leveldb_bloom", "per_block", io, "readrandom")
+    for io in ("pread", "mmap")]
+PROFILES += [
+    (f"full scan, {engine} leveldb_bloom {layout}" +
+     ("" if io == "pread" else ", mmap"), engine, "leveldb_bloom", layout, io,
+     "readseq")
+    for io in ("pread", "mmap")
+    for engine, layout in (("bloomtable", "per_block"),
+                           ("bloomtable", "whole_table"),
+                           ("leveldb_table", "per_block"))]
 
 # Database level: (name, engine, read workload, LevelDB source layout of
 # db_bench --leveldb_source: run_all.sh's `run db` and `run db_compacted`),
@@ -87,75 +118,22 @@ DB_PROFILES += [
 ]
 DB_STORED_BITS = 10
 
-# "  12.34%  db_bench  [.] symbol" with --sort dso,symbol (perf may pad the
-# line with "-" columns for cycle counts it does not have).
-LINE = re.compile(r"^\s*([0-9.]+)%\s+(\S+)\s+\[(.)\]\s+(.*?)(\s+-)*\s*$")
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
-
-
-def run(command, **kwargs):
-    result = subprocess.run(command, capture_output=True, text=True, **kwargs)
-    if result.returncode != 0:
-        sys.stderr.write(result.stdout[-2000:] + result.stderr[-2000:])
-        raise SystemExit(f"profile.py: failed: {' '.join(command)}")
-    return result.stdout
-
-
-def parse_symbols(report):
-    """perf report's lines as [{percent, dso, kernel, symbol}]."""
-    symbols = []
-    for line in report.splitlines():
-        match = LINE.match(line)
-        if match:
-            symbols.append({"percent": float(match.group(1)),
-                            "dso": match.group(2),
-                            "kernel": match.group(3) == "k",
-                            "symbol": match.group(4)})
-    return symbols
-
-
-def perf_record(args, read, data, scratch):
-    """Runs db_bench's `read` under perf: (its output, the command as the
-    JSON shows it)."""
-    record = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-o",
-              data, "--"] + read
-    command = " ".join(record[:-len(read)] + [os.path.basename(
-        args.db_bench)] + read[1:]).replace(scratch, "DIR")
-    return run(record), command
-
-
-def perf_report(data, *options):
-    return run(["perf", "report", "-i", data, "--no-children", "--stdio"] +
-               list(options) + ["--sort", "dso,symbol", "--percent-limit",
-                                "0.2", "-g", "none"])
-
-
-def profile(args, name, filter_name, layout, workload, scratch):
+def profile(args, name, engine, filter_name, layout, io, workload, scratch):
     db = os.path.join(scratch, "db")
-    common = [args.db_bench, "--engines=bloomtable", f"--filter={filter_name}",
+    common = [args.db_bench, f"--engines={engine}", f"--filter={filter_name}",
               f"--filter_layout={layout}", "--bloom_bits=10",
-              f"--num={args.num}",
+              f"--num={args.num}", f"--io={io}",
               "--compare_no_filter=false", "--cache_size=8M", f"--db={db}"]
     run(common + ["--benchmarks=fillrandom"])
     data = os.path.join(scratch, "perf.data")
-    output, command = perf_record(args, common + [
+    output, command = perf_record(common + [
         "--use_existing_db", f"--benchmarks={workload}",
         f"--min_seconds={args.seconds}"], data, db)
     report = perf_report(data)
     samples = re.search(r"# Samples: (\S+)", report)
     micros = re.search(rf"^{workload}\s*:\s*([0-9.]+) micros/op", output,
                        re.MULTILINE)
-    return {"name": name, "level": "table", "engine": "bloomtable",
+    return {"name": name, "level": "table", "engine": engine, "io": io,
             "filter": filter_name, "filter_layout": layout,
             "index_block_restart_interval": 1 if layout == "per_block" else 16,
             "workload": workload, "samples": samples.group(1) if samples
@@ -173,11 +151,6 @@ def db_common(args, db, source="as_written"):
             f"--leveldb_source={source}", "--filter=ribbon",
             "--filter_layout=whole_table", "--rocksdb_filters=bloom",
             "--seek_nexts=16"]
-
-
-def load_json(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def calibrate(args, scratch):
@@ -227,34 +200,16 @@ def the_result(path, engine, workload, bits):
                      f"{path}")
 
 
-def lookup_thread(data):
-    """(tid, [{tid, samples}]): the thread that ran the lookups (a sample
-    in db_bench's RunRead, else the most samples) and every thread's
-    sample count."""
-    script = run(["perf", "script", "-i", data, "-F", "tid,ip,sym"])
-    counts, readers = {}, set()
-    for line in script.splitlines():
-        fields = line.split(None, 2)
-        if not fields or not fields[0].isdigit():
-            continue
-        tid = int(fields[0])
-        counts[tid] = counts.get(tid, 0) + 1
-        if len(fields) > 2 and "RunRead" in fields[2]:
-            readers.add(tid)
-    if not counts:
-        raise SystemExit(f"profile.py: no samples in {data}")
-    pool = readers or counts.keys()
-    tid = max(pool, key=lambda t: counts[t])
-    threads = [{"tid": t, "samples": n} for t, n in
-               sorted(counts.items(), key=lambda kv: -kv[1])]
-    return tid, threads
-
-
-def db_profile(args, name, engine, workload, source, bits, scratch):
-    db = os.path.join(scratch, f"db_{source}")
+def db_profile(args, name, engine, workload, source, bits, scratch,
+               common=None):
+    """One database-level profile on the store `common` (db_common's flags
+    by default) names, filled before."""
+    if common is None:
+        common = db_common(args, os.path.join(scratch, f"db_{source}"),
+                           source)
     data = os.path.join(scratch, "perf.data")
     out = os.path.join(scratch, "read.json")
-    output, command = perf_record(args, db_common(args, db, source) + [
+    output, command = perf_record(common + [
         f"--engines={engine}", f"--bloom_bits={bits:g}", "--use_existing_db",
         f"--benchmarks={workload}", f"--min_seconds={args.seconds}",
         f"--json={out}"], data, scratch)
@@ -262,7 +217,7 @@ def db_profile(args, name, engine, workload, source, bits, scratch):
         raise SystemExit(f"profile.py: {engine}: the profiled run "
                          "calibrated its filter")
     result = the_result(out, engine, workload, bits)
-    tid, threads = lookup_thread(data)
+    tid, threads = thread_samples(data, "RunRead")
     report = perf_report(data, "--tid", str(tid), "--percentage", "relative")
     ops = result.get("ops") or 0
     checks = result.get("filter_checks")
@@ -315,24 +270,86 @@ def db_profiles(args):
     return profiles
 
 
+# The zero-copy Get (readpinned) beside the copying one (readrandom)
+# through the view on a mapped directory, at run_all.sh's `run pinned`
+# settings: 64 KiB values, a block cache holding every block, an untimed
+# pass over the keys first; the directory's own Bloom at 10 bits per key.
+PINNED_WORKLOADS = ("readpinned", "readrandom")
+
+
+def pinned_profiles(args):
+    profiles = []
+    with tempfile.TemporaryDirectory() as scratch:
+        common = [args.db_bench, f"--num={args.pinned_num}",
+                  f"--reads={10 * args.pinned_num}", "--value_size=65536",
+                  "--cache_size=256M", "--warm_up", "--io=mmap",
+                  "--filter=ribbon", "--filter_layout=whole_table",
+                  "--compare_no_filter=false",
+                  f"--db={os.path.join(scratch, 'db')}"]
+        fill_json = os.path.join(scratch, "fill.json")
+        fill = common + ["--engines=bloomtable_db", "--bloom_bits=10",
+                         "--benchmarks=fillrandom", f"--json={fill_json}"]
+        run(fill)
+        the_result(fill_json, "bloomtable_db", "fillrandom", 10)
+        for workload in PINNED_WORKLOADS:
+            entry = db_profile(args, f"{workload}, 64 KiB values, "
+                               "bloomtable_db, mmap", "bloomtable_db",
+                               workload, None, 10, scratch, common)
+            entry.update({"io": "mmap", "value_size": 65536,
+                          "fill_command": " ".join(
+                              [os.path.basename(args.db_bench)] +
+                              fill[1:]).replace(scratch, "DIR")})
+            entry.pop("leveldb_source")
+            profiles.append(entry)
+    return profiles
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db_bench", required=True)
     parser.add_argument("--json", required=True)
     parser.add_argument("--num", type=int, default=1000000)
     parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--pinned_num", type=int, default=2000,
+                        help="keys of the zero-copy Get's profiles (64 KiB "
+                        "values)")
+    parser.add_argument("--cold_bench", help="cold_bench, for the cold and "
+                        "warm MultiGet profiles (none without it)")
+    parser.add_argument("--cold_dir", help="cold_bench's --dir")
+    parser.add_argument("--cold_engines", help="cold_bench's --engines, as "
+                        "its runs name them")
+    parser.add_argument("--cold_num", type=int, default=1000000,
+                        help="keys of the cold profiles")
+    parser.add_argument("--warm_num", type=int, default=10000000,
+                        help="keys of the warm profiles")
+    parser.add_argument("--cold_reads", type=int, default=20000,
+                        help="keys of each cold_bench measurement (its "
+                        "--reads, as its runs take)")
+    parser.add_argument("--python_path", help="the directory holding the "
+                        "built bloomtable package, for the Python profiles "
+                        "(none without it)")
     args = parser.parse_args()
+    if args.cold_bench and not (args.cold_dir and args.cold_engines):
+        parser.error("--cold_bench needs --cold_dir and --cold_engines")
     version = run(["perf", "--version"]).strip()
     profiles = []
-    for name, filter_name, layout, workload in PROFILES:
+    for entry in PROFILES:
         with tempfile.TemporaryDirectory() as scratch:
-            profiles.append(profile(args, name, filter_name, layout, workload,
-                                    scratch))
+            profiles.append(profile(args, *entry, scratch))
     profiles += db_profiles(args)
+    profiles += pinned_profiles(args)
+    with tempfile.TemporaryDirectory() as scratch:
+        profiles += profile_cold.cold_profiles(args, scratch)
+        profiles += profile_python.python_profiles(args, scratch)
     report = {"tool": "profile", "perf": version,
               "command_line": " ".join(["bench/profile.py"] + sys.argv[1:]),
               "machine": {"cpu": cpu_model(), "kernel": platform.release()},
-              "settings": {"num": args.num, "seconds": args.seconds},
+              "settings": {"num": args.num, "seconds": args.seconds,
+                           "pinned_num": args.pinned_num,
+                           "cold_num": args.cold_num if args.cold_bench
+                           else None,
+                           "warm_num": args.warm_num if args.cold_bench
+                           else None},
               "profiles": profiles}
     with open(args.json, "w") as f:
         json.dump(report, f, indent=1)

@@ -102,14 +102,15 @@ def main():
         "profiles": profiles.profile_section(profile, main_run),
         "scale": scale.scale_table(scale_runs),
         "compression": details.compression_table(compression),
-        "python": python_section.python_section(python),
+        "python": python_section.python_section(python, profile),
         "scans": scan_text,
         "db_readonly": database.db_section(
             db_run, profile, db_compacted,
             db_unverified["db_unverified.json"],
             db_unverified["db_compacted_unverified.json"]),
-        "cold_io": cold_io.cold_io_section(cold_io_run, warm_io_run),
-        "pinned": pinned.pinned_section(pinned_run),
+        "cold_io": cold_io.cold_io_section(cold_io_run, warm_io_run,
+                                           profile),
+        "pinned": pinned.pinned_section(pinned_run, profile),
         "provenance": runs.provenance(named),
         "plots": plots_rel,
     }

@@ -1234,7 +1234,7 @@ class CategoryChecks:
             symbol(5.0, "filemap_read", "[kernel.kallsyms]", kernel=True)]})
         self.assertAlmostEqual(shares["block search (index and data)"], 55.0)
         self.assertAlmostEqual(shares["memtable / log records"], 25.0)
-        self.assertAlmostEqual(shares["kernel: the pread system call"], 5.0)
+        self.assertAlmostEqual(shares["kernel (system calls, page faults, scheduling)"], 5.0)
         self.assertAlmostEqual(
             shares["other (each symbol < 0.2% or unattributed)"], 15.0)
 
@@ -1399,6 +1399,181 @@ class DatabaseSectionTest(DatabaseProfileChecks, CategoryChecks,
         section = database.db_section(db)
         self.assertIn("L0: 2 files, L1: 5 files → L2: 1 files", section)
         self.assertIn("L0: 2 files, L1: 5 files (unchanged)", section)
+
+
+class GoalProfileNotesTest(unittest.TestCase):
+    """A missed goal's note comes from the profiles of its own two sides,
+    taken at its run's commit, and from none other."""
+
+    @staticmethod
+    def table_profile(engine, io, workload, micros, symbols):
+        return {"name": f"{workload} {engine} {io}", "level": "table",
+                "engine": engine, "io": io, "filter": "leveldb_bloom",
+                "filter_layout": "per_block",
+                "index_block_restart_interval": 1, "workload": workload,
+                "micros_per_op_under_perf": micros, "samples": 100,
+                "symbols": symbols}
+
+    def scan_run(self):
+        def scan_config(engine, io, micros):
+            c = config(engine, io=io, filter_name="leveldb_bloom",
+                       layout="per_block")
+            if engine == "bloomtable":
+                c["index_block_restart_interval"] = 1
+            c["results"].append(result("readseq", micros))
+            return c
+        run = {"commit": "a" * 40, "peers": copy.deepcopy(RELEASE_PEERS),
+               "configs": [scan_config("bloomtable", io, 0.09)
+                           for io in ("pread", "mmap")] +
+               [scan_config("leveldb_table", io, 0.10)
+                for io in ("pread", "mmap")]}
+        return run
+
+    def scan_notes(self, profile):
+        rows = goals.table_goals(self.scan_run(), profile)
+        return {r[0].split(":")[0]: r[3] for r in rows
+                if r[0].startswith("`readseq`")}
+
+    def test_a_scan_goal_shows_both_sides_of_its_own_io_path(self):
+        profile = {"commit": "a" * 40, "profiles": [
+            self.table_profile("bloomtable", "pread", "readseq", 0.2, [
+                symbol(60.0, "bloomtable::BlockIter::ParseNextEntry")]),
+            self.table_profile("leveldb_table", "pread", "readseq", 0.3, [
+                symbol(50.0, "leveldb::Block::Iter::Next"),
+                symbol(30.0, "snappy::RawUncompress", "libsnappy.so.1")])]}
+        notes = self.scan_notes(profile)
+        pread = notes["`readseq` (full scan, per entry), table level, pread"]
+        self.assertIn("profile *readseq bloomtable pread* (0.200 µs/op", pread)
+        self.assertIn("profile *readseq leveldb_table pread* (0.300 µs/op",
+                      pread)
+        # 60% of 0.2 against 50% of 0.3 µs in block search; 0 against 30%
+        # of 0.3 in decompression.
+        self.assertIn("decompression 0.000 against 0.090 µs", pread)
+        self.assertIn("block search (index and data) 0.120 against 0.150 µs",
+                      pread)
+        # No mmap profile: the mmap rows borrow none of pread's.
+        mmap = notes["`readseq` (full scan, per entry), table level, mmap"]
+        self.assertNotIn("profile", mmap)
+        profile["commit"] = "b" * 40
+        self.assertIn("is not of this run's commit", self.scan_notes(
+            profile)["`readseq` (full scan, per entry), table level, pread"])
+
+    def cold_profile(self, mode, engine, call, workload, cpu, symbols,
+                     num=1000000):
+        return {"name": f"{mode} {call} {engine}", "level": "db",
+                "tool": "cold_bench", "mode": mode, "engine": engine,
+                "call": call, "batch": 32 if call == "MultiGet" else 0,
+                "workload": workload, "num": num, "reads": 1000,
+                "samples": 500, "cpu_micros_per_key": cpu,
+                "micros_per_key": stat_summary(20.0),
+                "device_reads_per_key": stat_summary(1.0),
+                "command": "perf record -- cold_bench", "symbols": symbols}
+
+    def test_the_cold_view_goal_is_explained_from_both_calls(self):
+        report = cold_io_report(RELEASE_PEERS)
+        report["commit"] = "c" * 40
+        report["lookups"] += [
+            cold_row("cold", "bloomtable_db+sidecars", "readrandom", 32,
+                     30.0, 1.0),
+            cold_row("cold", "rocksdb_readonly", "readrandom", 32, 20.0, 1.0)]
+        kernel = "finish_task_switch"
+        profile = {"commit": "c" * 40, "profiles": [
+            self.cold_profile("cold", "bloomtable_db+sidecars", "MultiGet",
+                              "readrandom", 20.0,
+                              [symbol(50.0, kernel, "[kernel]", True)]),
+            self.cold_profile("cold", "rocksdb_readonly", "MultiGet",
+                              "readrandom", 10.0,
+                              [symbol(50.0, kernel, "[kernel]", True)]),
+            # Another size: not this run's.
+            self.cold_profile("cold", "rocksdb_readonly", "MultiGet",
+                              "readrandom", 1.0, [], num=10 ** 7)]}
+
+        def note():
+            rows = cold_io.cold_io_goals(report, None, profile)
+            return next(r[3] for r in rows if "DB::MultiGet" in r[0] and
+                        r[0].startswith("cold `readrandom`"))
+        text = note()
+        self.assertIn("20.000 µs of CPU per key against", text)
+        self.assertIn("*cold MultiGet rocksdb_readonly* 10.000 µs", text)
+        self.assertIn("kernel (system calls, page faults, scheduling) "
+                      "10.000 against 5.000 µs", text)
+        self.assertIn("device reads per key 1.0000 against 1.0000", text)
+        section = cold_io.cold_io_section(report, None, profile)
+        self.assertIn("| *cold MultiGet rocksdb_readonly* | 1,000 × 1 | 500 "
+                      "| 10.000 |", section)
+        self.assertNotIn("1.000 |", section.split("Where the time goes")[1]
+                         .split("\n\n")[1])
+        profile["commit"] = "d" * 40
+        self.assertEqual(note(), "")
+        self.assertIn("is not of this run's commit",
+                      cold_io.cold_io_section(report, None, profile))
+
+    def test_the_python_view_goal_is_explained_from_both_interpreters(self):
+        s = PythonViewGoalsTest.summary
+        report = {"commit": "e" * 40, "medians": {
+            "view": {"get_present": s(190), "scan_per_entry": s(60)},
+            "plyvel": {"get_present": s(200), "scan_per_entry": s(100)}}}
+
+        def python_profile(engine, workload, ns, symbols):
+            return {"name": f"{engine} {workload}", "level": "python",
+                    "engine": engine, "workload": workload, "samples": 300,
+                    "ns_per_call_under_perf": ns,
+                    "command": "perf record -- python3", "symbols": symbols}
+        profile = {"commit": "e" * 40, "profiles": [
+            python_profile("view", "get_present", 400.0, [
+                symbol(50.0, "_PyEval_EvalFrameDefault", "python3.11"),
+                symbol(25.0, "pybind11::cpp_function::dispatcher",
+                       "_bloomtable.cpython-311-x86_64-linux-gnu.so")]),
+            python_profile("plyvel", "get_present", 500.0, [
+                symbol(40.0, "_PyEval_EvalFrameDefault", "python3.11"),
+                symbol(10.0, "__pyx_pw_6plyvel_7_plyvel_2DB_11get",
+                       "_plyvel.cpython-311-x86_64-linux-gnu.so"),
+                symbol(30.0, "0x000000000002ff54", "libleveldb.so.1.23.0")])]}
+        rows = {r[0]: r for r in (
+            [c.strip() for c in line.strip("|").split("|")]
+            for line in python_section.view_goals(
+                report, profile).splitlines()[2:])}
+        get = rows["`view` get_present ≤ 0.8× plyvel's"]
+        self.assertEqual(get[2], "**not met**")
+        self.assertIn("*view get_present* 0.400 µs per call against "
+                      "*plyvel get_present* 0.500 µs", get[3])
+        self.assertIn("LevelDB's shared library, unnamed symbols 0.000 "
+                      "against 0.150 µs", get[3])
+        self.assertIn("bindings (pybind11, plyvel's Cython) 0.100 against "
+                      "0.050 µs", get[3])
+        # A met goal carries no note; nor does a profile of another commit.
+        self.assertEqual(rows["`view` scan_per_entry ≤ 0.7× plyvel's"][3], "")
+        profile["commit"] = "f" * 40
+        self.assertEqual(python_section.view_goals(report, profile).count(
+            "under perf"), 0)
+
+    def test_the_zero_copy_goal_is_explained_from_both_calls(self):
+        run = PinnedSectionTest.run_json(1.0, 3.0)
+        run["commit"] = "9" * 40
+        for c in run["configs"]:
+            c["io"] = "mmap"
+
+        def pinned_profile(workload, micros):
+            return {"name": f"{workload} view", "level": "db",
+                    "engine": "bloomtable_db", "io": "mmap",
+                    "value_size": 65536, "workload": workload,
+                    "micros_per_op_under_perf": micros, "samples": 90,
+                    "process_samples": 100, "command": "perf record",
+                    "symbols": [symbol(50.0, "__memmove_avx_unaligned",
+                                       "libc.so.6")]}
+        profile = {"commit": "9" * 40, "profiles": [
+            pinned_profile("readpinned", 2.0),
+            pinned_profile("readrandom", 8.0)]}
+        rows = pinned.pinned_goals(run, profile)
+        view = next(r for r in rows if "bloomtable_db" in r[0])
+        self.assertIn("*readpinned view* 2.000 µs per lookup against "
+                      "*readrandom view* 8.000 µs", view[3])
+        self.assertIn("copying (memmove: decompression's copies, values) "
+                      "1.000 against 4.000 µs", view[3])
+        table_row = next(r for r in rows if "(table level" in r[0])
+        self.assertEqual(table_row[3], "")
+        self.assertIn("| *readpinned view* | 2.000 | 90 of 100 |",
+                      pinned.pinned_section(run, profile))
 
 
 class PackageTest(unittest.TestCase):

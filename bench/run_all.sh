@@ -88,8 +88,9 @@ if [[ $smoke -eq 0 ]]; then
   scale_nums="100000 1000000 10000000"
   compression_flags=(--runs=5)
   scan_num=200000
-  cold_io_flags=(--num=1000000 --runs=3)
-  warm_io_flags=(--num=10000000 --runs=3)
+  cold_num=1000000 warm_num=10000000 cold_reads=20000
+  cold_io_flags=(--num=$cold_num --reads=$cold_reads --runs=3)
+  warm_io_flags=(--num=$warm_num --reads=$cold_reads --runs=3)
 else
   num=20000 reads=5000 min_seconds=0 repeats=2 reject=-1
   pinned_num=200 pinned_reads=400
@@ -101,8 +102,9 @@ else
   scale_nums="2000 20000"
   compression_flags=(--blocks=64 --runs=1 --min_run_seconds=0)
   scan_num=5000
-  cold_io_flags=(--num=20000 --reads=1000 --runs=1)
-  warm_io_flags=(--num=20000 --reads=1000 --runs=1)
+  cold_num=20000 warm_num=20000 cold_reads=1000
+  cold_io_flags=(--num=$cold_num --reads=$cold_reads --runs=1)
+  warm_io_flags=(--num=$warm_num --reads=$cold_reads --runs=1)
 fi
 
 db_bench=$build_dir/db_bench/db_bench
@@ -272,14 +274,30 @@ run filter_bench "$filter_bench" "${filter_bench_flags[@]}"
 # A probe whose line is not in L1 or L2: one filter over 10^7 keys (12 MB at
 # 10 bits/key, three times this machine's L2).
 run filter_bench_cold "$filter_bench" "${cold_flags[@]}"
-# Where a lookup's time goes: perf's shares of table-level lookups. A smoke
-# run goes on without it where perf cannot record (a container without
-# perf_event_open); the real run needs it.
+# cold_bench's engines (cold_io and warm_io below, and their profiles).
+# Table level: bloomtable's table and RocksDB's (TableReader, where built);
+# db level: the view with sidecars on a LevelDB directory of the same keys
+# compacted into one level, and RocksDB's read-only DB.
+cold_engines=bloomtable
+if grep -qx rocksdb_table <<<"$built"; then cold_engines+=,rocksdb_table; fi
+cold_engines+=,rocksdb_readonly,bloomtable_db+sidecars
+mkdir -p "$cold_dir"
+# Where a lookup's time goes: perf's shares of table- and database-level
+# lookups and scans, of cold_bench's database-level MultiGet (writing the
+# files cold_io and warm_io then reuse), and, in the real run, of the
+# Python package's view against plyvel. A smoke run goes on without it
+# where perf cannot record (a container without perf_event_open); the real
+# run needs it.
+profile_python=()
+if [[ $smoke -eq 0 ]]; then profile_python=(--python_path="$build_dir/python"); fi
 perf_probe=$(mktemp)
 if [[ $smoke -eq 0 ]] || perf record -q -e cpu-clock -o "$perf_probe" true \
     >/dev/null 2>&1; then
   run profile python3 bench/profile.py --db_bench="$db_bench" \
-    "${profile_flags[@]}"
+    "${profile_flags[@]}" --pinned_num=$pinned_num --cold_bench="$cold_bench" \
+    --cold_dir="$cold_dir" --cold_engines=$cold_engines \
+    --cold_num=$cold_num --warm_num=$warm_num --cold_reads=$cold_reads \
+    "${profile_python[@]}"
 else
   echo "run_all.sh: perf cannot record here; smoke run without profile.json"
 fi
@@ -295,15 +313,8 @@ for n in $scale_nums; do
     --benchmarks=fillseq,readrandom,readmissing,readnearmiss,readunrelated
 done
 run compression "$compression_bench" "${compression_flags[@]}"
-# Cold lookups, then warm ones at 10^7 keys (no raw reads: --depths=). Each
-# reuses its files from an earlier run of the same size.
-# Table level: bloomtable's table and RocksDB's (TableReader, where built);
-# db level: the view with sidecars on a LevelDB directory of the same keys
-# compacted into one level, and RocksDB's read-only DB.
-cold_engines=bloomtable
-if grep -qx rocksdb_table <<<"$built"; then cold_engines+=,rocksdb_table; fi
-cold_engines+=,rocksdb_readonly,bloomtable_db+sidecars
-mkdir -p "$cold_dir"
+# Cold lookups, then warm ones at 10^7 keys (no raw reads: --depths=), of
+# cold_engines. Each reuses its files from an earlier run of the same size.
 run cold_io "$cold_bench" "${cold_io_flags[@]}" --dir="$cold_dir" \
   --use_existing --engines=$cold_engines
 run warm_io "$cold_bench" "${warm_io_flags[@]}" --dir="$cold_dir" \

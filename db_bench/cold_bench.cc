@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "bloomtable/file.h"
 #include "bloomtable/filter_policy.h"
@@ -77,6 +79,18 @@ ABSL_FLAG(int32_t, runs, 3,
           "runs of each measurement, the engines' order rotated between "
           "runs; the median is kept");
 ABSL_FLAG(std::string, json, "", "write the report here (default: stdout)");
+ABSL_FLAG(std::string, measure, "",
+          "the engines of --engines to time (default: all of them); the "
+          "others are only prepared, so that files an earlier run left keep "
+          "that run's filter targets (a profile times one engine this way)");
+ABSL_FLAG(std::string, calls, "get,multiget",
+          "the calls to time: get (one key at a time) and multiget (the "
+          "--batches cold, --warm_batch warm)");
+ABSL_FLAG(int32_t, passes, 1,
+          "timed passes over each measurement's keys (warm: after the "
+          "untimed one); a profile repeats the timed lookups so");
+ABSL_FLAG(std::string, streams, "present,absent",
+          "the key streams to time: present (stored keys) and absent");
 
 #ifdef BLOOMTABLE_DB_BENCH_WITH_ROCKSDB
 // RocksDB's POSIX file system reads a MultiRead through io_uring only when
@@ -258,6 +272,22 @@ bool IsRocksDB(const std::string& name) {
   return name.rfind("rocksdb", 0) == 0;
 }
 
+// The names of a comma-separated flag, each one of `allowed` (else the
+// run fails, naming the flag).
+std::set<std::string> NamesOf(const char* flag, const std::string& text,
+                              const std::vector<std::string>& allowed) {
+  std::set<std::string> names;
+  for (absl::string_view name : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      Fail(absl::InvalidArgumentError(
+          absl::StrCat("--", flag, ": unknown name ", name, " (one of ",
+                       absl::StrJoin(allowed, ", "), ")")));
+    }
+    names.emplace(name);
+  }
+  return names;
+}
+
 std::vector<std::string> EnginesToRun() {
   std::vector<std::string> wanted;
   for (absl::string_view name :
@@ -382,11 +412,12 @@ int Run(const std::string& command_line) {
   const int64_t reads = absl::GetFlag(FLAGS_reads);
   const int runs = std::max(absl::GetFlag(FLAGS_runs), 1);
   const int64_t warm_batch = absl::GetFlag(FLAGS_warm_batch);
+  const int passes = absl::GetFlag(FLAGS_passes);
   const int64_t cache_mb = absl::GetFlag(FLAGS_warm_cache_mb);
-  if (num < 1 || reads < 1 || warm_batch < 1 || warm_batch > 4096 ||
-      cache_mb < 1 || cache_mb > (int64_t{1} << 30)) {
+  if (num < 1 || reads < 1 || passes < 1 || warm_batch < 1 ||
+      warm_batch > 4096 || cache_mb < 1 || cache_mb > (int64_t{1} << 30)) {
     std::fprintf(stderr,
-                 "cold_bench: --num, --reads, --warm_cache_mb and "
+                 "cold_bench: --num, --reads, --passes, --warm_cache_mb and "
                  "--warm_batch (up to 4096) must be positive\n");
     return 2;
   }
@@ -441,11 +472,19 @@ int Run(const std::string& command_line) {
   const uint64_t file_bytes = engines.front().file_bytes;
 
   const std::vector<int64_t> depths = ParseList(absl::GetFlag(FLAGS_depths));
-  std::vector<int64_t> cold_batches = {0};  // 0: Get one key at a time
-  for (int64_t b : ParseList(absl::GetFlag(FLAGS_batches))) {
-    cold_batches.push_back(b);
-  }
-  const std::vector<int64_t> warm_batches = {0, warm_batch};
+  const std::set<std::string> calls =
+      NamesOf("calls", absl::GetFlag(FLAGS_calls), {"get", "multiget"});
+  const std::set<std::string> streams =
+      NamesOf("streams", absl::GetFlag(FLAGS_streams), {"present", "absent"});
+  std::set<std::string> measured =
+      NamesOf("measure", absl::GetFlag(FLAGS_measure), names);
+  if (measured.empty()) measured.insert(names.begin(), names.end());
+  // 0: Get one key at a time.
+  const std::vector<int64_t> cold_batches =
+      BatchesToTime(calls.count("get") > 0, calls.count("multiget") > 0,
+                    ParseList(absl::GetFlag(FLAGS_batches)));
+  const std::vector<int64_t> warm_batches = BatchesToTime(
+      calls.count("get") > 0, calls.count("multiget") > 0, {warm_batch});
   std::vector<std::vector<double>> raw_rates(depths.size());
   std::vector<Row> rows;
   auto row_of = [&rows](const std::string& mode, const std::string& engine,
@@ -468,9 +507,11 @@ int Run(const std::string& command_line) {
     }
     for (size_t e = 0; e < engines.size(); ++e) {
       const ColdEngine& engine = engines[(e + r) % engines.size()];
+      if (measured.count(engine.name) == 0) continue;
       for (const bool cold : {true, false}) {
         if (!absl::GetFlag(cold ? FLAGS_cold : FLAGS_warm)) continue;
         for (const bool present : {true, false}) {
+          if (streams.count(present ? "present" : "absent") == 0) continue;
           for (int64_t batch : cold ? cold_batches : warm_batches) {
             const uint64_t step =
                 static_cast<uint64_t>(std::max<int64_t>(batch, 1));
@@ -480,8 +521,9 @@ int Run(const std::string& command_line) {
                 keys, present, count, ColdStreamSeed(r, present, batch));
             const std::unique_ptr<Engine> reader =
                 engine.Open(cold, batch, cache_bytes);
-            absl::StatusOr<LookupFigures> figures = MeasureLookups(
-                *reader, stream, present, batch, /*warm_up=*/!cold);
+            absl::StatusOr<LookupFigures> figures =
+                MeasureLookups(*reader, stream, present, batch,
+                               /*warm_up=*/!cold, passes);
             if (!figures.ok()) Fail(figures.status());
             Row& row =
                 row_of(cold ? "cold" : "warm", engine.name, present, batch);
@@ -517,6 +559,7 @@ int Run(const std::string& command_line) {
       {"compression", "snappy"},
       {"reads", reads},
       {"runs", runs},
+      {"passes", passes},
       {"warm_batch", warm_batch},
       {"warm_cache_bytes", cache_bytes},
       {"file_bytes", file_bytes},

@@ -40,6 +40,15 @@ TEST(ColdStreamTest, StreamsAskStoredOrAbsentKeysOfTheTable) {
   }
 }
 
+TEST(ColdStreamTest, ARunTimesTheCallsItWasAskedFor) {
+  const std::vector<int64_t> batches = {8, 32};
+  EXPECT_EQ(BatchesToTime(true, true, batches),
+            (std::vector<int64_t>{0, 8, 32}));
+  EXPECT_EQ(BatchesToTime(false, true, batches), batches);
+  EXPECT_EQ(BatchesToTime(true, false, batches), std::vector<int64_t>{0});
+  EXPECT_TRUE(BatchesToTime(false, false, batches).empty());
+}
+
 TEST(ColdStreamTest, EveryEngineOfARunGetsTheSameStream) {
   const KeyGenerator keys(16, 100000);
   const uint64_t seed = ColdStreamSeed(2, false, 32);
@@ -90,20 +99,29 @@ void ExpectColdAndWarmLookups(const std::string& name, const std::string& dir,
       std::unique_ptr<Engine> engine = NewEngine(name, open);
       ASSERT_TRUE(engine->OpenExisting().ok()) << name;
       absl::StatusOr<LookupFigures> found =
-          MeasureLookups(*engine, present, true, batch, !cold);
+          MeasureLookups(*engine, present, true, batch, !cold, 1);
       ASSERT_TRUE(found.ok()) << name << " " << found.status();
       // Cold: every stored key's data block came from the file (a batch
       // may read the blocks two keys share once).
       if (cold) {
         EXPECT_GE(found->device_reads_per_key, batch == 0 ? 1 : 0.5);
       }
+      // Timed passes repeat the lookups; the figures stay per key.
+      absl::StatusOr<LookupFigures> twice =
+          MeasureLookups(*engine, present, true, batch, !cold, 2);
+      ASSERT_TRUE(twice.ok()) << name << " " << twice.status();
+      if (cold) {
+        EXPECT_GE(twice->device_reads_per_key, batch == 0 ? 1 : 0.5);
+        EXPECT_LT(twice->device_reads_per_key, 1.5) << name;
+      }
       absl::StatusOr<LookupFigures> missed =
-          MeasureLookups(*engine, absent, false, batch, !cold);
+          MeasureLookups(*engine, absent, false, batch, !cold, 1);
       ASSERT_TRUE(missed.ok()) << name << " " << missed.status();
       // About 1% false positives at 10 bits per key: few absent keys read.
       EXPECT_LT(missed->device_reads_per_key, 1.0 / 8) << name;
       // A present key asked as absent is an error, not a figure.
-      EXPECT_FALSE(MeasureLookups(*engine, present, false, batch, false).ok());
+      EXPECT_FALSE(
+          MeasureLookups(*engine, present, false, batch, false, 1).ok());
     }
   }
 }

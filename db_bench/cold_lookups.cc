@@ -33,9 +33,20 @@ uint64_t ColdStreamSeed(int run, bool present, int64_t batch) {
          (static_cast<uint64_t>(present) << 16) + static_cast<uint64_t>(batch);
 }
 
+std::vector<int64_t> BatchesToTime(
+    bool get, bool multiget, const std::vector<int64_t>& multiget_batches) {
+  std::vector<int64_t> batches;
+  if (get) batches.push_back(0);
+  if (multiget) {
+    batches.insert(batches.end(), multiget_batches.begin(),
+                   multiget_batches.end());
+  }
+  return batches;
+}
+
 absl::StatusOr<LookupFigures> MeasureLookups(
     const Engine& engine, const std::vector<std::string>& keys, bool present,
-    int64_t batch, bool warm_up) {
+    int64_t batch, bool warm_up, int passes) {
   const std::vector<std::string_view> views(keys.begin(), keys.end());
   const size_t step = static_cast<size_t>(std::max<int64_t>(batch, 1));
   const std::unique_ptr<EngineReader> reader = engine.NewReader();
@@ -67,19 +78,22 @@ absl::StatusOr<LookupFigures> MeasureLookups(
     absl::StatusOr<uint64_t> found = pass();
     if (!found.ok()) return found.status();
   }
+  passes = std::max(passes, 1);
   const uint64_t reads_before = engine.Counters().file_reads;
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<uint64_t> found = pass();
+  for (int p = 0; p < passes; ++p) {
+    absl::StatusOr<uint64_t> found = pass();
+    if (!found.ok()) return found.status();
+    if (*found != (present ? views.size() : 0)) {
+      return absl::InternalError(
+          absl::StrCat(engine.name(), " found ", *found, " of ", views.size(),
+                       present ? " stored" : " absent", " keys"));
+    }
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  if (!found.ok()) return found.status();
-  if (*found != (present ? views.size() : 0)) {
-    return absl::InternalError(
-        absl::StrCat(engine.name(), " found ", *found, " of ", views.size(),
-                     present ? " stored" : " absent", " keys"));
-  }
-  const double n = static_cast<double>(views.size());
+  const double n = static_cast<double>(views.size()) * passes;
   return LookupFigures{
       seconds * 1e6 / n,
       static_cast<double>(engine.Counters().file_reads - reads_before) / n};

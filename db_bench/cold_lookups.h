@@ -33,18 +33,24 @@ std::vector<std::string> ColdStream(const KeyGenerator& keys, bool present,
 // that run gets the same stream, and every run a different one.
 uint64_t ColdStreamSeed(int run, bool present, int64_t batch);
 
+// The batch sizes one mode times, in order: 0 (Get one key at a time) when
+// `get`, then `multiget_batches` when `multiget`.
+std::vector<int64_t> BatchesToTime(
+    bool get, bool multiget, const std::vector<int64_t>& multiget_batches);
+
 struct LookupFigures {
   double micros_per_key = 0;
   double device_reads_per_key = 0;
 };
 
 // Looks up `keys` through `engine`: one Get each (batch 0) or MultiGet
-// batches of `batch`, once untimed first with `warm_up`. Device reads are
-// the engine's file reads (each request of a batched read counts as one).
-// Internal if a stored key is missed or an absent key found.
+// batches of `batch`, once untimed first with `warm_up`, then `passes`
+// timed passes (at least 1; the figures are per key looked up). Device
+// reads are the engine's file reads (each request of a batched read counts
+// as one). Internal if a stored key is missed or an absent key found.
 absl::StatusOr<LookupFigures> MeasureLookups(
     const Engine& engine, const std::vector<std::string>& keys, bool present,
-    int64_t batch, bool warm_up);
+    int64_t batch, bool warm_up, int passes);
 
 }  // namespace db_bench
 }  // namespace bloomtable

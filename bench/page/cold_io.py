@@ -5,6 +5,8 @@ cold and warm goals."""
 from page.common import (cross_verdict, decide, decide_ratio, median,
                          peer_provenance, runs_of, summary_text, table,
                          verdict)
+from page.explain import not_of_commit, same_commit
+from page.profiles import matching, side_by_side, sides_text
 
 # cold_bench's headline MultiGet batch (the cold goals' MultiGet(32)).
 COLD_BATCH = 32
@@ -83,7 +85,35 @@ def floor_depth(report, batch):
 def call_name(row):
     return "Get" if row.get("api") == "Get" else f"MultiGet({row['batch']})"
 
-def cold_io_section(cold_io, warm_io):
+def profiles_text(profile, report):
+    """cold_bench's profiles at `report`'s size side by side, where
+    profile.json was taken at its commit."""
+    found = matching(profile, tool="cold_bench", num=(report or {}).get("num"))
+    if not found:
+        return []
+    if not same_commit(profile, report):
+        return [not_of_commit(profile, report, "these calls"), ""]
+    rows = [[f"*{p['name']}*", f"{p['reads']:,} × {p.get('passes', 1)}",
+             f"{p['samples']:,}",
+             f"{p['cpu_micros_per_key']:.3f}",
+             summary_text(p.get("micros_per_key"), 2),
+             summary_text(p.get("device_reads_per_key"), 4)] for p in found]
+    return ["Where the time goes (`bench/profile.py`: one cold_bench "
+            "process per call on these files, `perf record -e cpu-clock` "
+            "over the whole process, its read threads and the kernel's "
+            "io_uring work included; the run's keys in timed passes "
+            "enough to last the profile, a warm row's untimed pass "
+            "first; CPU per key counts the process's samples over every "
+            "key it looked up, its setup included):", "",
+            table(["profile", "keys × timed passes", "samples",
+                   "CPU µs per key",
+                   "µs per key (this run)", "device reads per key"], rows),
+            "", side_by_side(found, lambda p: p["name"]), "",
+            "Commands: " + "; ".join(f"`{p['command']}`" for p in found)
+            + ".", ""]
+
+
+def cold_io_section(cold_io, warm_io, profile=None):
     out = []
     for name, report in (("cold_io.json", cold_io), ("warm_io.json", warm_io)):
         if report is None:
@@ -173,6 +203,7 @@ def cold_io_section(cold_io, warm_io):
                 header += ["floor: raw reads/s", "keys/s of floor"]
             out.append(table(header, rows))
             out.append("")
+        out += profiles_text(profile, report)
     return "\n".join(out).rstrip("\n")
 
 
@@ -189,10 +220,35 @@ def view_of(report):
                  cold_rows(report, "warm", v)), None)
 
 
-def view_goals(mode, report, batch, name):
+def profiled(profile, report, mode, engine, benchmark, call):
+    """profile.json's cold_bench profile of one call at `report`'s size,
+    where it was taken at `report`'s commit, or None."""
+    if report is None or not same_commit(profile, report):
+        return None
+    return next(iter(matching(profile, tool="cold_bench", mode=mode,
+                              engine=engine, workload=benchmark, call=call,
+                              num=report.get("num"))), None)
+
+
+def profile_note(profile, report, mode, benchmark, mine, theirs):
+    """A missed goal's note from cold_bench's profiles of its two sides
+    ((engine, call) each): CPU time per key under perf and where it
+    differs, and the device reads per key of the profiled runs."""
+    found = [profiled(profile, report, mode, engine, benchmark, call)
+             for engine, call in (mine, theirs)]
+    if None in found:
+        return ""
+    reads = [median(p, "device_reads_per_key") for p in found]
+    return sides_text(*found, "of CPU per key") + (
+        "" if mode != "cold" or None in reads else
+        f"; device reads per key {reads[0]:.4f} against {reads[1]:.4f}")
+
+
+def view_goals(mode, report, batch, name, profile=None):
     """The database-level goals of one mode of one run: the view's
     MultiGet(batch) against RocksDB's DB::MultiGet(batch), and against the
-    view's own loop of Get, on present and absent keys."""
+    view's own loop of Get, on present and absent keys; a missed goal's
+    notes from the profiles of its sides."""
     view = view_of(report)
     rows = []
     for benchmark in ("readrandom", "readmissing"):
@@ -222,7 +278,10 @@ def view_goals(mode, report, batch, name):
                          cross_verdict(decide_ratio(
                              runs_of(ours, "micros_per_key"),
                              runs_of(theirs, "micros_per_key"), 0.8),
-                             peer_provenance(report)), ""])
+                             peer_provenance(report)),
+                         profile_note(profile, report, mode, benchmark,
+                                      (view, "MultiGet"),
+                                      ("rocksdb_readonly", "MultiGet"))])
         if benchmark != "readrandom":
             continue  # the loop goal is about present keys
         if ours is None or loop is None:
@@ -233,14 +292,17 @@ def view_goals(mode, report, batch, name):
                          verdict(decide_ratio(
                              runs_of(ours, "micros_per_key"),
                              runs_of(loop, "micros_per_key"),
-                             VIEW_LOOP_LIMIT)), ""])
+                             VIEW_LOOP_LIMIT)),
+                         profile_note(profile, report, mode, benchmark,
+                                      (view, "MultiGet"), (view, "Get"))])
     return rows
 
 
-def cold_io_goals(cold_io, warm_io):
+def cold_io_goals(cold_io, warm_io, profile=None):
     """The cold and warm MultiGet goals, from cold_bench's medians: each
     bloomtable row against the device's raw rate of the same run, against
-    RocksDB's MultiGet, or against bloomtable's own Get."""
+    RocksDB's MultiGet, or against bloomtable's own Get; the database-level
+    ones explained from profile.json's cold_bench profiles."""
     rows = []
     none = "no committed run (cold_io.json)"
     # Cold, present keys: MultiGet(32) against 32 raw reads in flight.
@@ -335,7 +397,7 @@ def cold_io_goals(cold_io, warm_io):
                              runs_of(ours, "micros_per_key"),
                              runs_of(theirs, "micros_per_key"), 0.8),
                              peer_provenance(report)), note])
-        rows += view_goals(mode, report, batch, name)
+        rows += view_goals(mode, report, batch, name, profile)
     # Warm, 10^7 absent keys: MultiGet against a loop of Get.
     goal = "warm `readmissing`, 10^7 keys: bloomtable MultiGet ≤ 0.5× a " \
            "loop of Get per key"

@@ -11,7 +11,7 @@ from page.common import (MET, all_of, configs, cross_verdict, decide,
                          decide_ratio, peer_provenance, results_of, runs_of,
                          stored, table, verdict, with_range)
 from page.explain import same_commit, short
-from page.profiles import category_shares
+from page.profiles import category_shares, side_by_side
 
 VIEW = "bloomtable_db"
 SIDECARS = "bloomtable_db+sidecars"
@@ -385,9 +385,12 @@ NOT_TAKEN = ("The database-level profiles were not taken: {why}; "
 
 
 def db_profiles(profile):
-    """profile.json's database-level profiles ("level": "db")."""
+    """profile.json's database-level profiles of db_bench on `run db`'s
+    directories ("level": "db", pread; cold_bench's and the zero-copy Get's
+    are their sections')."""
     return [p for p in (profile or {}).get("profiles", [])
-            if p.get("level") == "db"]
+            if p.get("level") == "db" and p.get("io", "pread") == "pread" and
+            "tool" not in p]
 
 
 def profile_of(profiles, engine, workload, source="as_written"):
@@ -416,20 +419,6 @@ def met_files(p):
 
 def cell(text):
     return str(text).replace("|", "\\|")
-
-
-def shares_table(profiles):
-    """Categories as rows, one column of shares per profile."""
-    columns = [shares(p) for p in profiles]
-    # Largest share first; equal shares by name, so that the order does not
-    # depend on the set's (hash-seeded) iteration order.
-    names = sorted({c for t in columns for c in t},
-                   key=lambda c: (c.startswith("other"),
-                                  -max(t.get(c, 0.0) for t in columns), c))
-    rows = [[name] + [f"{t[name]:.1f}" if name in t else "-" for t in columns]
-            for name in names if max(t.get(name, 0.0) for t in columns) >= 0.5]
-    return table(["category"] + [f"{p['engine']} %" for p in profiles],
-                        rows)
 
 
 def runs_table(profiles):
@@ -580,14 +569,14 @@ def profile_subsection(db, profile, compacted=None):
         if not found:
             out += [f"No `{workload}` profile.", ""]
             continue
-        out += [shares_table(found), "", runs_table(found), "",
+        out += [side_by_side(found), "", runs_table(found), "",
                 "Commands:", "", commands(found), ""]
     for heading, workload in PROFILED:
         found = [p for p in (profile_of(profiles, e, workload, "compacted")
                              for e in ENGINES) if p is not None]
         if found:
             out += [f"**{heading} (`{workload}`), the compacted layout**", "",
-                    shares_table(found), "", runs_table(found), "",
+                    side_by_side(found), "", runs_table(found), "",
                     "Commands:", "", commands(found), ""]
     for run, source, layout in ((db, "as_written", "as-written"),
                                 (compacted, "compacted", "compacted")):

@@ -3,7 +3,7 @@ figures computed from the JSON of the same run (and from profile.json only
 where it was taken at that run's commit), never a cause written in."""
 
 from page.common import ABSENT, from_cache, pct
-from page.profiles import category_shares
+from page.profiles import category_shares, largest_gaps
 
 
 def counters_text(name, result, present=None):
@@ -43,6 +43,13 @@ def short(commit):
     return (commit or "unknown")[:7]
 
 
+def not_of_commit(profile, run, what):
+    """Why profile.json's profiles of `what` are not shown beside `run`."""
+    return (f"profile.json ({short(profile.get('commit'))}) is not of this "
+            f"run's commit ({short(run.get('commit'))}): its profiles of "
+            f"{what} are not shown.")
+
+
 def restart_of(profile):
     """A table-level profile's index restart interval: recorded, or read
     from its command (profiles taken before they recorded it)."""
@@ -55,20 +62,28 @@ def restart_of(profile):
     return None
 
 
-def profile_text(profile, run, config, workload, top=4):
-    """The largest shares of the table-level profile of `config`'s filter
-    and layout on `workload` (absent keys: readmissing), where profile.json
-    was taken at `run`'s commit; else why it is not used."""
-    if profile is None:
-        return ""
+def table_profile(profile, config, workload):
+    """profile.json's table-level profile of `config`'s engine, filter,
+    layout and I/O path on `workload` (absent keys: readmissing), or
+    None."""
     wanted = "readmissing" if workload in ABSENT else workload
-    found = next((p for p in profile.get("profiles", [])
-                  if p.get("level", "table") == "table" and
-                  p.get("filter") == config.get("filter") and
-                  p.get("filter_layout") == config.get("filter_layout") and
-                  p.get("workload") == wanted and
-                  restart_of(p) in (None, config.get(
-                      "index_block_restart_interval"))), None)
+    engine = config.get("engine", "bloomtable")
+    return next((p for p in (profile or {}).get("profiles", [])
+                 if p.get("level", "table") == "table" and
+                 p.get("engine", "bloomtable") == engine and
+                 p.get("io", "pread") == config.get("io", "pread") and
+                 p.get("filter") == config.get("filter") and
+                 p.get("filter_layout") == config.get("filter_layout") and
+                 p.get("workload") == wanted and
+                 (engine != "bloomtable" or restart_of(p) in (None, config.get(
+                     "index_block_restart_interval")))), None)
+
+
+def profile_text(profile, run, config, workload, top=4):
+    """The largest shares of `config`'s table-level profile on `workload`
+    (table_profile), where profile.json was taken at `run`'s commit; else
+    why it is not used."""
+    found = table_profile(profile, config, workload)
     if found is None:
         return ""
     if not same_commit(profile, run):
@@ -76,5 +91,19 @@ def profile_text(profile, run, config, workload, top=4):
                 f"this run's commit ({short(run.get('commit'))}): not used")
     shares = sorted(((c, v) for c, v in category_shares(found).items()
                      if not c.startswith("other")), key=lambda cv: -cv[1])
-    return f"profile *{found['name']}*: " + ", ".join(
-        f"{c} {v:.0f}%" for c, v in shares[:top])
+    micros = found.get("micros_per_op_under_perf")
+    return (f"profile *{found['name']}*" +
+            (f" ({micros:.3f} µs/op under perf)" if micros is not None
+             else "") + ": " +
+            ", ".join(f"{c} {v:.0f}%" for c, v in shares[:top]))
+
+
+def gaps_text(profile, run, config, peer, workload):
+    """Where the table-level profiles of a goal's two sides differ most in
+    time per operation, where both were taken at `run`'s commit."""
+    mine = table_profile(profile, config, workload)
+    theirs = table_profile(profile, peer, workload)
+    if mine is None or theirs is None or not same_commit(profile, run):
+        return ""
+    gaps = largest_gaps(mine, theirs)
+    return f"the largest differences in µs per op: {gaps}" if gaps else ""

@@ -8,7 +8,7 @@ from page.common import (ABSENT, ABSENT_NAMES, EQUAL_MEMORY, LEVELDB_TABLE,
                          cross_verdict, decide, decide_ratio, no_slower_goal,
                          peer_provenance, peer_table_rows, ratio_goal,
                          results_of, runs_of, series, stored, table, verdict)
-from page.explain import counters_text, profile_text
+from page.explain import counters_text, gaps_text, profile_text
 from page.filters import cold_probe_goals, floor_goals, per_block_probe_ratio
 from page.pinned import pinned_goals
 from page.profiles import profile_goals
@@ -103,7 +103,7 @@ def table_goals(main, profile):
             decision, text = ratio_goal(config, peer[0], "readseq",
                                         SCAN_LIMIT)
             rows.append([name, text, cross_verdict(decision, provenance),
-                         ""])
+                         why(config, "readseq", peer[0])])
     db_rows = list(configs(main, level="db", io="pread"))
     for config in (c for c in db_rows if c["engine"] == "leveldb+bloomtable"):
         for base in (c for c in db_rows if c["engine"] == "leveldb"):
@@ -121,16 +121,23 @@ def table_goals(main, profile):
 
 def explain(main, profile, config, workload, peer):
     """A goal row's notes: the counters of both rows of the same run and
-    the profile of the configuration, where one was taken at the run's
+    the profiles of both sides, where they were taken at the run's
     commit."""
     present = results_of(config, "readrandom")
-    parts = [counters_text(series(config), results_of(config, workload),
-                           present)]
-    if peer is not None:
-        parts.append(counters_text(series(peer), results_of(peer, workload),
-                                   results_of(peer, "readrandom")))
+    if workload == "readseq":  # a scan asks no filter and reads every block
+        parts = []
+    else:
+        parts = [counters_text(series(config), results_of(config, workload),
+                               present)]
+        if peer is not None:
+            parts.append(counters_text(series(peer),
+                                       results_of(peer, workload),
+                                       results_of(peer, "readrandom")))
     parts.append(profile_text(profile, main, config, workload))
-    return "; ".join(p for p in parts if p)
+    if peer is not None:
+        parts.append(profile_text(profile, main, peer, workload))
+        parts.append(gaps_text(profile, main, config, peer, workload))
+    return "; ".join(dict.fromkeys(p for p in parts if p))
 
 
 def memory_goals(sweep):
@@ -179,8 +186,8 @@ def goals(main, sweep, filter_bench, scale=None, cold=None, profile=None,
     rows += scale_goals(scale or [])
     rows += cold_probe_goals(cold)
     rows += profile_goals(profile)
-    rows += cold_io_goals(cold_io, warm_io)
-    rows += pinned_goals(pinned)
+    rows += cold_io_goals(cold_io, warm_io, profile)
+    rows += pinned_goals(pinned, profile)
     for row in rows:
         if row[2] == verdict(MET):
             row[3] = ""

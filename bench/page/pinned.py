@@ -5,6 +5,8 @@ block cache holding every block; and the goal on bloomtable's two."""
 
 from page.common import (configs, decide_ratio, results_of, runs_of, table,
                          verdict, with_range)
+from page.explain import not_of_commit, same_commit
+from page.profiles import matching, side_by_side, sides_text
 
 # bloomtable's zero-copy Get of a large value against its copying Get.
 LIMIT = 0.3
@@ -28,9 +30,22 @@ def ratio_text(copying, pinned):
     return f"{pinned['micros_per_op'] / copying['micros_per_op']:.2f}×"
 
 
-def pinned_goals(run):
+def pinned_profiles(profile, run, engine, io):
+    """profile.json's zero-copy and copying Get of `engine` on `io` (64 KiB
+    values), where it was taken at `run`'s commit: (readpinned's,
+    readrandom's), or None."""
+    found = {p["workload"]: p for p in matching(
+        profile, engine=engine, io=io, value_size=65536)}
+    if "readpinned" not in found or "readrandom" not in found or \
+            not same_commit(profile, run):
+        return None
+    return found["readpinned"], found["readrandom"]
+
+
+def pinned_goals(run, profile=None):
     """Goal rows (goal, measured, status, notes): bloomtable's zero-copy Get
-    ≤ LIMIT × its copying Get, per level and I/O path."""
+    ≤ LIMIT × its copying Get, per level and I/O path; the notes from the
+    profiles of both calls where taken."""
     name = (f"zero-copy Get of a 64 KiB value (readpinned) ≤ {LIMIT}× the "
             "copying Get (readrandom), block cache holding every block")
     found = [r for r in rows(run) if r[0]["engine"] in OURS]
@@ -39,14 +54,16 @@ def pinned_goals(run):
     out = []
     for config, copying, pinned in found:
         decision = decide_ratio(runs_of(pinned), runs_of(copying), LIMIT)
+        sides = pinned_profiles(profile, run, config["engine"], config["io"])
         out.append([f"{name}: {config['engine']} ({config['level']} level, "
                     f"{config['io']})",
                     f"{with_range(pinned)} / {with_range(copying)} µs = "
-                    f"{ratio_text(copying, pinned)}", verdict(decision), ""])
+                    f"{ratio_text(copying, pinned)}", verdict(decision),
+                    sides_text(*sides, "per lookup") if sides else ""])
     return out
 
 
-def pinned_section(run):
+def pinned_section(run, profile=None):
     if run is None:
         return NOT_MEASURED
     settings = run.get("settings", {})
@@ -72,6 +89,27 @@ def pinned_section(run):
             "next lookup. Both check every value found (whole up to 4 KiB, "
             "else its size and eight 64-byte windows), inside the loop's "
             "time.")
-    return "\n".join([head, "", table(
+    out = [head, "", table(
         ["engine", "level", "io", "zero-copy call", "readrandom µs",
-         "readpinned µs", "readpinned / readrandom", "wrong values"], body)])
+         "readpinned µs", "readpinned / readrandom", "wrong values"], body)]
+    return "\n".join(out + profiles_text(profile, run))
+
+
+def profiles_text(profile, run):
+    """The profiled calls (bench/profile.py's PINNED_WORKLOADS) side by
+    side, where profile.json was taken at this run's commit."""
+    found = matching(profile, value_size=65536)
+    if not found:
+        return []
+    if not same_commit(profile, run):
+        return ["", not_of_commit(profile, run, "these calls")]
+    rows = [[f"*{p['name']}*", f"{p['micros_per_op_under_perf']:.3f}",
+             f"{p['samples']} of {p['process_samples']}"] for p in found]
+    return ["", "Where the time goes (`perf record -e cpu-clock`, the "
+            "lookup thread's samples; the same settings, one run of "
+            "`--min_seconds` each, filled first):", "",
+            table(["profile", "µs per lookup under perf",
+                   "samples (lookup thread of process)"], rows), "",
+            side_by_side(found, lambda p: p["workload"]), "",
+            "Commands: " + "; ".join(f"`{p['command']}`" for p in found)
+            + "."]

@@ -5,6 +5,8 @@ the read-only database view, from Python.
 
 from page.common import (MET, MISSED, decide_ratio, runs_of, table,
                          verdict)
+from page.explain import not_of_commit, same_commit
+from page.profiles import matching, side_by_side, sides_text
 
 # operation: (the label of what it is compared with, the ratio it must not
 # pass); the same goals as bench_python.py's, recomputed here from the
@@ -67,10 +69,24 @@ def view_settings_text(report):
             "verified)")
 
 
-def view_goals(report):
+def python_profiles(profile, report, workload):
+    """profile.json's Python profiles of the view and plyvel on `workload`
+    (bench/profile_python.py's, at VIEW_SETTINGS), where it was taken at
+    python.json's commit: (the view's, plyvel's), or None."""
+    if not same_commit(profile, report):
+        return None
+    found = {p["engine"]: p for p in matching(profile, level="python",
+                                              workload=workload)}
+    if "view" not in found or "plyvel" not in found:
+        return None
+    return found["view"], found["plyvel"]
+
+
+def view_goals(report, profile=None):
     """Rows of the view's and the package's goals: timings decided by the
     noise rule on their runs; the memory and the Dask speed-up from
-    bench_python.py's figures."""
+    bench_python.py's figures. A missed goal at plyvel's settings is
+    explained from the profiles of both sides."""
     summary = report.get("medians", {})
     rows = []
     for goal, metric, base_engine, base_metric, limit in VIEW_GOALS:
@@ -79,8 +95,13 @@ def view_goals(report):
         decision = None if mine is None or not base else decide_ratio(
             runs_of(summary["view"], metric),
             runs_of(summary[base_engine], base_metric), limit)
+        sides = (python_profiles(profile, report, metric)
+                 if base_engine == "plyvel" and metric == base_metric and
+                 decision != MET else None)
         rows.append([goal, "-" if decision is None else f"{mine / base:.2f}×",
-                     verdict(decision)])
+                     verdict(decision),
+                     sides_text(*sides, "per call" if "get" in metric else
+                                "per entry") if sides else ""])
     memory = (report.get("arrow_memory") or {}).get("ratio_to_table") or {}
     if memory.get("max") is not None:
         rows.append(["peak memory of the Arrow export ≤ 1.5× the table's "
@@ -105,8 +126,30 @@ def view_goals(report):
                          f"{goal['ratio']:.1f} MiB ({goal['against']})",
                          verdict(MET if goal["ratio"] <= goal["goal"]
                                  else MISSED)])
+    for row in rows:
+        row += [""] * (4 - len(row))
     return table(["goal (the view and the package, from Python)", "measured",
-                  "status"], rows)
+                  "status", "what the profiles show (missed goals)"], rows)
+
+
+def profiles_text(profile, report):
+    """The Python profiles side by side, where profile.json was taken at
+    python.json's commit."""
+    found = matching(profile, level="python")
+    if not found:
+        return []
+    if not same_commit(profile, report):
+        return ["", not_of_commit(profile, report, "the Python calls")]
+    rows = [[f"*{p['name']}*", f"{p['ns_per_call_under_perf']:.0f}",
+             f"{p['samples']:,}"] for p in found]
+    return ["", "Where the time goes (`bench/profile.py`: one Debian "
+            "`python3` process per call, repeating it on a directory plyvel "
+            "wrote with these settings, under `perf record -e cpu-clock`):",
+            "", table(["profile", "ns per call or entry under perf",
+                       "samples"], rows), "",
+            side_by_side(found, lambda p: p["name"]), "",
+            "Commands: " + "; ".join(f"`{p['command']}`" for p in found)
+            + "."]
 
 
 def leveldb_text(leveldb):
@@ -157,7 +200,7 @@ def median(summary, engine, metric):
     return ((summary.get(engine) or {}).get(metric) or {}).get("median")
 
 
-def python_section(report):
+def python_section(report, profile=None):
     if report is None:
         return "No committed run (bench/results/python.json)."
     summary = report.get("medians", {})
@@ -236,5 +279,6 @@ def python_section(report):
         out.append("")
         out.append("Where the goal is not met the peer or the loop is ahead "
                    "or within the runs' noise: " + "; ".join(behind) + ".")
-    out += ["", view_goals(report)]
+    out += ["", view_goals(report, profile)]
+    out += profiles_text(profile, report)
     return "\n".join(out)

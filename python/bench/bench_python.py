@@ -98,6 +98,12 @@ list of pairs, per entry, its peak memory <= 1.5x the Arrow table; the Dask
 reduction on 2 workers >= 1.5x faster than on 1; versions() and --jsonl
 within 64 MiB of the process after open. The JSON records each ratio
 against its goal.
+
+Two modes serve bench/profile.py instead: --write_plyvel writes --keys
+entries with the running interpreter's plyvel at --path, as the core rows
+write them; --profile_target KIND repeats one call (the view's or plyvel's
+get of present keys, or full scan) for --seconds on that directory at the
+core rows' settings, and prints its time per call as a JSON line.
 """
 
 import argparse
@@ -262,6 +268,44 @@ def plyvel_worker(args):
         db.close()
     print(json.dumps({"row": row, "plyvel": plyvel.__version__,
                       "leveldb": plyvel_leveldb(plyvel)}))
+
+
+# --profile_target's calls: (engine, what), each repeated for --seconds.
+PROFILE_TARGETS = {"view_get": ("view", "get"), "view_scan": ("view", "scan"),
+                   "plyvel_get": ("plyvel", "get"),
+                   "plyvel_scan": ("plyvel", "scan")}
+
+
+def profile_target(args):
+    """--profile_target KIND: one call of PROFILE_TARGETS, repeated for
+    --seconds on the directory --write_plyvel wrote at --path, at the core
+    rows' settings (the view with VIEW_SETTINGS, Debian's plyvel with its
+    reading defaults, --cache_mb each); bench/profile.py runs it under perf.
+    Prints a JSON line: ns per call (get) or per entry (scan)."""
+    engine, what = PROFILE_TARGETS[args.profile_target]
+    if engine == "view":
+        import bloomtable
+        db = bloomtable.Database(args.path, block_cache_bytes=args.cache_mb << 20,
+                                 **VIEW_SETTINGS)
+        scan = db.items
+    else:
+        import plyvel
+        db = plyvel.DB(args.path, bloom_filter_bits=10,
+                       lru_cache_size=args.cache_mb << 20)
+        scan = db.iterator
+    present, _, _ = lookup_keys(args, 0)
+    calls, elapsed = 0, 0
+    while elapsed < args.seconds * 1e9:
+        if what == "get":
+            elapsed += per_call_ns(db.get, present) * len(present)
+            calls += len(present)
+        else:
+            per_entry, count = time_scan(scan)
+            elapsed += per_entry * count
+            calls += count
+    db.close()
+    print(json.dumps({"target": args.profile_target, "calls": calls,
+                      "ns_per_call": elapsed / max(calls, 1)}))
 
 
 def run_plyvel(engine, path, args, run):
@@ -635,10 +679,23 @@ def main():
     parser.add_argument("--plyvel_worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
     parser.add_argument("--run", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--write_plyvel", action="store_true",
+                        help="only write --keys entries with Debian's plyvel at --path "
+                        "(the directory --profile_target reads)")
+    parser.add_argument("--profile_target", choices=sorted(PROFILE_TARGETS),
+                        help="only repeat one call for --seconds (bench/profile.py)")
+    parser.add_argument("--seconds", type=float, default=5)
     args = parser.parse_args()
     args.lookups = min(args.lookups, args.keys)
     if args.plyvel_worker:
         plyvel_worker(args)
+        return
+    if args.write_plyvel:
+        import plyvel
+        write_plyvel(plyvel, args.path, args.keys, args.value_size, args.cache_mb)
+        return
+    if args.profile_target:
+        profile_target(args)
         return
     rerun_in_the_test_environment()
     # NumPy's OpenBLAS (pyarrow and pandas import NumPy) keeps threads that
@@ -650,7 +707,8 @@ def main():
     document = {
         "benchmark": "python/bench/bench_python.py",
         "parameters": {k: v for k, v in vars(args).items()
-                       if k not in ("plyvel_worker", "path", "run")},
+                       if k not in ("plyvel_worker", "path", "run", "write_plyvel",
+                                     "profile_target", "seconds")},
         "python": sys.version.split()[0],
         "bloomtable": bloomtable.__version__,
         "command_line": " ".join(sys.argv),
