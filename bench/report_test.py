@@ -1503,6 +1503,10 @@ class GoalProfileNotesTest(unittest.TestCase):
                       "| 10.000 |", section)
         self.assertNotIn("1.000 |", section.split("Where the time goes")[1]
                          .split("\n\n")[1])
+        # Two runs of one size show its profiles once, under the first.
+        twice = cold_io.cold_io_section(report, report, profile)
+        self.assertEqual(twice.count("| *cold MultiGet rocksdb_readonly* |"),
+                         1)
         profile["commit"] = "d" * 40
         self.assertEqual(note(), "")
         self.assertIn("is not of this run's commit",

@@ -85,10 +85,14 @@ def floor_depth(report, batch):
 def call_name(row):
     return "Get" if row.get("api") == "Get" else f"MultiGet({row['batch']})"
 
-def profiles_text(profile, report):
+def profiles_text(profile, report, shown):
     """cold_bench's profiles at `report`'s size side by side, where
-    profile.json was taken at its commit."""
-    found = matching(profile, tool="cold_bench", num=(report or {}).get("num"))
+    profile.json was taken at its commit, less those `shown` under an
+    earlier run of the same size (whose names it gains)."""
+    found = [p for p in matching(profile, tool="cold_bench",
+                                 num=(report or {}).get("num"))
+             if p["name"] not in shown]
+    shown.update(p["name"] for p in found)
     if not found:
         return []
     if not same_commit(profile, report):
@@ -115,6 +119,7 @@ def profiles_text(profile, report):
 
 def cold_io_section(cold_io, warm_io, profile=None):
     out = []
+    shown = set()
     for name, report in (("cold_io.json", cold_io), ("warm_io.json", warm_io)):
         if report is None:
             out.append(f"No committed run (bench/results/{name}).\n")
@@ -203,7 +208,7 @@ def cold_io_section(cold_io, warm_io, profile=None):
                 header += ["floor: raw reads/s", "keys/s of floor"]
             out.append(table(header, rows))
             out.append("")
-        out += profiles_text(profile, report)
+        out += profiles_text(profile, report, shown)
     return "\n".join(out).rstrip("\n")
 
 
