@@ -81,7 +81,10 @@ if [[ -f $work/results/profile.json ]] &&
     grep -q '"dirty": false' "$work/results/profile.json"; then
   expect "| *cold multiget, present keys, bloomtable_db+sidecars* |"
   expect "| *warm get, present keys, bloomtable_db+sidecars* |"
-  expect "**full scan, leveldb_table leveldb_bloom per_block, mmap**"
+  expect "**full scan, bloomtable leveldb_bloom per_block, mmap**"
+  if grep -qx leveldb_table <("$build_dir/db_bench/db_bench" --list_engines); then
+    expect "**full scan, leveldb_table leveldb_bloom per_block, mmap**"
+  fi
   expect "| *readpinned, 64 KiB values, bloomtable_db, mmap* |"
 fi
 grep -q '<svg' "$work/fp_vs_bits.svg"
