@@ -13,7 +13,8 @@ thread)."""
 import json
 import os
 
-from perf_tools import parse_symbols, perf_record, perf_report, run
+from perf_tools import (parse_symbols, perf_record, perf_report, run,
+                        thread_samples)
 
 BENCH_PYTHON = os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "python", "bench", "bench_python.py")
@@ -47,8 +48,8 @@ def python_profiles(args, scratch):
             data, scratch, env=env)
         result = json.loads(output.splitlines()[-1])
         report = perf_report(data)
-        samples = sum(1 for line in run(["perf", "script", "-i", data, "-F",
-                                         "tid"]).splitlines() if line.strip())
+        _, threads = thread_samples(data)
+        samples = sum(t["samples"] for t in threads)
         profiles.append({
             "name": name, "level": "python", "engine": target.split("_")[0],
             "workload": workload, "samples": samples,

@@ -5,8 +5,8 @@ cold and warm goals."""
 from page.common import (cross_verdict, decide, decide_ratio, median,
                          peer_provenance, runs_of, summary_text, table,
                          verdict)
-from page.explain import not_of_commit, same_commit
-from page.profiles import matching, side_by_side, sides_text
+from page.explain import profiles_block, same_commit
+from page.profiles import matching, sides_text
 
 # cold_bench's headline MultiGet batch (the cold goals' MultiGet(32)).
 COLD_BATCH = 32
@@ -93,28 +93,23 @@ def profiles_text(profile, report, shown):
                                  num=(report or {}).get("num"))
              if p["name"] not in shown]
     shown.update(p["name"] for p in found)
-    if not found:
-        return []
-    if not same_commit(profile, report):
-        return [not_of_commit(profile, report, "these calls"), ""]
-    rows = [[f"*{p['name']}*", f"{p['reads']:,} × {p.get('passes', 1)}",
-             f"{p['samples']:,}",
-             f"{p['cpu_micros_per_key']:.3f}",
-             summary_text(p.get("micros_per_key"), 2),
-             summary_text(p.get("device_reads_per_key"), 4)] for p in found]
-    return ["Where the time goes (`bench/profile.py`: one cold_bench "
-            "process per call on these files, `perf record -e cpu-clock` "
-            "over the whole process, its read threads and the kernel's "
-            "io_uring work included; the run's keys in timed passes "
-            "enough to last the profile, a warm row's untimed pass "
-            "first; CPU per key counts the process's samples over every "
-            "key it looked up, its setup included):", "",
-            table(["profile", "keys × timed passes", "samples",
-                   "CPU µs per key",
-                   "µs per key (this run)", "device reads per key"], rows),
-            "", side_by_side(found, lambda p: p["name"]), "",
-            "Commands: " + "; ".join(f"`{p['command']}`" for p in found)
-            + ".", ""]
+    block = profiles_block(
+        profile, report, found, "these calls",
+        "Where the time goes (`bench/profile.py`: one cold_bench process "
+        "per call on these files, `perf record -e cpu-clock` over the whole "
+        "process, its read threads and the kernel's io_uring work "
+        "included; the run's keys in timed passes enough to last the "
+        "profile, a warm row's untimed pass first; CPU per key counts the "
+        "process's samples over every key it looked up, its setup "
+        "included):",
+        ["profile", "keys × timed passes", "samples", "CPU µs per key",
+         "µs per key (this run)", "device reads per key"],
+        lambda p: [f"*{p['name']}*", f"{p['reads']:,} × {p.get('passes', 1)}",
+                   f"{p['samples']:,}", f"{p['cpu_micros_per_key']:.3f}",
+                   summary_text(p.get("micros_per_key"), 2),
+                   summary_text(p.get("device_reads_per_key"), 4)],
+        lambda p: p["name"])
+    return block + [""] if block else []
 
 
 def cold_io_section(cold_io, warm_io, profile=None):

@@ -11,7 +11,7 @@ from page.common import (MET, all_of, configs, cross_verdict, decide,
                          decide_ratio, peer_provenance, results_of, runs_of,
                          stored, table, verdict, with_range)
 from page.explain import same_commit, short
-from page.profiles import category_shares, side_by_side
+from page.profiles import category_gaps, category_shares, side_by_side
 
 VIEW = "bloomtable_db"
 SIDECARS = "bloomtable_db+sidecars"
@@ -404,15 +404,6 @@ def profile_of(profiles, engine, workload, source="as_written"):
 shares = category_shares
 
 
-def per_lookup(p, category):
-    """µs per lookup spent in `category`: its share of the samples times
-    the µs per lookup measured under perf (None without the latter)."""
-    micros = p.get("micros_per_op_under_perf")
-    if micros is None:
-        return None
-    return shares(p).get(category, 0.0) / 100 * micros
-
-
 def met_files(p):
     return files(p, "{}", "{} → {} (compacted during the run)")
 
@@ -478,20 +469,13 @@ def missed_goals(db, compacted=False):
 
 
 def differences(mine, theirs, top=3):
-    """The categories whose time per lookup differs most, as text."""
-    names = {c for c in shares(mine)} | {c for c in shares(theirs)}
-    gaps = []
-    for name in names:
-        a, b = per_lookup(mine, name), per_lookup(theirs, name)
-        if a is None or b is None or name.startswith("other"):
-            continue
-        gaps.append((a - b, name, a, b))
-    gaps.sort(key=lambda g: (-abs(g[0]), g[1]))
+    """The categories whose time per lookup differs most (category_gaps:
+    share of the samples × µs per lookup under perf), as text."""
     return "; ".join(
         f"{name} {a:.3f} µs against {b:.3f} µs "
         f"({shares(mine).get(name, 0.0):.0f}% against "
         f"{shares(theirs).get(name, 0.0):.0f}%)"
-        for _, name, a, b in gaps[:top])
+        for _, name, a, b in category_gaps(mine, theirs)[:top])
 
 
 def goal_paragraph(goal, profiles, source="as_written"):

@@ -2,8 +2,8 @@
 figures computed from the JSON of the same run (and from profile.json only
 where it was taken at that run's commit), never a cause written in."""
 
-from page.common import ABSENT, from_cache, pct
-from page.profiles import category_shares, largest_gaps
+from page.common import ABSENT, from_cache, pct, table
+from page.profiles import category_shares, largest_gaps, side_by_side
 
 
 def counters_text(name, result, present=None):
@@ -48,6 +48,22 @@ def not_of_commit(profile, run, what):
     return (f"profile.json ({short(profile.get('commit'))}) is not of this "
             f"run's commit ({short(run.get('commit'))}): its profiles of "
             f"{what} are not shown.")
+
+
+def profiles_block(profile, run, found, what, intro, header, row, label):
+    """A section's "where the time goes" lines for the profiles `found`:
+    `intro`, a table of `header` with one `row(p)` each, their shares side
+    by side (columns named `label(p)`) and their commands; one line saying
+    why not where profile.json is not of `run`'s commit; none without
+    profiles."""
+    if not found:
+        return []
+    if not same_commit(profile, run):
+        return [not_of_commit(profile, run, what)]
+    return [intro, "", table(header, [row(p) for p in found]), "",
+            side_by_side(found, label), "",
+            "Commands: " + "; ".join(f"`{p['command']}`" for p in found) +
+            "."]
 
 
 def restart_of(profile):

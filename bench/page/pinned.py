@@ -5,8 +5,8 @@ block cache holding every block; and the goal on bloomtable's two."""
 
 from page.common import (configs, decide_ratio, results_of, runs_of, table,
                          verdict, with_range)
-from page.explain import not_of_commit, same_commit
-from page.profiles import matching, side_by_side, sides_text
+from page.explain import profiles_block, same_commit
+from page.profiles import matching, sides_text
 
 # bloomtable's zero-copy Get of a large value against its copying Get.
 LIMIT = 0.3
@@ -98,18 +98,14 @@ def pinned_section(run, profile=None):
 def profiles_text(profile, run):
     """The profiled calls (bench/profile.py's PINNED_WORKLOADS) side by
     side, where profile.json was taken at this run's commit."""
-    found = matching(profile, value_size=65536)
-    if not found:
-        return []
-    if not same_commit(profile, run):
-        return ["", not_of_commit(profile, run, "these calls")]
-    rows = [[f"*{p['name']}*", f"{p['micros_per_op_under_perf']:.3f}",
-             f"{p['samples']} of {p['process_samples']}"] for p in found]
-    return ["", "Where the time goes (`perf record -e cpu-clock`, the "
-            "lookup thread's samples; the same settings, one run of "
-            "`--min_seconds` each, filled first):", "",
-            table(["profile", "µs per lookup under perf",
-                   "samples (lookup thread of process)"], rows), "",
-            side_by_side(found, lambda p: p["workload"]), "",
-            "Commands: " + "; ".join(f"`{p['command']}`" for p in found)
-            + "."]
+    block = profiles_block(
+        profile, run, matching(profile, value_size=65536), "these calls",
+        "Where the time goes (`perf record -e cpu-clock`, the lookup "
+        "thread's samples; the same settings, one run of `--min_seconds` "
+        "each, filled first):",
+        ["profile", "µs per lookup under perf",
+         "samples (lookup thread of process)"],
+        lambda p: [f"*{p['name']}*", f"{p['micros_per_op_under_perf']:.3f}",
+                   f"{p['samples']} of {p['process_samples']}"],
+        lambda p: p["workload"])
+    return [""] + block if block else []

@@ -176,12 +176,14 @@ def side_by_side(profiles, label=lambda p: p["engine"]):
     return table(["category"] + [f"{label(p)} %" for p in profiles], rows)
 
 
-def largest_gaps(mine, theirs, top=3):
-    """The categories whose time per operation (share × micros_per_op)
-    differs most between two profiles, as text."""
+def category_gaps(mine, theirs):
+    """[(difference, category, mine's µs, theirs' µs)] of every category
+    but "other": its share of each profile's samples times that profile's
+    micros_per_op, the largest difference first (equal ones by name); []
+    where either time is unknown."""
     a_total, b_total = micros_per_op(mine), micros_per_op(theirs)
     if a_total is None or b_total is None:
-        return ""
+        return []
     a_shares, b_shares = category_shares(mine), category_shares(theirs)
     gaps = []
     for name in set(a_shares) | set(b_shares):
@@ -191,8 +193,14 @@ def largest_gaps(mine, theirs, top=3):
         b = b_shares.get(name, 0.0) / 100 * b_total
         gaps.append((a - b, name, a, b))
     gaps.sort(key=lambda g: (-abs(g[0]), g[1]))
+    return gaps
+
+
+def largest_gaps(mine, theirs, top=3):
+    """The categories whose time per operation differs most between two
+    profiles (category_gaps), as text."""
     return "; ".join(f"{name} {a:.3f} against {b:.3f} µs"
-                     for _, name, a, b in gaps[:top])
+                     for _, name, a, b in category_gaps(mine, theirs)[:top])
 
 
 def sides_text(mine, theirs, what="per operation"):

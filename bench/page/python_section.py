@@ -5,8 +5,8 @@ the read-only database view, from Python.
 
 from page.common import (MET, MISSED, decide_ratio, runs_of, table,
                          verdict)
-from page.explain import not_of_commit, same_commit
-from page.profiles import matching, side_by_side, sides_text
+from page.explain import profiles_block, same_commit
+from page.profiles import matching, sides_text
 
 # operation: (the label of what it is compared with, the ratio it must not
 # pass); the same goals as bench_python.py's, recomputed here from the
@@ -135,21 +135,17 @@ def view_goals(report, profile=None):
 def profiles_text(profile, report):
     """The Python profiles side by side, where profile.json was taken at
     python.json's commit."""
-    found = matching(profile, level="python")
-    if not found:
-        return []
-    if not same_commit(profile, report):
-        return ["", not_of_commit(profile, report, "the Python calls")]
-    rows = [[f"*{p['name']}*", f"{p['ns_per_call_under_perf']:.0f}",
-             f"{p['samples']:,}"] for p in found]
-    return ["", "Where the time goes (`bench/profile.py`: one Debian "
-            "`python3` process per call, repeating it on a directory plyvel "
-            "wrote with these settings, under `perf record -e cpu-clock`):",
-            "", table(["profile", "ns per call or entry under perf",
-                       "samples"], rows), "",
-            side_by_side(found, lambda p: p["name"]), "",
-            "Commands: " + "; ".join(f"`{p['command']}`" for p in found)
-            + "."]
+    block = profiles_block(
+        profile, report, matching(profile, level="python"),
+        "the Python calls",
+        "Where the time goes (`bench/profile.py`: one Debian `python3` "
+        "process per call, repeating it on a directory plyvel wrote with "
+        "these settings, under `perf record -e cpu-clock`):",
+        ["profile", "ns per call or entry under perf", "samples"],
+        lambda p: [f"*{p['name']}*", f"{p['ns_per_call_under_perf']:.0f}",
+                   f"{p['samples']:,}"],
+        lambda p: p["name"])
+    return [""] + block if block else []
 
 
 def leveldb_text(leveldb):
