@@ -68,23 +68,28 @@ def perf_report(data, *options):
                                 "0.2", "-g", "none"])
 
 
-def thread_samples(data, marker=None):
-    """(tid, [{tid, samples}]): the thread that did the measured work (one
-    with a sample in a symbol containing `marker`, else the one with the most
-    samples) and every thread's sample count, most first."""
-    script = run(["perf", "script", "-i", data, "-F", "tid,ip,sym"])
-    counts, marked = {}, set()
+def thread_samples(data, marker=None, comm=None):
+    """(tid, [{tid, samples}]): the thread that did the measured work (the
+    one named `comm`, else one with a sample in a symbol containing
+    `marker`, else the one with the most samples) and every thread's sample
+    count, most first."""
+    script = run(["perf", "script", "-i", data, "-F", "comm,tid,ip,sym"])
+    counts, marked, named = {}, set(), set()
     for line in script.splitlines():
-        fields = line.split(None, 2)
-        if not fields or not fields[0].isdigit():
+        fields = re.match(r"\s*(.*?)\s+(\d+)\s+(\S+)\s*(.*)$", line)
+        if not fields:
             continue
-        tid = int(fields[0])
+        tid = int(fields.group(2))
         counts[tid] = counts.get(tid, 0) + 1
-        if marker and len(fields) > 2 and marker in fields[2]:
+        if comm and fields.group(1) == comm:
+            named.add(tid)
+        if marker and marker in fields.group(4):
             marked.add(tid)
+    if comm and not named and counts:
+        raise SystemExit(f"profile.py: no thread named {comm} in {data}")
     if not counts:
         raise SystemExit(f"profile.py: no samples in {data}")
-    pool = marked or counts.keys()
+    pool = named or marked or counts.keys()
     tid = max(pool, key=lambda t: counts[t])
     threads = [{"tid": t, "samples": n} for t, n in
                sorted(counts.items(), key=lambda kv: -kv[1])]

@@ -19,8 +19,10 @@ and `run db_compacted` with their flags; one unprofiled
 and the profiled run take the bits it found; the shares are those of the
 thread that ran the lookups (the others open the store and draw the keys),
 and the profiled run's db_bench JSON gives the files per level, filter
-checks and block reads per lookup. The zero-copy Get beside the copying one
-at `run pinned`'s settings (PINNED_WORKLOADS); cold_bench's database-level
+checks and block reads per lookup; each on pread with checksums verified,
+and again mapped and with checksums unverified (as the rows are decided).
+The zero-copy Get beside the copying one at `run pinned`'s settings
+(PINNED_WORKLOADS), mapped and on pread; cold_bench's database-level
 MultiGet (bench/profile_cold.py); the Python package's view against plyvel
 (bench/profile_python.py). bench/report.py groups the shares for
 BENCHMARKS.md. Shares are not timings: they need no idle machine.
@@ -116,6 +118,26 @@ DB_PROFILES += [
     for engine in ("bloomtable_db", "leveldb_dir")
     if (workload, source) != ("readrandom", "as_written")
 ]
+# Every entry above reads through pread with data-block checksums verified
+# (run_all.sh's `run db` and `run db_compacted` rows on pread).
+DB_PROFILES = [entry + ("pread", True) for entry in DB_PROFILES]
+# The same goals on the other settings their rows are decided on: mapped
+# files (`--io=mmap`), and checksums verified on no side (`run
+# db_unverified`, `run db_compacted_unverified`) on either I/O path.
+DB_PROFILES += [
+    (f"{what}, {engine}" + ("" if source == "as_written" else ", compacted") +
+     ("" if io == "pread" else ", mmap") +
+     ("" if verify else ", checksums unverified"),
+     engine, workload, source, io, verify)
+    for verify in (True, False)
+    for io in ("pread", "mmap")
+    for source in DB_SOURCES
+    for workload, what in (("readrandom", "present keys"),
+                           ("readseq", "full scan"),
+                           ("seekrandom", "seek and 16 nexts"))
+    for engine in ("bloomtable_db", "leveldb_dir")
+    if (io, verify) != ("pread", True)
+]
 DB_STORED_BITS = 10
 
 def profile(args, name, engine, filter_name, layout, io, workload, scratch):
@@ -144,10 +166,12 @@ def profile(args, name, engine, filter_name, layout, io, workload, scratch):
 
 # ------------------------------------------------------- database level --
 
-def db_common(args, db, source="as_written"):
-    """run_all.sh's `run db` flags, less --stored_bits (see the docstring)."""
+def db_common(args, db, source="as_written", io="pread", verify=True):
+    """run_all.sh's `run db` flags, less --stored_bits (see the docstring),
+    on I/O path `io`, data-block checksums verified or not (`verify`)."""
     return [args.db_bench, f"--num={args.num}", "--cache_size=8M",
-            "--io=pread", "--compare_no_filter=false", f"--db={db}",
+            f"--io={io}", f"--verify_checksum={str(verify).lower()}",
+            "--compare_no_filter=false", f"--db={db}",
             f"--leveldb_source={source}", "--filter=ribbon",
             "--filter_layout=whole_table", "--rocksdb_filters=bloom",
             "--seek_nexts=16"]
@@ -201,12 +225,12 @@ def the_result(path, engine, workload, bits):
 
 
 def db_profile(args, name, engine, workload, source, bits, scratch,
-               common=None):
+               common=None, io="pread", verify=True):
     """One database-level profile on the store `common` (db_common's flags
-    by default) names, filled before."""
+    on `io`, checksums verified or not by default) names, filled before."""
     if common is None:
         common = db_common(args, os.path.join(scratch, f"db_{source}"),
-                           source)
+                           source, io, verify)
     data = os.path.join(scratch, "perf.data")
     out = os.path.join(scratch, "read.json")
     output, command = perf_record(common + [
@@ -217,12 +241,13 @@ def db_profile(args, name, engine, workload, source, bits, scratch,
         raise SystemExit(f"profile.py: {engine}: the profiled run "
                          "calibrated its filter")
     result = the_result(out, engine, workload, bits)
-    tid, threads = thread_samples(data, "RunRead")
+    tid, threads = thread_samples(data, comm="bench-reader")
     report = perf_report(data, "--tid", str(tid), "--percentage", "relative")
     ops = result.get("ops") or 0
     checks = result.get("filter_checks")
     return {"name": name, "level": "db", "engine": engine,
-            "workload": workload, "leveldb_source": source,
+            "workload": workload, "leveldb_source": source, "io": io,
+            "verify_checksum": verify,
             "bloom_bits": bits,
             "samples": next(t["samples"] for t in threads if t["tid"] == tid),
             "process_samples": sum(t["samples"] for t in threads),
@@ -258,9 +283,9 @@ def db_profiles(args):
                 "--benchmarks=fillrandom", f"--json={fill_json}"]
             run(fill)
             the_result(fill_json, engine, "fillrandom", bits)
-            for name, _, workload, _ in wanted:
+            for name, _, workload, _, io, verify in wanted:
                 entry = db_profile(args, name, engine, workload, source, bits,
-                                   scratch)
+                                   scratch, io=io, verify=verify)
                 entry.update({"filter": filter_name, "filter_layout": layout,
                               "stored_bits_target": DB_STORED_BITS,
                               "fill_command": " ".join(
@@ -271,10 +296,11 @@ def db_profiles(args):
 
 
 # The zero-copy Get (readpinned) beside the copying one (readrandom)
-# through the view on a mapped directory, at run_all.sh's `run pinned`
+# through the view, mapped and on pread, at run_all.sh's `run pinned`
 # settings: 64 KiB values, a block cache holding every block, an untimed
 # pass over the keys first; the directory's own Bloom at 10 bits per key.
 PINNED_WORKLOADS = ("readpinned", "readrandom")
+PINNED_IO = ("mmap", "pread")
 
 
 def pinned_profiles(args):
@@ -282,25 +308,28 @@ def pinned_profiles(args):
     with tempfile.TemporaryDirectory() as scratch:
         common = [args.db_bench, f"--num={args.pinned_num}",
                   f"--reads={10 * args.pinned_num}", "--value_size=65536",
-                  "--cache_size=256M", "--warm_up", "--io=mmap",
-                  "--filter=ribbon", "--filter_layout=whole_table",
-                  "--compare_no_filter=false",
+                  "--cache_size=256M", "--warm_up", "--filter=ribbon",
+                  "--filter_layout=whole_table", "--compare_no_filter=false",
                   f"--db={os.path.join(scratch, 'db')}"]
         fill_json = os.path.join(scratch, "fill.json")
-        fill = common + ["--engines=bloomtable_db", "--bloom_bits=10",
-                         "--benchmarks=fillrandom", f"--json={fill_json}"]
+        fill = common + ["--io=mmap", "--engines=bloomtable_db",
+                         "--bloom_bits=10", "--benchmarks=fillrandom",
+                         f"--json={fill_json}"]
         run(fill)
         the_result(fill_json, "bloomtable_db", "fillrandom", 10)
-        for workload in PINNED_WORKLOADS:
-            entry = db_profile(args, f"{workload}, 64 KiB values, "
-                               "bloomtable_db, mmap", "bloomtable_db",
-                               workload, None, 10, scratch, common)
-            entry.update({"io": "mmap", "value_size": 65536,
-                          "fill_command": " ".join(
-                              [os.path.basename(args.db_bench)] +
-                              fill[1:]).replace(scratch, "DIR")})
-            entry.pop("leveldb_source")
-            profiles.append(entry)
+        for io in PINNED_IO:
+            for workload in PINNED_WORKLOADS:
+                entry = db_profile(args, f"{workload}, 64 KiB values, "
+                                   f"bloomtable_db, {io}", "bloomtable_db",
+                                   workload, None, 10, scratch,
+                                   common + [f"--io={io}"], io=io)
+                entry.update({"value_size": 65536,
+                              "fill_command": " ".join(
+                                  [os.path.basename(args.db_bench)] +
+                                  fill[1:]).replace(scratch, "DIR")})
+                entry.pop("leveldb_source")
+                entry.pop("verify_checksum")
+                profiles.append(entry)
     return profiles
 
 

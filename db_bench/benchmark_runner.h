@@ -9,7 +9,9 @@
 //   readmissing, readnearmiss, readunrelated
 //                 Get absent keys (KeyGenerator: missing, near-miss and
 //                 unrelated keys)
-//   readseq       iterate in key order from the first entry
+//   readseq       iterate in key order from the first entry (with
+//                 --min_seconds, again from the first until that long has
+//                 passed at the end of a pass)
 //   seekrandom    Seek to present keys at random, one iterator per thread,
 //                 then --seek_nexts Next calls
 //   scanmissing   a bounded scan (Engine::NewScan) of an empty range of up to
@@ -44,6 +46,9 @@
 
 namespace bloomtable {
 namespace db_bench {
+
+// The name of each thread that runs a read benchmark's timed loop.
+inline constexpr char kReaderThreadName[] = "bench-reader";
 
 // The values seed each benchmark's keys: they stay as they are.
 enum class BenchmarkKind {

@@ -2,6 +2,8 @@
 // registry and plan checks, the statistics, the merging iterator, the table
 // file reader and the bloomtable engine end to end on a small store.
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -84,7 +86,8 @@ TEST(KeyGenerator, DistinctEntriesRepeatOnlyOnceEveryEntryWasDrawn) {
             std::vector<uint64_t>(drawn.begin() + 900, drawn.begin() + 1200));
 }
 
-// An engine that remembers the keys it was asked and finds none.
+// An engine that remembers the keys it was asked, and the names of the
+// threads that asked them, and finds none.
 class RecordingEngine final : public Engine {
  public:
   std::string name() const override { return "recording"; }
@@ -93,8 +96,11 @@ class RecordingEngine final : public Engine {
   }
   absl::Status OpenExisting() override { return absl::OkStatus(); }
   absl::Status Get(std::string_view key, std::string*) const override {
+    char thread_name[16] = {};
+    pthread_getname_np(pthread_self(), thread_name, sizeof(thread_name));
     std::lock_guard<std::mutex> lock(mutex_);
     asked_.emplace_back(key);
+    thread_names_.insert(thread_name);
     return absl::NotFoundError("");
   }
   std::unique_ptr<EngineIterator> NewIterator() const override {
@@ -110,10 +116,15 @@ class RecordingEngine final : public Engine {
     std::lock_guard<std::mutex> lock(mutex_);
     return asked_;
   }
+  std::set<std::string> thread_names() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return thread_names_;
+  }
 
  private:
   mutable std::mutex mutex_;
   mutable std::vector<std::string> asked_;
+  mutable std::set<std::string> thread_names_;
 };
 
 TEST(RunRead, AbsentKeyStreamsDoNotRepeatWhereTheKeySpaceAllows) {
@@ -140,6 +151,22 @@ TEST(RunRead, AbsentKeyStreamsDoNotRepeatWhereTheKeySpaceAllows) {
     EXPECT_EQ(first.size(), std::min(window, asked.size()))
         << BenchmarkName(kind);
   }
+}
+
+TEST(RunRead, LookupsRunInThreadsNamedForProfilers) {
+  const KeyGenerator keys(16, 200);
+  const ValueGenerator values(100, 0.5, 301);
+  RunOptions options;
+  options.keys = &keys;
+  options.values = &values;
+  options.reads = 20;
+  options.threads = 2;
+  RecordingEngine engine;
+  absl::StatusOr<BenchmarkResult> result =
+      RunRead(BenchmarkKind::kReadRandom, options, &engine);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(engine.asked().size(), 40u);
+  EXPECT_EQ(engine.thread_names(), std::set<std::string>{kReaderThreadName});
 }
 
 TEST(KeyGenerator, IsPresentRecognisesExactlyTheStoredKeys) {
@@ -833,6 +860,39 @@ TEST(BloomtableEngine, MultiGetAnswersAsGet) {
   FillShuffled(engine.get(), keys, values);
   ExpectMultiGetAnswersAsGet(*engine, keys);
   ExpectPinnedAnswersAsGet(engine.get(), keys, values);
+}
+
+TEST(RunRead, ReadSeqScansWholePassesAndRepeatsOnlyWithMinSeconds) {
+  TempDir dir;
+  EngineOptions options;
+  options.dir = dir.path() + "/bt";
+  options.bloomtable_policy = NewCacheLocalBloomFilterPolicy(10);
+  std::unique_ptr<Engine> engine = NewBloomtableEngine(options);
+  KeyGenerator keys(16, 300);
+  ValueGenerator values(100, 0.5, 301);
+  FillShuffled(engine.get(), keys, values);
+  RunOptions run;
+  run.keys = &keys;
+  run.values = &values;
+  for (const auto& [reads, min_seconds] :
+       {std::pair<uint64_t, double>{1000, 0}, {120, 0}, {1000, 0.2}}) {
+    run.reads = reads;
+    run.min_seconds = min_seconds;
+    absl::StatusOr<BenchmarkResult> result =
+        RunRead(BenchmarkKind::kReadSeq, run, engine.get());
+    ASSERT_TRUE(result.ok()) << result.status();
+    const uint64_t pass = std::min<uint64_t>(reads, 300);
+    EXPECT_EQ(result->found, result->ops);
+    EXPECT_EQ(result->errors, 0u);
+    if (min_seconds == 0) {
+      EXPECT_EQ(result->ops, pass) << reads;  // one pass
+    } else {
+      // Whole passes, more than one: a pass over 300 entries takes far
+      // less than 0.2 s.
+      EXPECT_EQ(result->ops % pass, 0u);
+      EXPECT_GT(result->ops, pass);
+    }
+  }
 }
 
 TEST(BloomtableEngine, WarmUpLeavesTheTimedLookupsToTheBlockCache) {
