@@ -372,7 +372,8 @@ def db_section(db, profile=None, compacted=None, unverified=None,
         [("as written", "db_unverified.json", unverified),
          ("compacted", "db_compacted_unverified.json",
           compacted_unverified)])
-    return "\n".join(out) + profile_subsection(db, profile, compacted)
+    return "\n".join(out) + profile_subsection(
+        db, profile, compacted, unverified, compacted_unverified)
 
 
 # ---------------------------------------------------- where the time goes --
@@ -386,19 +387,25 @@ NOT_TAKEN = ("The database-level profiles were not taken: {why}; "
 
 def db_profiles(profile):
     """profile.json's database-level profiles of db_bench on `run db`'s
-    directories ("level": "db", pread; cold_bench's and the zero-copy Get's
-    are their sections')."""
+    directories ("level": "db", with the LevelDB source layout they read;
+    cold_bench's and the zero-copy Get's are their sections'), on every I/O
+    path and checksum setting."""
     return [p for p in (profile or {}).get("profiles", [])
-            if p.get("level") == "db" and p.get("io", "pread") == "pread" and
-            "tool" not in p]
+            if p.get("level") == "db" and "tool" not in p and
+            "value_size" not in p]
 
 
-def profile_of(profiles, engine, workload, source="as_written"):
+def profile_of(profiles, engine, workload, source="as_written", io="pread",
+               verify=True):
     """The profile of `engine` on `workload` over the LevelDB source layout
-    `source` (profiles without one were taken on the as-written layout)."""
+    `source` (profiles without one were taken on the as-written layout),
+    on `io` with data-block checksums verified or not (`verify`; profiles
+    without these fields were taken on pread, verified)."""
     return next((p for p in profiles if p.get("engine") == engine and
                  p.get("workload") == workload and
-                 p.get("leveldb_source", "as_written") == source), None)
+                 p.get("leveldb_source", "as_written") == source and
+                 p.get("io", "pread") == io and
+                 p.get("verify_checksum", True) == verify), None)
 
 
 shares = category_shares
@@ -412,7 +419,8 @@ def cell(text):
     return str(text).replace("|", "\\|")
 
 
-def runs_table(profiles):
+def runs_table(profiles, label=lambda p: f"`{p['engine']}`",
+               label_heading="engine"):
     rows = []
     for p in profiles:
         micros = p.get("micros_per_op_under_perf")
@@ -420,7 +428,7 @@ def runs_table(profiles):
         reads = p.get("reads_per_op")
         top = sorted(p.get("symbols", []), key=lambda s: -s["percent"])[:4]
         rows.append([
-            f"`{p['engine']}`",
+            label(p),
             "-" if micros is None else f"{micros:.3f}",
             f"{p.get('samples', '?')} of {p.get('process_samples', '?')}",
             "-" if checks is None else f"{checks:.2f}",
@@ -428,7 +436,7 @@ def runs_table(profiles):
             cell(met_files(p)),
             "; ".join(f"`{cell(s['symbol'][:60])}` {s['percent']:.1f}%"
                       for s in top)])
-    return table(["engine", "µs/op under perf",
+    return table([label_heading, "µs/op under perf",
                          "samples (lookup thread of process)",
                          "filter checks per lookup", "block reads per lookup",
                          "files per level met", "top symbols"], rows)
@@ -443,28 +451,28 @@ def commands(profiles):
     return "\n".join(lines)
 
 
-def missed_goals(db, compacted=False):
-    """[(goal, workloads, peer, [(workload, ratio)], mine)]: the ratio goals
-    at pread that db.json does not decide as met (release peers only);
-    `mine` is the engine the goal is about (the view, or the view with
-    sidecars)."""
+def missed_goals(db, compacted=False, io="pread"):
+    """[(goal, workloads, peer, [(workload, ratio)], mine, io)]: the ratio
+    goals on `io` that db.json (or another run of `run db`'s kind) does not
+    decide as met (release peers only); `mine` is the engine the goal is
+    about (the view, or the view with sidecars)."""
     if db is None or peer_provenance(db)[0] is not True:
         return []
     missed = []
     for name, workloads, peer, limit in RATIO_GOALS:
-        ratios = [(w, ratio(db, w, "pread", peer)) for w in workloads]
-        decided = decision(db, workloads, "pread", peer, limit)
+        ratios = [(w, ratio(db, w, io, peer)) for w in workloads]
+        decided = decision(db, workloads, io, peer, limit)
         if decided is not None and decided != MET:
-            missed.append((name, workloads, peer, ratios, VIEW))
+            missed.append((name, workloads, peer, ratios, VIEW, io))
     for name, workloads, peer, peer_filter, limit, compacted_limit in \
             SIDECAR_GOALS:
         limit = compacted_limit if compacted else limit
-        ratios = [(w, ratio(db, w, "pread", peer, SIDECARS, peer_filter))
+        ratios = [(w, ratio(db, w, io, peer, SIDECARS, peer_filter))
                   for w in workloads]
-        decided = decision(db, workloads, "pread", peer, limit, SIDECARS,
+        decided = decision(db, workloads, io, peer, limit, SIDECARS,
                            peer_filter)
         if decided is not None and decided != MET:
-            missed.append((name, workloads, peer, ratios, SIDECARS))
+            missed.append((name, workloads, peer, ratios, SIDECARS, io))
     return missed
 
 
@@ -478,24 +486,26 @@ def differences(mine, theirs, top=3):
         for _, name, a, b in category_gaps(mine, theirs)[:top])
 
 
-def goal_paragraph(goal, profiles, source="as_written"):
-    """What the profiles (on the LevelDB source layout `source`) say about
-    one missed goal."""
-    name, workloads, peer, ratios, mine_engine = goal
+def goal_paragraph(goal, profiles, source="as_written", verify=True):
+    """What the profiles (on the LevelDB source layout `source`, the goal's
+    I/O path, checksums verified or not) say about one missed goal."""
+    name, workloads, peer, ratios, mine_engine, io = goal
     measured = ", ".join(f"{w} {r:.2f}×" for w, r in ratios
                          if r is not None)
-    head = f"- **{name}** (pread: {measured})"
+    head = f"- **{name}** ({io}: {measured})"
     workload = ("readmissing" if set(workloads) & set(ABSENT) else
                 next((w for _, w in PROFILED if w in workloads), None))
     if workload is None:
         return (f"{head}: `{'`, `'.join(workloads)}` was not profiled; the "
                 "point-lookup profiles above show what each store asks per "
                 "table.")
-    mine = profile_of(profiles, mine_engine, workload, source)
-    theirs = profile_of(profiles, peer, workload, source)
+    mine = profile_of(profiles, mine_engine, workload, source, io, verify)
+    theirs = profile_of(profiles, peer, workload, source, io, verify)
     if mine is None or theirs is None:
         missing = mine_engine if mine is None else peer
-        return f"{head}: no `{workload}` profile of `{missing}`."
+        return (f"{head}: no `{workload}` profile of `{missing}`" +
+                ("" if (io, verify) == ("pread", True) else
+                 f" {setting(io, verify)}") + ".")
     ours = mine.get("micros_per_op_under_perf") or 0
     others = theirs.get("micros_per_op_under_perf") or 0
     text = [f"{head}: under perf `{workload}` took {ours:.3f} µs per lookup "
@@ -519,10 +529,66 @@ def goal_paragraph(goal, profiles, source="as_written"):
     return "; ".join(text) + "."
 
 
-def profile_subsection(db, profile, compacted=None):
+def setting(io, verify):
+    return (f"on {io}, checksums " +
+            ("verified on both sides" if verify else "verified on no side"))
+
+
+# The goals profiled on every I/O path and checksum setting; the others
+# (absent keys) on pread with checksums verified only.
+OTHER_SETTINGS_WORKLOADS = ("readrandom", "readseq", "seekrandom")
+
+
+def other_settings(runs, profile, profiles):
+    """The goals missed on the settings besides pread with checksums
+    verified, each explained from the profiles taken on its own setting:
+    `runs` is [(run, LevelDB source layout, layout's name, verify)]."""
+    out = []
+    for run, source, layout, verify in runs:
+        if run is None:
+            continue
+        for io in io_paths(run):
+            if (io, verify) == ("pread", True):
+                continue
+            missed = [g for g in missed_goals(run, source == "compacted", io)
+                      if set(g[1]) <= set(OTHER_SETTINGS_WORKLOADS)]
+            if not missed:
+                continue
+            out += ["", f"Goals not met on the {layout} layout "
+                    f"{setting(io, verify)}, from the profiles of that "
+                    "setting:", ""]
+            if not same_commit(profile, run):
+                out.append(f"- none: profile.json "
+                           f"({short(profile.get('commit'))}) is not of the "
+                           "commit of the runs it would explain "
+                           f"({short(run.get('commit'))}).")
+                continue
+            out += [goal_paragraph(goal, profiles, source, verify)
+                    for goal in missed]
+            found = [p for workload in OTHER_SETTINGS_WORKLOADS
+                     for p in (profile_of(profiles, e, workload, source, io,
+                                          verify) for e in (VIEW, LEVELDB))
+                     if p is not None]
+            if found:
+                out += ["", runs_table(found, lambda p: f"*{p['name']}*",
+                                       "profile")]
+    if out:
+        out = ["", "#### Where the time goes on the other settings", "",
+               "The present-key, scan and seek goals decided on mapped "
+               "files and with checksums verified on no side, explained "
+               "from profiles taken on those settings: the same "
+               "`bench/profile.py` runs as above with `--io=mmap` and/or "
+               "`--verify_checksum=false` (profile.json records each "
+               "command). The absent-key goals are profiled on pread with "
+               "checksums verified only (above)."] + out
+    return out
+
+
+def profile_subsection(db, profile, compacted=None, unverified=None,
+                       compacted_unverified=None):
     """The database-level profiles side by side, and a paragraph per goal
-    missed; a line saying they were not taken where profile.json has
-    none."""
+    missed (on every I/O path and checksum setting the runs decide goals
+    on); a line saying they were not taken where profile.json has none."""
     out = ["", "", "#### Where the time goes (perf, pread)", ""]
     profiles = db_profiles(profile)
     if not profiles:
@@ -576,4 +642,10 @@ def profile_subsection(db, profile, compacted=None):
                        f"({short(run.get('commit'))}).")
             continue
         out += [goal_paragraph(goal, profiles, source) for goal in missed]
+    out += other_settings(
+        [(db, "as_written", "as-written", True),
+         (compacted, "compacted", "compacted", True),
+         (unverified, "as_written", "as-written", False),
+         (compacted_unverified, "compacted", "compacted", False)],
+        profile, profiles)
     return "\n".join(o for o in out if o is not None) + "\n"
