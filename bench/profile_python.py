@@ -7,7 +7,8 @@ One process writes the directory with plyvel (python/bench/bench_python.py
 --write_plyvel, as its core rows write it: --num keys, compacted); each
 profile then repeats one call for --seconds on it (--profile_target: the
 view with python.json's VIEW_SETTINGS, plyvel with its reading defaults,
-8 MiB of block cache each). The shares are the whole process's (one
+8 MiB of block cache each; and both verifying block checksums, the view
+mapped, as python.json's _mmap_verified and _verified figures read). The shares are the whole process's (one
 thread)."""
 
 import json
@@ -24,6 +25,15 @@ PYTHON_PROFILES = [
     ("python get, present keys, plyvel", "plyvel_get", "get_present"),
     ("python full scan, view", "view_scan", "scan_per_entry"),
     ("python full scan, plyvel", "plyvel_scan", "scan_per_entry"),
+    # Checksums verified on both sides: the view mapped.
+    ("python get, present keys, view, mapped and verified",
+     "view_get_verified", "get_present_mmap_verified"),
+    ("python get, present keys, plyvel, verified", "plyvel_get_verified",
+     "get_present_verified"),
+    ("python full scan, view, mapped and verified", "view_scan_verified",
+     "scan_per_entry_mmap_verified"),
+    ("python full scan, plyvel, verified", "plyvel_scan_verified",
+     "scan_per_entry_verified"),
 ]
 # The interpreter whose plyvel is Debian's (python.json's "plyvel" row).
 PYTHON = "/usr/bin/python3"

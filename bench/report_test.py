@@ -1596,6 +1596,23 @@ class GoalProfileNotesTest(unittest.TestCase):
                       "0.050 µs", get[3])
         # A met goal carries no note; nor does a profile of another commit.
         self.assertEqual(rows["`view` scan_per_entry ≤ 0.7× plyvel's"][3], "")
+        # Both verifying checksums: the view's mapped, verified figure
+        # against plyvel's verified one, each from its own profile.
+        report["medians"]["view"]["get_present_mmap_verified"] = s(190)
+        report["medians"]["plyvel"]["get_present_verified"] = s(200)
+        profile["profiles"] += [
+            python_profile("view", "get_present_mmap_verified", 300.0, []),
+            python_profile("plyvel", "get_present_verified", 700.0, [])]
+        verified = next(
+            r for r in ([c.strip() for c in line.strip("|").split("|")]
+                        for line in python_section.view_goals(
+                            report, profile).splitlines()[2:])
+            if r[0].startswith("`view` get_present, both mapped and "
+                               "verifying"))
+        self.assertEqual(verified[2], "**not met**")
+        self.assertIn("*view get_present_mmap_verified* 0.300 µs per call "
+                      "against *plyvel get_present_verified* 0.700 µs",
+                      verified[3])
         profile["commit"] = "f" * 40
         self.assertEqual(python_section.view_goals(report, profile).count(
             "under perf"), 0)

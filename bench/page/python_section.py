@@ -69,24 +69,27 @@ def view_settings_text(report):
             "verified)")
 
 
-def python_profiles(profile, report, workload):
-    """profile.json's Python profiles of the view and plyvel on `workload`
-    (bench/profile_python.py's, at VIEW_SETTINGS), where it was taken at
-    python.json's commit: (the view's, plyvel's), or None."""
+def python_profiles(profile, report, workload, plyvel_workload=None):
+    """profile.json's Python profiles of the view on `workload` and plyvel
+    on `plyvel_workload` (by default the same; bench/profile_python.py's),
+    where it was taken at python.json's commit: (the view's, plyvel's), or
+    None."""
     if not same_commit(profile, report):
         return None
-    found = {p["engine"]: p for p in matching(profile, level="python",
-                                              workload=workload)}
-    if "view" not in found or "plyvel" not in found:
+    view = matching(profile, level="python", engine="view",
+                    workload=workload)
+    plyvel = matching(profile, level="python", engine="plyvel",
+                      workload=plyvel_workload or workload)
+    if not view or not plyvel:
         return None
-    return found["view"], found["plyvel"]
+    return view[0], plyvel[0]
 
 
 def view_goals(report, profile=None):
     """Rows of the view's and the package's goals: timings decided by the
     noise rule on their runs; the memory and the Dask speed-up from
-    bench_python.py's figures. A missed goal at plyvel's settings is
-    explained from the profiles of both sides."""
+    bench_python.py's figures. A missed goal against plyvel is explained
+    from the profiles of both sides on its settings, where taken."""
     summary = report.get("medians", {})
     rows = []
     for goal, metric, base_engine, base_metric, limit in VIEW_GOALS:
@@ -95,9 +98,8 @@ def view_goals(report, profile=None):
         decision = None if mine is None or not base else decide_ratio(
             runs_of(summary["view"], metric),
             runs_of(summary[base_engine], base_metric), limit)
-        sides = (python_profiles(profile, report, metric)
-                 if base_engine == "plyvel" and metric == base_metric and
-                 decision != MET else None)
+        sides = (python_profiles(profile, report, metric, base_metric)
+                 if base_engine == "plyvel" and decision != MET else None)
         rows.append([goal, "-" if decision is None else f"{mine / base:.2f}×",
                      verdict(decision),
                      sides_text(*sides, "per call" if "get" in metric else

@@ -270,34 +270,47 @@ def plyvel_worker(args):
                       "leveldb": plyvel_leveldb(plyvel)}))
 
 
-# --profile_target's calls: (engine, what), each repeated for --seconds.
-PROFILE_TARGETS = {"view_get": ("view", "get"), "view_scan": ("view", "scan"),
-                   "plyvel_get": ("plyvel", "get"),
-                   "plyvel_scan": ("plyvel", "scan")}
+# --profile_target's calls: (engine, what, checksums verified), each
+# repeated for --seconds; the _verified ones read as the view's
+# _mmap_verified and plyvel's _verified figures do.
+PROFILE_TARGETS = {
+    "view_get": ("view", "get", False), "view_scan": ("view", "scan", False),
+    "plyvel_get": ("plyvel", "get", False),
+    "plyvel_scan": ("plyvel", "scan", False),
+    "view_get_verified": ("view", "get", True),
+    "view_scan_verified": ("view", "scan", True),
+    "plyvel_get_verified": ("plyvel", "get", True),
+    "plyvel_scan_verified": ("plyvel", "scan", True)}
 
 
 def profile_target(args):
     """--profile_target KIND: one call of PROFILE_TARGETS, repeated for
     --seconds on the directory --write_plyvel wrote at --path, at the core
     rows' settings (the view with VIEW_SETTINGS, Debian's plyvel with its
-    reading defaults, --cache_mb each); bench/profile.py runs it under perf.
-    Prints a JSON line: ns per call (get) or per entry (scan)."""
-    engine, what = PROFILE_TARGETS[args.profile_target]
+    reading defaults, --cache_mb each; a _verified target verifies block
+    checksums on both: the view mapped, as its _mmap_verified figures, and
+    plyvel with verify_checksums=True, as its _verified ones);
+    bench/profile.py runs it under perf. Prints a JSON line: ns per call
+    (get) or per entry (scan)."""
+    engine, what, verified = PROFILE_TARGETS[args.profile_target]
     if engine == "view":
         import bloomtable
         db = bloomtable.Database(args.path, block_cache_bytes=args.cache_mb << 20,
-                                 **VIEW_SETTINGS)
-        scan = db.items
+                                 **dict(VIEW_SETTINGS, verify_checksums=verified))
+        get, scan = db.get, db.items
     else:
         import plyvel
         db = plyvel.DB(args.path, bloom_filter_bits=10,
                        lru_cache_size=args.cache_mb << 20)
-        scan = db.iterator
+        get, scan = db.get, db.iterator  # the core row's calls
+        if verified:  # as the _verified figures call them
+            get = functools.partial(db.get, verify_checksums=True)
+            scan = lambda: db.iterator(verify_checksums=True)
     present, _, _ = lookup_keys(args, 0)
     calls, elapsed = 0, 0
     while elapsed < args.seconds * 1e9:
         if what == "get":
-            elapsed += per_call_ns(db.get, present) * len(present)
+            elapsed += per_call_ns(get, present) * len(present)
             calls += len(present)
         else:
             per_entry, count = time_scan(scan)
