@@ -1,7 +1,8 @@
 """cold_bench's database-level calls under perf (bench/profile.py's part):
 the view's MultiGet(32) against RocksDB's DB::MultiGet(32) cold (direct
 I/O, no block cache: cold_io.json's goal), and the view's warm MultiGet(32)
-against its own loop of Get (warm_io.json's goal, at its size).
+against its own loop of Get (the goal of warm_io.json and of cold_io.json's
+warm rows, at each one's size).
 
 Each profile is one cold_bench process on run_all.sh's files of that size
 (--use_existing, every engine of its runs prepared so that the files keep
@@ -19,15 +20,18 @@ from perf_tools import (FREQUENCY, load_json, parse_symbols, perf_record,
                         perf_report, run, thread_samples)
 
 BATCH = 32
-# (name, mode, engine timed, call, key stream).
+# (name, mode, engine timed, call, key stream, size: cold_io.json's keys
+# (--cold_num) or warm_io.json's (--warm_num)).
 COLD_PROFILES = [
-    (f"cold {call}, {stream} keys, {engine}", "cold", engine, call, stream)
+    (f"cold {call}, {stream} keys, {engine}", "cold", engine, call, stream,
+     "cold_num")
     for stream in ("present", "absent")
     for engine in ("bloomtable_db+sidecars", "rocksdb_readonly")
     for call in ("multiget",)
 ] + [
     (f"warm {call}, present keys, bloomtable_db+sidecars", "warm",
-     "bloomtable_db+sidecars", call, "present")
+     "bloomtable_db+sidecars", call, "present", size)
+    for size in ("warm_num", "cold_num")
     for call in ("multiget", "get")
 ]
 # The most timed passes of one profile.
@@ -47,8 +51,7 @@ def the_row(path, mode, engine, stream, call):
                      f"{engine} in {path}")
 
 
-def cold_command(args, mode, engine, call, stream, passes, out):
-    num = args.cold_num if mode == "cold" else args.warm_num
+def cold_command(args, mode, engine, call, stream, num, passes, out):
     return [args.cold_bench, f"--num={num}", f"--dir={args.cold_dir}",
             "--use_existing", f"--engines={args.cold_engines}",
             f"--measure={engine}", f"--calls={call}", f"--streams={stream}",
@@ -68,16 +71,22 @@ def cold_profiles(args, scratch):
     out = os.path.join(scratch, "cold.json")
     data = os.path.join(scratch, "perf.data")
     built = args.cold_engines.split(",")
-    for name, mode, engine, call, stream in COLD_PROFILES:
-        if engine not in built:
+    for name, mode, engine, call, stream, size in COLD_PROFILES:
+        num = getattr(args, size)
+        # A warm profile at cold_io.json's size, where it is warm_io.json's
+        # too (a smoke run), would repeat the other.
+        if engine not in built or (size == "cold_num" and mode == "warm" and
+                                   args.cold_num == args.warm_num):
             continue
-        run(cold_command(args, mode, engine, call, stream, 1, out))
+        if mode == "warm" and size == "cold_num":
+            name += f", {num:,} keys"
+        run(cold_command(args, mode, engine, call, stream, num, 1, out))
         micros = the_row(out, mode, engine, stream, call)["micros_per_key"]
         per_key = micros["median"] if isinstance(micros, dict) else micros
         passes = int(min(MAX_PASSES, max(1, round(
             args.seconds * 1e6 / max(per_key * args.cold_reads, 1e-3)))))
         _, command = perf_record(cold_command(args, mode, engine, call,
-                                              stream, passes, out),
+                                              stream, num, passes, out),
                                  data, scratch)
         row = the_row(out, mode, engine, stream, call)
         _, threads = thread_samples(data)
@@ -91,7 +100,7 @@ def cold_profiles(args, scratch):
             "engine": engine, "call": "MultiGet" if call == "multiget"
             else "Get", "batch": BATCH if call == "multiget" else 0,
             "workload": row["benchmark"],
-            "num": args.cold_num if mode == "cold" else args.warm_num,
+            "num": num,
             "reads": args.cold_reads, "passes": passes, "samples": samples,
             "threads": threads,
             "cpu_micros_per_key": samples * 1e6 / FREQUENCY / lookups,
