@@ -14,9 +14,9 @@
 #   bench/run_all.sh            # the first time 20-40 minutes more on an
 #                               # idle 2-core machine to build the peers;
 #                               # then about an hour and a half: the runs
-#                               # behind the committed JSON recorded 87
+#                               # behind the committed JSON recorded 80
 #                               # minutes, the db_bench main and database
-#                               # runs 44 of them (BENCHMARKS.md's Runs
+#                               # runs 40 of them (BENCHMARKS.md's Runs
 #                               # section adds up what each run took)
 #   bench/run_all.sh --only db,python   # retake only these JSON files
 #   bench/run_all.sh --smoke --build-dir build/release --results DIR \
