@@ -68,28 +68,25 @@ def perf_report(data, *options):
                                 "0.2", "-g", "none"])
 
 
-def thread_samples(data, marker=None, comm=None):
+def thread_samples(data, comm=None):
     """(tid, [{tid, samples}]): the thread that did the measured work (the
-    one named `comm`, else one with a sample in a symbol containing
-    `marker`, else the one with the most samples) and every thread's sample
-    count, most first."""
-    script = run(["perf", "script", "-i", data, "-F", "comm,tid,ip,sym"])
-    counts, marked, named = {}, set(), set()
+    one named `comm`, else the one with the most samples) and every
+    thread's sample count, most first."""
+    script = run(["perf", "script", "-i", data, "-F", "comm,tid"])
+    counts, named = {}, set()
     for line in script.splitlines():
-        fields = re.match(r"\s*(.*?)\s+(\d+)\s+(\S+)\s*(.*)$", line)
+        fields = re.match(r"\s*(.*?)\s+(\d+)\s*$", line)
         if not fields:
             continue
         tid = int(fields.group(2))
         counts[tid] = counts.get(tid, 0) + 1
         if comm and fields.group(1) == comm:
             named.add(tid)
-        if marker and marker in fields.group(4):
-            marked.add(tid)
-    if comm and not named and counts:
-        raise SystemExit(f"profile.py: no thread named {comm} in {data}")
     if not counts:
         raise SystemExit(f"profile.py: no samples in {data}")
-    pool = named or marked or counts.keys()
+    if comm and not named:
+        raise SystemExit(f"profile.py: no thread named {comm} in {data}")
+    pool = named or counts.keys()
     tid = max(pool, key=lambda t: counts[t])
     threads = [{"tid": t, "samples": n} for t, n in
                sorted(counts.items(), key=lambda kv: -kv[1])]
