@@ -610,7 +610,14 @@ def profile_subsection(db, profile, compacted=None, unverified=None,
             "ran in other threads), grouped as in the table-level profiles. "
             "perf counts self time: a comparison counts as block search "
             "wherever it was called from (a memtable's too), a mutex as "
-            "locking whoever took it.", ""]
+            "locking whoever took it. Each profile opens a fresh copy of "
+            "the directory: on the as-written layout `leveldb_dir` "
+            "compacts it while the profiled workload runs (the files met "
+            "say so), where in `run db` its seeks and scans come after its "
+            "present-key run, by which time its copy is one level. Its "
+            "as-written seek and scan profiles are therefore of a busier "
+            "store than its timed rows; the compacted layout's are of the "
+            "same store.", ""]
     for heading, workload in PROFILED:
         found = [p for p in (profile_of(profiles, e, workload)
                              for e in ENGINES) if p is not None]
