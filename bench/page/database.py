@@ -529,6 +529,20 @@ def goal_paragraph(goal, profiles, source="as_written", verify=True):
     return "; ".join(text) + "."
 
 
+def explained_goals(heading, missed, run, source, verify, profile,
+                    profiles):
+    """`heading`, then a paragraph per goal of `missed` (on the LevelDB
+    source layout `source`, checksums verified or not), or one line saying
+    why none where profile.json is not of `run`'s commit."""
+    out = [heading, ""]
+    if not same_commit(profile, run):
+        return out + [f"- none: profile.json ({short(profile.get('commit'))})"
+                      " is not of the commit of the runs it would explain "
+                      f"({short(run.get('commit'))})."]
+    return out + [goal_paragraph(goal, profiles, source, verify)
+                  for goal in missed]
+
+
 def setting(io, verify):
     return (f"on {io}, checksums " +
             ("verified on both sides" if verify else "verified on no side"))
@@ -554,17 +568,12 @@ def other_settings(runs, profile, profiles):
                       if set(g[1]) <= set(OTHER_SETTINGS_WORKLOADS)]
             if not missed:
                 continue
-            out += ["", f"Goals not met on the {layout} layout "
-                    f"{setting(io, verify)}, from the profiles of that "
-                    "setting:", ""]
+            out += [""] + explained_goals(
+                f"Goals not met on the {layout} layout {setting(io, verify)}"
+                ", from the profiles of that setting:", missed, run, source,
+                verify, profile, profiles)
             if not same_commit(profile, run):
-                out.append(f"- none: profile.json "
-                           f"({short(profile.get('commit'))}) is not of the "
-                           "commit of the runs it would explain "
-                           f"({short(run.get('commit'))}).")
                 continue
-            out += [goal_paragraph(goal, profiles, source, verify)
-                    for goal in missed]
             found = [p for workload in OTHER_SETTINGS_WORKLOADS
                      for p in (profile_of(profiles, e, workload, source, io,
                                           verify) for e in (VIEW, LEVELDB))
@@ -640,15 +649,9 @@ def profile_subsection(db, profile, compacted=None, unverified=None,
         missed = missed_goals(run, compacted=source == "compacted")
         if not missed:
             continue
-        out += ["" if source == "compacted" else None,
-                f"Goals not met on the {layout} layout, from the profiles:",
-                ""]
-        if not same_commit(profile, run):
-            out.append(f"- none: profile.json ({short(profile.get('commit'))})"
-                       " is not of the commit of the runs it would explain "
-                       f"({short(run.get('commit'))}).")
-            continue
-        out += [goal_paragraph(goal, profiles, source) for goal in missed]
+        out += ["" if source == "compacted" else None] + explained_goals(
+            f"Goals not met on the {layout} layout, from the profiles:",
+            missed, run, source, True, profile, profiles)
     out += other_settings(
         [(db, "as_written", "as-written", True),
          (compacted, "compacted", "compacted", True),
