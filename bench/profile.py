@@ -106,24 +106,14 @@ DB_PROFILES = [
     ("absent keys, leveldb_dir, compacted", "leveldb_dir", "readmissing",
      "compacted"),
 ]
-# Present keys, full scans and seeks (a Seek and 16 Nexts) of the view and
-# of leveldb::DB, on both layouts.
-DB_PROFILES += [
-    (f"{what}, {engine}" + ("" if source == "as_written" else ", compacted"),
-     engine, workload, source)
-    for source in DB_SOURCES
-    for workload, what in (("readrandom", "present keys"),
-                           ("readseq", "full scan"),
-                           ("seekrandom", "seek and 16 nexts"))
-    for engine in ("bloomtable_db", "leveldb_dir")
-    if (workload, source) != ("readrandom", "as_written")
-]
 # Every entry above reads through pread with data-block checksums verified
 # (run_all.sh's `run db` and `run db_compacted` rows on pread).
 DB_PROFILES = [entry + ("pread", True) for entry in DB_PROFILES]
-# The same goals on the other settings their rows are decided on: mapped
-# files (`--io=mmap`), and checksums verified on no side (`run
-# db_unverified`, `run db_compacted_unverified`) on either I/O path.
+# Present keys, full scans and seeks (a Seek and 16 Nexts) of the view and
+# of leveldb::DB, on both layouts, on every setting their rows are decided
+# on: pread with checksums verified (as above), mapped files (`--io=mmap`),
+# and checksums verified on no side (`run db_unverified`, `run
+# db_compacted_unverified`) on either I/O path.
 DB_PROFILES += [
     (f"{what}, {engine}" + ("" if source == "as_written" else ", compacted") +
      ("" if io == "pread" else ", mmap") +
@@ -136,7 +126,9 @@ DB_PROFILES += [
                            ("readseq", "full scan"),
                            ("seekrandom", "seek and 16 nexts"))
     for engine in ("bloomtable_db", "leveldb_dir")
-    if (io, verify) != ("pread", True)
+    # Listed above, beside the absent keys.
+    if (workload, source, io, verify) !=
+    ("readrandom", "as_written", "pread", True)
 ]
 DB_STORED_BITS = 10
 

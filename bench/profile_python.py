@@ -8,8 +8,8 @@ One process writes the directory with plyvel (python/bench/bench_python.py
 profile then repeats one call for --seconds on it (--profile_target: the
 view with python.json's VIEW_SETTINGS, plyvel with its reading defaults,
 8 MiB of block cache each; and both verifying block checksums, the view
-mapped, as python.json's _mmap_verified and _verified figures read). The shares are the whole process's (one
-thread)."""
+mapped, as python.json's _mmap_verified and _verified figures read). The
+shares are the whole process's (one thread)."""
 
 import json
 import os
